@@ -1,0 +1,312 @@
+//! The command line: `loopsim run | check | test`.
+
+use crate::expect;
+use crate::interp::{self, RunOptions};
+use crate::load::{self, LoadError, Loaded};
+use crate::problem::{FileProblems, Problem};
+use crate::sched::Limits;
+use crate::trace::{Ending, Style, Trace};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success (every prediction held)
+  1  a prediction failed
+  2  the input is invalid (syntax or check errors, unreadable file)
+  3  a run hit a limit (--max-turns, --max-callbacks)";
+
+const EXAMPLES: &str = "\
+Examples:
+  loopsim run examples/phases/p01-read-callback-schedules-three.loop
+  loopsim run --verbose --pool 8 examples/thread-pool/p08-eight-jobs-two-waves.loop
+  loopsim run --format json FILE
+  loopsim check FILE...
+  loopsim test examples";
+
+/// Run `.loop` files on a simulated Node.js event loop: which callback runs on
+/// which turn, at which tick, in which phase.
+#[derive(Debug, Parser)]
+#[command(name = "loopsim", version, after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// When to use colour: auto (a terminal without NO_COLOR), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the trace of FILE: one line per `log` with turn, tick and phase.
+    #[command(after_help = EXIT_CODES)]
+    Run {
+        file: PathBuf,
+        /// Also show callback entries, scheduling, pool threads, sleeps and turns.
+        #[arg(short, long)]
+        verbose: bool,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Check each file's `expect` block against its run.
+    #[command(after_help = EXIT_CODES)]
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Check every `.loop` file with an `expect` block under PATHs (default `.`).
+    #[command(after_help = EXIT_CODES)]
+    Test {
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// Thread-pool size (1..=1024), instead of the file's `pool` directive.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pool: Option<u64>,
+    /// Stop a run after this many turns of the loop.
+    #[arg(long, default_value_t = Limits::default().max_turns)]
+    max_turns: u64,
+    /// Stop a run after this many callbacks (and ten times as many statements).
+    #[arg(long, default_value_t = Limits::default().max_callbacks)]
+    max_callbacks: u64,
+}
+
+impl RunArgs {
+    fn options(&self, verbose: bool) -> RunOptions {
+        RunOptions {
+            verbose,
+            pool: self.pool,
+            limits: Limits {
+                max_turns: self.max_turns,
+                max_callbacks: self.max_callbacks,
+            },
+            max_statements: self.max_callbacks.saturating_mul(10),
+        }
+    }
+}
+
+/// Exit codes (see `--help`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    Ok = 0,
+    PredictionFailed = 1,
+    Invalid = 2,
+    Limit = 3,
+}
+
+/// Parses the arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = Output::new(cli.color);
+    let code = match &cli.command {
+        Command::Run { file, verbose, format, run } => cmd_run(&out, file, *verbose, *format, run),
+        Command::Check { files, run } => cmd_check(&out, files, run),
+        Command::Test { paths, run } => cmd_test(&out, paths, run),
+    };
+    ExitCode::from(code as u8)
+}
+
+/// Where output goes, and whether it is coloured.
+struct Output {
+    stdout_color: bool,
+    handler: miette::GraphicalReportHandler,
+}
+
+impl Output {
+    fn new(choice: ColorChoice) -> Self {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let decide = |tty: bool| match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => tty && !no_color,
+        };
+        let theme = if decide(std::io::stderr().is_terminal()) {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        Output {
+            stdout_color: decide(std::io::stdout().is_terminal()),
+            handler: miette::GraphicalReportHandler::new_themed(theme),
+        }
+    }
+
+    fn problems(&self, problems: &FileProblems) {
+        eprint!("{}", problems.render(&self.handler));
+    }
+
+    fn one(&self, loaded: &Loaded, problem: Problem) {
+        self.problems(&FileProblems::new(&loaded.name, &loaded.src, vec![problem]));
+    }
+
+    fn load(&self, path: &Path) -> Result<Loaded, Exit> {
+        match load::load(path) {
+            Ok(loaded) => {
+                if !loaded.warnings.is_empty() {
+                    self.problems(&FileProblems::new(&loaded.name, &loaded.src, loaded.warnings.clone()));
+                }
+                Ok(loaded)
+            }
+            Err(LoadError::Io { name, error }) => {
+                eprintln!("error: cannot read {name}: {error}");
+                Err(Exit::Invalid)
+            }
+            Err(LoadError::Invalid(problems)) => {
+                self.problems(&problems);
+                Err(Exit::Invalid)
+            }
+        }
+    }
+}
+
+fn run_file(loaded: &Loaded, opts: RunOptions) -> Trace {
+    interp::run(&loaded.file, &loaded.src, &loaded.title(), opts)
+}
+
+fn cmd_run(out: &Output, path: &Path, verbose: bool, format: Format, args: &RunArgs) -> Exit {
+    let loaded = match out.load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let trace = run_file(&loaded, args.options(verbose));
+    let text = match format {
+        Format::Text => trace.to_text(verbose, &Style { color: out.stdout_color }),
+        Format::Json => trace.to_json() + "\n",
+    };
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+    match &trace.ending {
+        Ending::Finished { .. } => Exit::Ok,
+        Ending::Limit(hit) => {
+            out.one(&loaded, crate::limit::problem(hit));
+            Exit::Limit
+        }
+    }
+}
+
+/// The verdict on one file's prediction.
+enum Verdict {
+    Pass { lines: usize },
+    Fail(Problem),
+    NoPrediction,
+}
+
+fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
+    let Some(expect) = &loaded.file.expect else {
+        return Verdict::NoPrediction;
+    };
+    let trace = run_file(loaded, args.options(false));
+    match expect::check(expect, &trace) {
+        Ok(()) => Verdict::Pass { lines: expect.lines.len() },
+        Err(p) => Verdict::Fail(p),
+    }
+}
+
+fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
+    let mut worst = Exit::Ok;
+    for path in files {
+        let code = match out.load(path) {
+            Err(code) => code,
+            Ok(loaded) => match verdict(&loaded, args) {
+                Verdict::Pass { lines } => {
+                    println!("ok: {} ({lines} lines as predicted)", loaded.name);
+                    Exit::Ok
+                }
+                Verdict::Fail(p) => {
+                    out.one(&loaded, p);
+                    Exit::PredictionFailed
+                }
+                Verdict::NoPrediction => {
+                    println!("no prediction: {} has no expect block (run it with `loopsim run`)", loaded.name);
+                    Exit::PredictionFailed
+                }
+            },
+        };
+        worst = worst.max(code);
+    }
+    worst
+}
+
+fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
+    let roots = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
+    let mut files = Vec::new();
+    for root in &roots {
+        if let Err(e) = collect(root, &mut files) {
+            eprintln!("error: cannot read {}: {e}", root.display());
+            return Exit::Invalid;
+        }
+    }
+    let (mut passed, mut failed, mut worst) = (0, 0, Exit::Ok);
+    for path in &files {
+        let loaded = match out.load(path) {
+            Ok(l) => l,
+            Err(code) => {
+                println!("ERROR {}", path.display());
+                failed += 1;
+                worst = worst.max(code);
+                continue;
+            }
+        };
+        match verdict(&loaded, args) {
+            Verdict::NoPrediction => {}
+            Verdict::Pass { lines } => {
+                println!("PASS  {} ({lines} lines)", loaded.name);
+                passed += 1;
+            }
+            Verdict::Fail(p) => {
+                println!("FAIL  {}: {}", loaded.name, p.message);
+                out.one(&loaded, p);
+                failed += 1;
+                worst = worst.max(Exit::PredictionFailed);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    worst
+}
+
+/// Every `.loop` file under `path` (a file or a folder), sorted.
+fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if path.is_file() {
+        files.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            let hidden = entry.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
+            if !hidden {
+                collect(&entry, files)?;
+            }
+        } else if entry.extension().is_some_and(|e| e == "loop") {
+            files.push(entry);
+        }
+    }
+    Ok(())
+}

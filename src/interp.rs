@@ -1,0 +1,494 @@
+//! The interpreter: runs the main module and callback bodies, scheduling
+//! through [`Scheduler`], and records the [`Trace`].
+
+use crate::sched::{Ctx, Handle, Host, LimitKind, Limits, LoopEvent, Module, Phase, PoolEvent, Scheduler};
+use crate::syntax::ast::*;
+use crate::trace::{Ending, Event, EventKind, LimitHit, Trace};
+use indexmap::{IndexMap, IndexSet};
+
+/// Options of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunOptions {
+    /// Record callback entries, scheduling, pool threads, sleeps and turns.
+    pub verbose: bool,
+    /// Thread-pool size instead of the file's `pool`.
+    pub pool: Option<u64>,
+    pub limits: Limits,
+    /// Most statements one run may execute (stops `repeat` with huge counts).
+    pub max_statements: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            verbose: false,
+            pool: None,
+            limits: Limits::default(),
+            max_statements: 50_000_000,
+        }
+    }
+}
+
+/// One scheduled callback: which statement (or `.then` link), with the
+/// values its texts need.
+#[derive(Debug, Clone, Copy)]
+pub struct Instance<'a> {
+    cb: &'a Callback,
+    /// 0: the callback itself; i: its i-th `.then` link.
+    link: usize,
+    /// `{i}` captured when it was scheduled.
+    index: Option<u64>,
+    /// `{n}` of an `again` chain.
+    run: u64,
+    /// Set by `again` inside a `.then` link: the chain does not go on.
+    alone: bool,
+    label: Option<u32>,
+}
+
+/// The values of a body's texts, and the callback `again` repeats.
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    index: Option<u64>,
+    run: u64,
+    count: u64,
+    this: Option<Instance<'a>>,
+}
+
+/// Why a run stopped early.
+enum Stop {
+    Limit(LimitHit),
+}
+
+/// Runs a checked file; returns its trace (ended normally or by a limit).
+pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
+    let pool = opts.pool.or(file.pool.map(|p| p.value)).unwrap_or(4);
+    let module = file.module.map(|m| m.value).unwrap_or_default();
+    let mut sched: Scheduler<Instance> = Scheduler::new(pool as usize, module, opts.limits);
+    let mut interp = Interp {
+        src_lines: line_starts(src),
+        opts,
+        events: Vec::new(),
+        labels: IndexSet::new(),
+        live: IndexMap::new(),
+        counts: vec![0; file.sites],
+        frame_phase: if module == Module::Esm { Phase::Main } else { Phase::Main },
+        last: None,
+        statements: 0,
+        main: &file.body,
+    };
+    let ending = match sched.run(MAIN, &mut interp) {
+        Ok(()) => Ending::Finished {
+            turns: sched.turn(),
+            ticks: sched.now(),
+        },
+        Err(Stop::Limit(hit)) => Ending::Limit(hit),
+    };
+    Trace {
+        title: title.to_string(),
+        events: interp.events,
+        ending,
+    }
+}
+
+/// The main module, as a callback the scheduler runs first.
+const MAIN: Instance<'static> = Instance {
+    cb: &MAIN_CALLBACK,
+    link: usize::MAX,
+    index: None,
+    run: 1,
+    alone: true,
+    label: None,
+};
+
+static MAIN_CALLBACK: Callback = Callback {
+    site: usize::MAX,
+    span: Span { start: 0, end: 0 },
+    kind: Spanned {
+        value: Kind::Then,
+        span: Span { start: 0, end: 0 },
+    },
+    delay: None,
+    ticks: None,
+    after: None,
+    times: None,
+    label: None,
+    body: None,
+    links: Vec::new(),
+};
+
+struct Interp<'a> {
+    src_lines: Vec<usize>,
+    opts: RunOptions,
+    events: Vec<Event>,
+    labels: IndexSet<String>,
+    /// Live handles per label id, for `clear`.
+    live: IndexMap<u32, IndexSet<Handle>>,
+    /// `{k}` counters per callback site.
+    counts: Vec<u64>,
+    frame_phase: Phase,
+    /// The last callback called, for limit diagnostics.
+    last: Option<Instance<'a>>,
+    statements: u64,
+    main: &'a [Stmt],
+}
+
+impl<'a> Host<Instance<'a>> for Interp<'a> {
+    type Stop = Stop;
+
+    fn call(&mut self, sched: &mut Scheduler<Instance<'a>>, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
+        self.frame_phase = ctx.phase;
+        if inst.link == usize::MAX {
+            let frame = Frame {
+                index: None,
+                run: 1,
+                count: 1,
+                this: None,
+            };
+            return self.block(sched, self.main, frame);
+        }
+        self.last = Some(inst);
+        let site = self.site(&inst);
+        self.counts[site] += 1;
+        let (label_text, times, body) = self.parts(&inst);
+        let run = if inst.cb.kind.value == Kind::Interval { ctx.run } else { inst.run };
+        if let (Some(label), Some(handle)) = (inst.label, ctx.handle) {
+            if inst.cb.kind.value != Kind::Interval {
+                if let Some(set) = self.live.get_mut(&label) {
+                    set.swap_remove(&handle);
+                }
+            }
+        }
+        if inst.cb.kind.value == Kind::Interval && times.is_some_and(|t| run >= t.value) {
+            if let Some(handle) = ctx.handle {
+                sched.clear(handle);
+            }
+        }
+        let frame = Frame {
+            index: inst.index,
+            run,
+            count: self.counts[site],
+            this: Some(Instance { run, ..inst }),
+        };
+        if self.opts.verbose {
+            let label = inst.label.map(|l| self.labels[l as usize].clone());
+            let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+            let line = self.line(self.site_span(&inst));
+            self.push(sched, EventKind::Call { kind, label, line });
+        }
+        match body {
+            Some(body) => self.block(sched, body, frame)?,
+            None => {
+                if let Some(text) = label_text {
+                    let text = render(text, &frame);
+                    self.push(sched, EventKind::Log { text });
+                }
+            }
+        }
+        if !inst.alone && inst.link < inst.cb.links.len() {
+            let next = Instance {
+                link: inst.link + 1,
+                run: 1,
+                label: None,
+                ..inst
+            };
+            let next = Instance {
+                label: self.intern_label(&next, &frame),
+                ..next
+            };
+            sched.queue_microtask(next);
+        }
+        Ok(())
+    }
+
+    fn limit(&mut self, sched: &Scheduler<Instance<'a>>, kind: LimitKind, phase: Phase) -> Stop {
+        let (queue, span) = match self.last {
+            Some(inst) => {
+                let q = if kind == LimitKind::Callbacks { phase } else { self.frame_phase };
+                (q, self.site_span(&inst))
+            }
+            None => (phase, Span::default()),
+        };
+        let line = self.line(span);
+        let max = match kind {
+            LimitKind::Turns => self.opts.limits.max_turns,
+            LimitKind::Callbacks => self.opts.limits.max_callbacks,
+        };
+        Stop::Limit(LimitHit {
+            limit: kind,
+            max,
+            queue,
+            line,
+            span,
+            waiting: sched.waiting(),
+            turn: sched.turn(),
+            tick: sched.now(),
+        })
+    }
+
+    fn observe(&mut self, event: LoopEvent) {
+        if !self.opts.verbose {
+            return;
+        }
+        let (turn, tick, kind) = match event {
+            LoopEvent::TurnStart { turn, now } => (turn, now, EventKind::TurnStart),
+            LoopEvent::Sleep { from, to } => (self.last_turn(), from, EventKind::Sleep { to }),
+            LoopEvent::Pool(PoolEvent::Start { thread, job, at, until }) => (self.last_turn(), at, EventKind::PoolStart { thread, job, until }),
+            LoopEvent::Pool(PoolEvent::Finish { thread, job, at }) => (self.last_turn(), at, EventKind::PoolFinish { thread, job }),
+            LoopEvent::Exit { turn, now } => (turn, now, EventKind::Exit),
+        };
+        let phase = match kind {
+            EventKind::TurnStart | EventKind::Exit => Phase::Main,
+            _ => Phase::Poll,
+        };
+        self.events.push(Event { turn, tick, phase, kind });
+    }
+}
+
+impl<'a> Interp<'a> {
+    fn last_turn(&self) -> u64 {
+        self.events.last().map_or(0, |e| e.turn)
+    }
+
+    fn push(&mut self, sched: &Scheduler<Instance<'a>>, kind: EventKind) {
+        self.events.push(Event {
+            turn: sched.turn(),
+            tick: sched.now(),
+            phase: self.frame_phase,
+            kind,
+        });
+    }
+
+    fn site(&self, inst: &Instance) -> usize {
+        if inst.link == 0 {
+            inst.cb.site
+        } else {
+            inst.cb.links[inst.link - 1].site
+        }
+    }
+
+    fn site_span(&self, inst: &Instance) -> Span {
+        if inst.link == 0 || inst.link == usize::MAX {
+            inst.cb.span
+        } else {
+            inst.cb.links[inst.link - 1].span
+        }
+    }
+
+    /// Label, `times` and body of the callback or link.
+    fn parts(&self, inst: &Instance<'a>) -> (Option<&'a Text>, Option<Spanned<u64>>, Option<&'a [Stmt]>) {
+        let cb: &'a Callback = inst.cb;
+        if inst.link == 0 {
+            (cb.label.as_ref(), cb.times, cb.body.as_deref())
+        } else {
+            let link: &'a Link = &cb.links[inst.link - 1];
+            (link.label.as_ref(), link.times, link.body.as_deref())
+        }
+    }
+
+    fn line(&self, span: Span) -> usize {
+        match self.src_lines.binary_search(&span.start) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
+    fn intern_label(&mut self, inst: &Instance<'a>, frame: &Frame) -> Option<u32> {
+        let (label, _, _) = self.parts(inst);
+        let text = label_text(label?, frame.index);
+        let (id, _) = self.labels.insert_full(text);
+        Some(id as u32)
+    }
+
+    fn block(&mut self, sched: &mut Scheduler<Instance<'a>>, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
+        for stmt in stmts {
+            self.statements += 1;
+            if self.statements > self.opts.max_statements {
+                return Err(self.statement_limit(sched, stmt.span));
+            }
+            self.statement(sched, stmt, frame)?;
+        }
+        Ok(())
+    }
+
+    fn statement_limit(&mut self, sched: &Scheduler<Instance<'a>>, span: Span) -> Stop {
+        Stop::Limit(LimitHit {
+            limit: LimitKind::Callbacks,
+            max: self.opts.max_statements,
+            queue: self.frame_phase,
+            line: self.line(span),
+            span,
+            waiting: sched.waiting(),
+            turn: sched.turn(),
+            tick: sched.now(),
+        })
+    }
+
+    fn statement(&mut self, sched: &mut Scheduler<Instance<'a>>, stmt: &'a Stmt, frame: Frame<'a>) -> Result<(), Stop> {
+        match &stmt.kind {
+            StmtKind::Log(text) => {
+                let text = render(text, &frame);
+                self.push(sched, EventKind::Log { text });
+            }
+            StmtKind::Work(n) => {
+                if self.opts.verbose {
+                    let line = self.line(stmt.span);
+                    self.push(sched, EventKind::Work { ticks: n.value, line });
+                }
+                sched.work(n.value);
+            }
+            StmtKind::Clear(text) => self.clear(sched, text, &frame, stmt.span),
+            StmtKind::Repeat { count, body } => {
+                for i in 1..=count.value {
+                    self.block(sched, body, Frame { index: Some(i), ..frame })?;
+                }
+            }
+            StmtKind::Again => {
+                if let Some(this) = frame.this {
+                    self.again(sched, this);
+                }
+            }
+            StmtKind::Callback(cb) => {
+                let inst = Instance {
+                    cb,
+                    link: 0,
+                    index: frame.index,
+                    run: 1,
+                    alone: false,
+                    label: None,
+                };
+                let inst = Instance {
+                    label: self.intern_label(&inst, &frame),
+                    ..inst
+                };
+                self.schedule(sched, inst);
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self, sched: &mut Scheduler<Instance<'a>>, text: &Text, frame: &Frame, span: Span) {
+        let label = render(text, frame);
+        let mut count = 0;
+        if let Some(id) = self.labels.get_index_of(&label) {
+            if let Some(set) = self.live.get_mut(&(id as u32)) {
+                for handle in set.drain(..) {
+                    count += usize::from(sched.clear(handle));
+                }
+            }
+        }
+        if self.opts.verbose {
+            let line = self.line(span);
+            self.push(sched, EventKind::Clear { label, count, line });
+        }
+    }
+
+    /// `again`: the running callback once more, the same way; bounded by `times`.
+    fn again(&mut self, sched: &mut Scheduler<Instance<'a>>, this: Instance<'a>) {
+        let (_, times, _) = self.parts(&this);
+        if times.is_some_and(|t| this.run >= t.value) {
+            return;
+        }
+        let next = Instance {
+            run: this.run + 1,
+            alone: this.alone || this.link > 0,
+            ..this
+        };
+        self.schedule(sched, next);
+    }
+
+    fn schedule(&mut self, sched: &mut Scheduler<Instance<'a>>, inst: Instance<'a>) {
+        let cb = inst.cb;
+        let handle = match cb.kind.value {
+            Kind::Timeout => Some(sched.set_timeout(value(cb.delay), inst)),
+            Kind::Interval => Some(sched.set_interval(value(cb.delay), inst)),
+            Kind::Immediate => Some(sched.set_immediate(inst)),
+            Kind::NextTick => {
+                sched.next_tick(inst);
+                None
+            }
+            Kind::Microtask | Kind::Then => {
+                sched.queue_microtask(inst);
+                None
+            }
+            Kind::Io => {
+                sched.io(value(cb.after), inst);
+                None
+            }
+            Kind::Submit => {
+                sched.submit(value(cb.ticks), inst);
+                None
+            }
+            Kind::Close => {
+                sched.close(inst);
+                None
+            }
+            Kind::Pending => {
+                sched.defer_pending(inst);
+                None
+            }
+        };
+        if let (Some(handle), Some(label)) = (handle, inst.label) {
+            self.live.entry(label).or_default().insert(handle);
+        }
+        if self.opts.verbose {
+            let label = inst.label.map(|l| self.labels[l as usize].clone());
+            let kind = if inst.link > 0 { ".then" } else { cb.kind.value.name() };
+            let detail = self.schedule_detail(sched, cb);
+            let line = self.line(self.site_span(&inst));
+            self.push(sched, EventKind::Schedule { kind, label, detail, line });
+        }
+    }
+
+    fn schedule_detail(&self, sched: &Scheduler<Instance<'a>>, cb: &Callback) -> String {
+        let now = sched.now();
+        match cb.kind.value {
+            Kind::Timeout | Kind::Interval => {
+                let d = crate::sched::coerce_delay(value(cb.delay));
+                format!("due at {}", now.saturating_add(d))
+            }
+            Kind::Immediate => "queued for the check phase".into(),
+            Kind::NextTick => "queued on the nextTick queue".into(),
+            Kind::Microtask | Kind::Then => "queued on the microtask queue".into(),
+            Kind::Io => format!("arrives at {}", now.saturating_add(value(cb.after))),
+            Kind::Submit => format!("{} ticks of pool work", value(cb.ticks)),
+            Kind::Close => "queued for the close phase".into(),
+            Kind::Pending => "deferred to the pending phase".into(),
+        }
+    }
+}
+
+fn value(n: Option<Spanned<u64>>) -> u64 {
+    n.map_or(0, |n| n.value)
+}
+
+fn line_starts(src: &str) -> Vec<usize> {
+    std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// A text with its placeholders filled in.
+fn render(text: &Text, frame: &Frame) -> String {
+    let mut out = String::new();
+    for part in &text.parts {
+        match part {
+            TextPart::Lit(s) => out.push_str(s),
+            TextPart::Index => out.push_str(&frame.index.unwrap_or(0).to_string()),
+            TextPart::Run => out.push_str(&frame.run.to_string()),
+            TextPart::Count => out.push_str(&frame.count.to_string()),
+        }
+    }
+    out
+}
+
+/// A label for `clear`: `{i}` filled in, `{n}` and `{k}` kept as written.
+fn label_text(text: &Text, index: Option<u64>) -> String {
+    let mut out = String::new();
+    for part in &text.parts {
+        match part {
+            TextPart::Lit(s) => out.push_str(s),
+            TextPart::Index => out.push_str(&index.unwrap_or(0).to_string()),
+            TextPart::Run => out.push_str("{n}"),
+            TextPart::Count => out.push_str("{k}"),
+        }
+    }
+    out
+}

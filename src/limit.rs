@@ -1,0 +1,46 @@
+//! The diagnostic for a run stopped by a limit (LANGUAGE.md §5 rule 7).
+
+use crate::problem::Problem;
+use crate::sched::{LimitKind, Phase, Waiting};
+use crate::trace::LimitHit;
+
+/// "the nextTick queue never empties", pointing at the statement that feeds
+/// it, with what was left waiting.
+pub fn problem(hit: &LimitHit) -> Problem {
+    let (message, label) = match (hit.limit, hit.queue) {
+        (LimitKind::Callbacks, Phase::NextTick) => ("the nextTick queue never empties: the loop is starved".to_string(), "feeds the nextTick queue"),
+        (LimitKind::Callbacks, Phase::Microtask) => ("the microtask queue never empties: the loop is starved".to_string(), "feeds the microtask queue"),
+        (_, Phase::Check) => ("the check queue is refilled every turn: the run never ends".to_string(), "feeds the check queue"),
+        (_, Phase::Timers) => ("the timers keep re-arming: the run never ends".to_string(), "feeds the timers"),
+        (_, phase) => (format!("the run does not end (last callback in {phase})"), "scheduled the last callback"),
+    };
+    let stopped = match hit.limit {
+        LimitKind::Turns => format!("stopped after {} turns (--max-turns)", hit.max),
+        LimitKind::Callbacks => format!("stopped after {} callbacks or statements (--max-callbacks)", hit.max),
+    };
+    let help = format!(
+        "{}; {stopped}. Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
+        left_waiting(&hit.waiting)
+    );
+    Problem::error("loop::limit", hit.span, message, label).help(help)
+}
+
+/// "1 timer and 1 I/O callback never ran", or "nothing else was waiting".
+pub fn left_waiting(w: &Waiting) -> String {
+    let mut parts = Vec::new();
+    let mut add = |n: usize, one: &str, many: &str| {
+        if n > 0 {
+            parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+        }
+    };
+    add(w.timers, "timer", "timers");
+    add(w.io, "I/O callback", "I/O callbacks");
+    add(w.pending, "pending callback", "pending callbacks");
+    add(w.immediates, "immediate", "immediates");
+    add(w.close, "close callback", "close callbacks");
+    match parts.len() {
+        0 => "nothing else was waiting".into(),
+        1 => format!("{} never ran", parts[0]),
+        n => format!("{} and {} never ran", parts[..n - 1].join(", "), parts[n - 1]),
+    }
+}

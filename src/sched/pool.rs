@@ -1,0 +1,167 @@
+//! The thread pool and the poll queue of completed I/O.
+//!
+//! Models libuv `src/threadpool.c` (a fixed number of threads, one FIFO queue of
+//! waiting work, a freed thread takes the next job at once) and the completions
+//! `uv__io_poll` reports: LANGUAGE.md §5 rule 4. Times are in ticks.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, VecDeque};
+
+/// A completed (or in-flight) I/O or pool job, ready for the poll phase at `ready`.
+///
+/// Poll callbacks run ordered by `(ready, start, seq)`: by the tick they became
+/// ready, then by start order.
+pub struct Completion<C> {
+    pub ready: u64,
+    pub start: u64,
+    pub seq: u64,
+    pub cb: C,
+}
+
+impl<C> Completion<C> {
+    fn key(&self) -> (u64, u64, u64) {
+        (self.ready, self.start, self.seq)
+    }
+}
+
+impl<C> PartialEq for Completion<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+impl<C> Eq for Completion<C> {}
+impl<C> PartialOrd for Completion<C> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<C> Ord for Completion<C> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// What happened in the pool, for verbose traces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PoolEvent {
+    /// Thread `thread` (1-based) took job number `job` (1-based, in submit order) at tick `at`.
+    Start { thread: usize, job: u64, at: u64, until: u64 },
+    /// Thread `thread` finished job `job` at tick `at`; its callback is ready for poll.
+    Finish { thread: usize, job: u64, at: u64 },
+}
+
+struct Waiting<C> {
+    job: u64,
+    ticks: u64,
+    cb: C,
+}
+
+/// `size` threads and a FIFO of waiting jobs; finished jobs and `io` events
+/// become [`Completion`]s in one queue ordered by ready tick.
+pub struct ThreadPool<C> {
+    size: usize,
+    /// Busy threads: (finish tick, thread, job, start seq, start tick, callback).
+    running: BinaryHeap<Reverse<(u64, usize, u64, u64, u64)>>,
+    running_cbs: Vec<Option<C>>,
+    free_threads: Vec<usize>,
+    waiting: VecDeque<Waiting<C>>,
+    completions: BinaryHeap<Reverse<Completion<C>>>,
+    jobs: u64,
+}
+
+impl<C> ThreadPool<C> {
+    /// A pool of `size` threads (`UV_THREADPOOL_SIZE`, 1..=1024).
+    pub fn new(size: usize) -> Self {
+        ThreadPool {
+            size,
+            running: BinaryHeap::new(),
+            running_cbs: (0..size).map(|_| None).collect(),
+            free_threads: (0..size).rev().collect(),
+            waiting: VecDeque::new(),
+            completions: BinaryHeap::new(),
+            jobs: 0,
+        }
+    }
+
+    /// Jobs running or waiting, plus completions not yet taken by a poll phase.
+    pub fn outstanding(&self) -> usize {
+        self.running.len() + self.waiting.len() + self.completions.len()
+    }
+
+    /// Number of threads.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// `uv_queue_work` at tick `now` (after [`advance`](Self::advance) to
+    /// `now`): a free thread starts it at once, else it waits its turn (FIFO).
+    pub fn submit(&mut self, now: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>) {
+        self.jobs += 1;
+        let job = self.jobs;
+        match self.free_threads.pop() {
+            Some(thread) => self.start(thread, job, now, ticks, seq, cb, log),
+            None => self.waiting.push_back(Waiting { job, ticks, cb }),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start(&mut self, thread: usize, job: u64, at: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>) {
+        *seq += 1;
+        let until = at.saturating_add(ticks);
+        self.running.push(Reverse((until, thread, job, *seq, at)));
+        self.running_cbs[thread] = Some(cb);
+        log.push(PoolEvent::Start {
+            thread: thread + 1,
+            job,
+            at,
+            until,
+        });
+    }
+
+    /// An `io` event started at `start` (sequence `seq`) that arrives at `ready`.
+    pub fn arrive(&mut self, ready: u64, start: u64, seq: u64, cb: C) {
+        self.completions.push(Reverse(Completion { ready, start, seq, cb }));
+    }
+
+    /// Runs the pool's threads up to tick `until`: every job finishing at
+    /// `T <= until` completes, and its thread takes the next waiting job at `T`.
+    pub fn advance(&mut self, until: u64, seq: &mut u64, log: &mut Vec<PoolEvent>) {
+        while let Some(&Reverse((at, thread, job, start_seq, start))) = self.running.peek() {
+            if at > until {
+                break;
+            }
+            self.running.pop();
+            let cb = self.running_cbs[thread].take().expect("a busy thread holds its job");
+            log.push(PoolEvent::Finish { thread: thread + 1, job, at });
+            self.completions.push(Reverse(Completion {
+                ready: at,
+                start,
+                seq: start_seq,
+                cb,
+            }));
+            match self.waiting.pop_front() {
+                Some(w) => self.start(thread, w.job, at, w.ticks, seq, w.cb, log),
+                None => self.free_threads.push(thread),
+            }
+        }
+    }
+
+    /// The earliest tick at which a completion is (or will be) ready, if any.
+    pub fn next_ready(&self) -> Option<u64> {
+        let done = self.completions.peek().map(|c| c.0.ready);
+        let running = self.running.peek().map(|r| r.0 .0);
+        match (done, running) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Takes every completion ready at or before `now`, in poll order.
+    pub fn take_ready(&mut self, now: u64) -> Vec<C> {
+        let mut ready = Vec::new();
+        while self.completions.peek().is_some_and(|c| c.0.ready <= now) {
+            ready.push(self.completions.pop().expect("peeked").0.cb);
+        }
+        ready
+    }
+}

@@ -1,0 +1,382 @@
+//! Node's timers: one FIFO list per delay, a heap of lists, one libuv timer handle.
+//!
+//! Models Node 20 `lib/internal/timers.js` (`insert`, `processTimers`,
+//! `listOnTimeout`, `unenroll`) and `src/env.cc` (`RunTimers`, `ScheduleTimer`):
+//! LANGUAGE.md §5 rule 3. All times are in ticks.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+/// The largest delay Node accepts (`TIMEOUT_MAX`, 2³¹−1 ms); larger ones become 1.
+pub const TIMEOUT_MAX: u64 = (1 << 31) - 1;
+
+/// Node's delay coercion (`getTimerDuration`, `Timeout` constructor): a delay
+/// below 1 or above [`TIMEOUT_MAX`] becomes 1.
+pub fn coerce_delay(delay: u64) -> u64 {
+    if (1..=TIMEOUT_MAX).contains(&delay) {
+        delay
+    } else {
+        1
+    }
+}
+
+/// A handle to a scheduled timeout or interval, for `clear`. Stale handles
+/// (the timer already ran or was cleared) are ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TimerId {
+    index: u32,
+    generation: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TimerState {
+    /// Linked into the list of its delay.
+    Listed,
+    /// Taken off its list; its callback is running (intervals may be re-armed).
+    Running,
+    /// Cleared while running: an interval is not re-armed.
+    ClearedWhileRunning,
+    /// Slot unused.
+    Free,
+}
+
+struct Timer<C> {
+    generation: u32,
+    state: TimerState,
+    /// The clock reading when the timer was (re-)armed (`_idleStart`).
+    start: u64,
+    delay: u64,
+    repeat: bool,
+    /// Runs so far (an interval's run number).
+    runs: u64,
+    cb: Option<C>,
+}
+
+/// One list per delay value (`TimersList`).
+struct TimerList {
+    delay: u64,
+    expiry: u64,
+    id: u64,
+    alive: bool,
+    /// Timer slots in insertion order; cleared ones are skipped lazily.
+    queue: VecDeque<TimerId>,
+    live: usize,
+}
+
+/// A due timer taken off its list by [`NodeTimers::pop_due`].
+pub struct DueTimer<C> {
+    pub id: TimerId,
+    pub cb: C,
+    pub repeat: bool,
+    /// 1-based run number (an interval's `{n}`).
+    pub run: u64,
+}
+
+/// What the timers phase finds at the head of the next list.
+pub enum Head<C> {
+    /// The head of the current list is due: run it.
+    Due(DueTimer<C>),
+    /// The head of the current list is not yet due: the list was re-keyed.
+    NotDue,
+    /// The current list ran out (or was cleared empty).
+    ListDone,
+}
+
+/// Node's timer lists and the one libuv timer handle that decides when a timers
+/// phase runs (`R` in LANGUAGE.md §5 rule 3).
+pub struct NodeTimers<C> {
+    timers: Vec<Timer<C>>,
+    free: Vec<u32>,
+    lists: Vec<TimerList>,
+    free_lists: Vec<usize>,
+    by_delay: HashMap<u64, usize>,
+    heap: BinaryHeap<Reverse<(u64, u64, usize)>>,
+    next_list_id: u64,
+    /// Node's `nextExpiry`: the expiry it last told the handle about.
+    next_expiry: u64,
+    /// The libuv timer handle's due tick, if started.
+    handle_due: Option<u64>,
+    live: usize,
+}
+
+impl<C> Default for NodeTimers<C> {
+    fn default() -> Self {
+        NodeTimers {
+            timers: Vec::new(),
+            free: Vec::new(),
+            lists: Vec::new(),
+            free_lists: Vec::new(),
+            by_delay: HashMap::new(),
+            heap: BinaryHeap::new(),
+            next_list_id: 0,
+            next_expiry: u64::MAX,
+            handle_due: None,
+            live: 0,
+        }
+    }
+}
+
+impl<C> NodeTimers<C> {
+    /// Number of timers and intervals still armed (they keep the loop alive).
+    pub fn live(&self) -> usize {
+        self.live
+    }
+
+    /// The tick at which Node's libuv timer handle is due, if it is started.
+    pub fn handle_due(&self) -> Option<u64> {
+        self.handle_due
+    }
+
+    /// Arms a timer: `setTimeout`/`setInterval` at clock reading `start` with a
+    /// coerced `delay` (Node's `insert`). A new list for a delay that expires
+    /// before `nextExpiry` restarts the handle at `start + delay`.
+    pub fn insert(&mut self, start: u64, delay: u64, repeat: bool, cb: C) -> TimerId {
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.timers.push(Timer {
+                    generation: 0,
+                    state: TimerState::Free,
+                    start: 0,
+                    delay: 0,
+                    repeat: false,
+                    runs: 0,
+                    cb: None,
+                });
+                (self.timers.len() - 1) as u32
+            }
+        };
+        let timer = &mut self.timers[index as usize];
+        timer.generation = timer.generation.wrapping_add(1);
+        timer.state = TimerState::Listed;
+        timer.start = start;
+        timer.delay = delay;
+        timer.repeat = repeat;
+        timer.runs = 0;
+        timer.cb = Some(cb);
+        let id = TimerId {
+            index,
+            generation: timer.generation,
+        };
+        self.live += 1;
+        self.link(index, start, delay);
+        id
+    }
+
+    fn link(&mut self, index: u32, start: u64, delay: u64) {
+        let list = match self.by_delay.get(&delay) {
+            Some(&l) => l,
+            None => {
+                let expiry = start.saturating_add(delay);
+                let l = self.new_list(delay, expiry);
+                if self.next_expiry > expiry {
+                    self.handle_due = Some(expiry);
+                    self.next_expiry = expiry;
+                }
+                l
+            }
+        };
+        let generation = self.timers[index as usize].generation;
+        let list = &mut self.lists[list];
+        list.queue.push_back(TimerId { index, generation });
+        list.live += 1;
+    }
+
+    fn new_list(&mut self, delay: u64, expiry: u64) -> usize {
+        let id = self.fresh_id();
+        let list = TimerList {
+            delay,
+            expiry,
+            id,
+            alive: true,
+            queue: VecDeque::new(),
+            live: 0,
+        };
+        let l = match self.free_lists.pop() {
+            Some(l) => {
+                self.lists[l] = list;
+                l
+            }
+            None => {
+                self.lists.push(list);
+                self.lists.len() - 1
+            }
+        };
+        self.by_delay.insert(delay, l);
+        self.heap.push(Reverse((expiry, id, l)));
+        l
+    }
+
+    fn fresh_id(&mut self) -> u64 {
+        self.next_list_id += 1;
+        self.next_list_id
+    }
+
+    fn drop_list(&mut self, l: usize) {
+        let list = &mut self.lists[l];
+        if !list.alive {
+            return;
+        }
+        list.alive = false;
+        list.queue = VecDeque::new();
+        if self.by_delay.get(&list.delay) == Some(&l) {
+            self.by_delay.remove(&list.delay);
+        }
+        self.free_lists.push(l);
+    }
+
+    /// `clearTimeout`/`clearInterval`: unlinks the timer; a list it empties is
+    /// dropped. Returns whether a live timer was cleared.
+    pub fn clear(&mut self, id: TimerId) -> bool {
+        let Some(timer) = self.timers.get_mut(id.index as usize) else {
+            return false;
+        };
+        if timer.generation != id.generation {
+            return false;
+        }
+        match timer.state {
+            TimerState::Listed => {
+                let delay = timer.delay;
+                self.release(id.index);
+                if let Some(&l) = self.by_delay.get(&delay) {
+                    let list = &mut self.lists[l];
+                    list.live -= 1;
+                    if list.live == 0 {
+                        self.drop_list(l);
+                    }
+                }
+                true
+            }
+            TimerState::Running => {
+                timer.state = TimerState::ClearedWhileRunning;
+                self.live -= 1;
+                true
+            }
+            TimerState::ClearedWhileRunning | TimerState::Free => false,
+        }
+    }
+
+    fn release(&mut self, index: u32) {
+        let timer = &mut self.timers[index as usize];
+        if timer.state != TimerState::ClearedWhileRunning {
+            self.live -= 1;
+        }
+        timer.state = TimerState::Free;
+        timer.cb = None;
+        self.free.push(index);
+    }
+
+    /// The list with the smallest `(expiry, id)` key, dropping stale heap entries.
+    fn peek_list(&mut self) -> Option<usize> {
+        while let Some(&Reverse((expiry, id, l))) = self.heap.peek() {
+            let list = &self.lists[l];
+            if list.alive && list.id == id && list.expiry == expiry {
+                return Some(l);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    /// Starts a `processTimers(now)` run: Node resets `nextExpiry`, and the
+    /// handle is stopped while it runs.
+    pub fn begin_run(&mut self) {
+        self.next_expiry = u64::MAX;
+        self.handle_due = None;
+    }
+
+    /// `processTimers`' outer step: the next list to run at `now`, or `Err(E)`
+    /// with the expiry of the first list not yet due (`None`: no list left).
+    pub fn next_due_list(&mut self, now: u64) -> Result<usize, Option<u64>> {
+        match self.peek_list() {
+            None => Err(None),
+            Some(l) if self.lists[l].expiry > now => {
+                self.next_expiry = self.lists[l].expiry;
+                Err(Some(self.lists[l].expiry))
+            }
+            Some(l) => Ok(l),
+        }
+    }
+
+    /// `listOnTimeout`'s step for list `l` at phase-entry clock `now`: takes
+    /// the head if due (`now - start >= delay`), else re-keys the list to
+    /// `max(head.start + delay, now + 1)` with a fresh id.
+    pub fn head(&mut self, l: usize, now: u64) -> Head<C> {
+        if !self.lists[l].alive {
+            return Head::ListDone;
+        }
+        loop {
+            let Some(&TimerId { index, generation }) = self.lists[l].queue.front() else {
+                self.drop_list(l);
+                return Head::ListDone;
+            };
+            let timer = &self.timers[index as usize];
+            if timer.state != TimerState::Listed || timer.generation != generation {
+                // Cleared (slot freed, maybe reused): skip it lazily.
+                self.lists[l].queue.pop_front();
+                continue;
+            }
+            let due_at = timer.start.saturating_add(timer.delay);
+            if due_at > now {
+                let expiry = due_at.max(now + 1);
+                let id = self.fresh_id();
+                let list = &mut self.lists[l];
+                list.expiry = expiry;
+                list.id = id;
+                self.heap.push(Reverse((expiry, id, l)));
+                return Head::NotDue;
+            }
+            return Head::Due(self.take(l, index));
+        }
+    }
+
+    fn take(&mut self, l: usize, index: u32) -> DueTimer<C> {
+        let list = &mut self.lists[l];
+        list.queue.pop_front();
+        list.live -= 1;
+        let timer = &mut self.timers[index as usize];
+        timer.state = TimerState::Running;
+        timer.runs += 1;
+        DueTimer {
+            run: timer.runs,
+            id: TimerId {
+                index,
+                generation: timer.generation,
+            },
+            cb: timer.cb.take().expect("a listed timer holds its callback"),
+            repeat: timer.repeat,
+        }
+    }
+
+    /// Whether the timer is still live (not cleared). A timer taken by
+    /// [`head`](Self::head) and cleared by the drain before it runs is skipped.
+    pub fn is_running(&self, id: TimerId) -> bool {
+        let t = &self.timers[id.index as usize];
+        t.generation == id.generation && t.state == TimerState::Running
+    }
+
+    /// After a timer's callback: an interval not cleared meanwhile is
+    /// re-inserted from `start`, the reading taken when its callback started;
+    /// anything else is released.
+    pub fn finish(&mut self, due: DueTimer<C>, interval_start: Option<u64>) {
+        let index = due.id.index;
+        let running = self.is_running(due.id);
+        match interval_start {
+            Some(start) if running => {
+                let timer = &mut self.timers[index as usize];
+                timer.state = TimerState::Listed;
+                timer.start = start;
+                timer.cb = Some(due.cb);
+                let delay = timer.delay;
+                self.link(index, start, delay);
+            }
+            _ => self.release(index),
+        }
+    }
+
+    /// Ends a `RunTimers` call (`src/env.cc`): the handle is restarted at
+    /// `max(last_reading + 1, expiry)` when a list is left, else stays stopped.
+    pub fn end_run(&mut self, next: Option<u64>, last_reading: u64) {
+        self.handle_due = next.map(|e| e.max(last_reading + 1));
+    }
+}

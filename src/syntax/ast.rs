@@ -1,0 +1,273 @@
+//! The syntax tree of a `.loop` file. Every node keeps its source [`Span`].
+
+use crate::sched::Phase;
+
+/// A byte range `start..end` in the source file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    /// The span from `start` to `end` bytes.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The text the span covers in `src`.
+    pub fn text(self, src: &str) -> &str {
+        &src[self.start..self.end]
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> Self {
+        (s.start, s.end - s.start).into()
+    }
+}
+
+impl From<pest::Span<'_>> for Span {
+    fn from(s: pest::Span<'_>) -> Self {
+        Span::new(s.start(), s.end())
+    }
+}
+
+/// A value with the span it was written at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// A whole `.loop` file.
+#[derive(Debug, Clone, Default)]
+pub struct File {
+    /// `pool N`: thread-pool size.
+    pub pool: Option<Spanned<u64>>,
+    /// `module cjs|esm`.
+    pub module: Option<Spanned<crate::sched::Module>>,
+    /// `title "..."`.
+    pub title: Option<Spanned<String>>,
+    /// The main module's statements.
+    pub body: Vec<Stmt>,
+    /// The author's prediction, if any.
+    pub expect: Option<Expect>,
+    /// Number of callback sites (callbacks and `.then` links).
+    pub sites: usize,
+}
+
+/// A string with `{i}`, `{n}`, `{k}` placeholders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    pub parts: Vec<TextPart>,
+    pub span: Span,
+}
+
+/// A piece of a [`Text`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextPart {
+    /// Literal text (escapes already resolved).
+    Lit(String),
+    /// `{i}`: the innermost `repeat` index, 1-based.
+    Index,
+    /// `{n}`: the running callback's run number, 1-based.
+    Run,
+    /// `{k}`: this callback's number among the runs of its statement, 1-based.
+    Count,
+}
+
+impl Text {
+    /// The text if it has no placeholders.
+    pub fn literal(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [] => Some(""),
+            [TextPart::Lit(s)] => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether the text uses a placeholder.
+    pub fn uses(&self, part: &TextPart) -> bool {
+        self.parts.contains(part)
+    }
+}
+
+impl std::fmt::Display for Text {
+    /// The text as written, placeholders verbatim.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for part in &self.parts {
+            match part {
+                TextPart::Lit(s) => f.write_str(s)?,
+                TextPart::Index => f.write_str("{i}")?,
+                TextPart::Run => f.write_str("{n}")?,
+                TextPart::Count => f.write_str("{k}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A statement.
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// The statement forms of LANGUAGE.md §3.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `log "text"`: a trace line now.
+    Log(Text),
+    /// `work N`: N ticks of synchronous work.
+    Work(Spanned<u64>),
+    /// `clear LABEL`: `clearTimeout`/`clearInterval`/`clearImmediate`.
+    Clear(Text),
+    /// `repeat N { ... }`: a loop; `{i}` is its 1-based index.
+    Repeat { count: Spanned<u64>, body: Vec<Stmt> },
+    /// `again`: the running callback schedules itself once more.
+    Again,
+    /// A callback-scheduling statement (`timeout`, `immediate`, `then` …).
+    Callback(Callback),
+}
+
+/// Kinds of callback-scheduling statements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Timeout,
+    Interval,
+    Immediate,
+    NextTick,
+    Microtask,
+    Then,
+    Io,
+    Submit,
+    Close,
+    Pending,
+}
+
+impl Kind {
+    /// The keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Timeout => "timeout",
+            Kind::Interval => "interval",
+            Kind::Immediate => "immediate",
+            Kind::NextTick => "nextTick",
+            Kind::Microtask => "microtask",
+            Kind::Then => "then",
+            Kind::Io => "io",
+            Kind::Submit => "submit",
+            Kind::Close => "close",
+            Kind::Pending => "pending",
+        }
+    }
+
+    /// Parses a keyword.
+    pub fn from_name(s: &str) -> Option<Kind> {
+        use Kind::*;
+        [Timeout, Interval, Immediate, NextTick, Microtask, Then, Io, Submit, Close, Pending]
+            .into_iter()
+            .find(|k| k.name() == s)
+    }
+
+    /// Where callbacks of this kind run.
+    pub fn phase(self) -> Phase {
+        match self {
+            Kind::Timeout | Kind::Interval => Phase::Timers,
+            Kind::Immediate => Phase::Check,
+            Kind::NextTick => Phase::NextTick,
+            Kind::Microtask | Kind::Then => Phase::Microtask,
+            Kind::Io | Kind::Submit => Phase::Poll,
+            Kind::Close => Phase::Close,
+            Kind::Pending => Phase::Pending,
+        }
+    }
+}
+
+/// `KIND [DELAY] [LABEL] [TICKS] [after N] [times N] [BODY] (.then …)*`.
+#[derive(Debug, Clone)]
+pub struct Callback {
+    /// Site number: callbacks and `.then` links numbered in source order, from 0.
+    pub site: usize,
+    /// The whole statement.
+    pub span: Span,
+    pub kind: Spanned<Kind>,
+    /// `timeout`/`interval` delay, in ticks.
+    pub delay: Option<Spanned<u64>>,
+    /// `submit` duration, in ticks.
+    pub ticks: Option<Spanned<u64>>,
+    /// `io … after N`, in ticks.
+    pub after: Option<Spanned<u64>>,
+    /// `times N`: runs at most N times in all.
+    pub times: Option<Spanned<u64>>,
+    pub label: Option<Text>,
+    /// The body; `None` for a label-only callback (which logs its label).
+    pub body: Option<Vec<Stmt>>,
+    /// `.then` links of a `then` chain, in order.
+    pub links: Vec<Link>,
+}
+
+/// A `.then [LABEL] [times N] [BODY]` link of a `then` chain.
+#[derive(Debug, Clone)]
+pub struct Link {
+    /// Site number (see [`Callback::site`]).
+    pub site: usize,
+    pub label: Option<Text>,
+    pub times: Option<Spanned<u64>>,
+    pub body: Option<Vec<Stmt>>,
+    pub span: Span,
+}
+
+/// An `expect { … }` block.
+#[derive(Debug, Clone)]
+pub struct Expect {
+    pub lines: Vec<ExpectLine>,
+    /// `limit QUEUE`: the run is predicted to stop at that limit.
+    pub limit: Option<Spanned<LimitQueue>>,
+    pub span: Span,
+}
+
+/// One predicted log line: `[turn N] [at T] [PHASE] "text"`.
+#[derive(Debug, Clone)]
+pub struct ExpectLine {
+    pub turn: Option<u64>,
+    pub at: Option<u64>,
+    pub phase: Option<Phase>,
+    pub text: String,
+    pub span: Span,
+}
+
+/// The queue a `limit` line predicts the run is stopped by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LimitQueue {
+    NextTick,
+    Microtask,
+    Check,
+    Timers,
+    Turns,
+}
+
+impl LimitQueue {
+    /// The name used in `limit` lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            LimitQueue::NextTick => "nextTick",
+            LimitQueue::Microtask => "microtask",
+            LimitQueue::Check => "check",
+            LimitQueue::Timers => "timers",
+            LimitQueue::Turns => "turns",
+        }
+    }
+
+    /// Every name, for suggestions.
+    pub const NAMES: [&'static str; 5] = ["nextTick", "microtask", "check", "timers", "turns"];
+
+    /// Parses a name.
+    pub fn from_name(s: &str) -> Option<Self> {
+        use LimitQueue::*;
+        [NextTick, Microtask, Check, Timers, Turns].into_iter().find(|q| q.name() == s)
+    }
+}

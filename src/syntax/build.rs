@@ -1,0 +1,548 @@
+//! pest pairs → AST, collecting every problem on the way.
+
+use super::ast::*;
+use super::suggest;
+use super::{pest_error, LoopParser, Rule};
+use crate::problem::Problem;
+use crate::sched::{Module, Phase};
+use pest::iterators::Pair;
+use pest::Parser;
+
+/// How many syntax errors one file reports before giving up.
+const MAX_SYNTAX_ERRORS: usize = 10;
+
+pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
+    let mut text = src.to_string();
+    let mut problems = Vec::new();
+    for _ in 0..MAX_SYNTAX_ERRORS {
+        match LoopParser::parse(Rule::file, &text) {
+            Ok(mut pairs) => {
+                let mut builder = Builder::default();
+                let file = builder.file(pairs.next().expect("file rule"));
+                problems.extend(builder.problems);
+                problems.sort_by_key(|p| (p.span.start, p.span.end));
+                return if problems.iter().any(|p| !p.warning) { Err(problems) } else { Ok(file) };
+            }
+            Err(e) => {
+                let (problem, at) = pest_error::convert(&text, &e);
+                problems.push(problem);
+                if !blank_line(&mut text, at) {
+                    break;
+                }
+            }
+        }
+    }
+    problems.sort_by_key(|p| (p.span.start, p.span.end));
+    Err(problems)
+}
+
+/// Blanks the line holding byte `at` (same byte length), so that parsing can
+/// go on past a syntax error. Only lines whose braces balance are blanked.
+fn blank_line(text: &mut String, at: usize) -> bool {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line = &text[start..end];
+    if line.trim().is_empty() || line.matches('{').count() != line.matches('}').count() {
+        return false;
+    }
+    let blank: String = line.bytes().map(|_| ' ').collect();
+    text.replace_range(start..end, &blank);
+    true
+}
+
+#[derive(Default)]
+struct Builder {
+    problems: Vec<Problem>,
+    sites: usize,
+}
+
+impl Builder {
+    fn file(&mut self, pair: Pair<Rule>) -> File {
+        let mut file = File::default();
+        let mut first_statement: Option<Span> = None;
+        for item in pair.into_inner() {
+            let span: Span = item.as_span().into();
+            match item.as_rule() {
+                Rule::EOI => {}
+                Rule::directive => {
+                    if let Some(first) = first_statement {
+                        self.problems.push(misplaced_directive(span, first, item.as_str()));
+                    }
+                    self.directive(item, &mut file);
+                }
+                Rule::expect_block => {
+                    if let Some(prev) = &file.expect {
+                        self.problems.push(
+                            Problem::error("loop::expect", span, "a file has at most one expect block", "second expect block")
+                                .help(format!("merge its lines into the first expect block (at byte {})", prev.span.start)),
+                        );
+                    }
+                    file.expect = Some(self.expect(item));
+                }
+                _ => {
+                    first_statement.get_or_insert(span);
+                    if let Some(expect) = &file.expect {
+                        self.problems.push(
+                            Problem::error("loop::expect", span, "statements must come before the expect block", "after expect")
+                                .help(format!("move the expect block (at byte {}) to the end of the file", expect.span.start)),
+                        );
+                    }
+                    if let Some(stmt) = self.statement(item) {
+                        file.body.push(stmt);
+                    }
+                }
+            }
+        }
+        file.sites = self.sites;
+        file
+    }
+
+    fn directive(&mut self, pair: Pair<Rule>, file: &mut File) {
+        let span: Span = pair.as_span().into();
+        let mut inner = pair.into_inner();
+        let keyword = inner.next().expect("directive keyword");
+        let value = inner.next().expect("directive value");
+        match keyword.as_rule() {
+            Rule::kw_pool => {
+                if let Some(n) = self.integer(&value) {
+                    if !(1..=1024).contains(&n) {
+                        self.problems.push(
+                            Problem::error("loop::pool", value.as_span().into(), format!("pool size {n} is out of range"), "not in 1..=1024")
+                                .help("UV_THREADPOOL_SIZE is between 1 and 1024; the default is 4"),
+                        );
+                    }
+                    self.once(&file.pool, span, "pool");
+                    file.pool = Some(Spanned { value: n, span });
+                }
+            }
+            Rule::kw_module => {
+                let module = match value.as_str() {
+                    "cjs" => Some(Module::Cjs),
+                    "esm" => Some(Module::Esm),
+                    other => {
+                        let mut p = Problem::error("loop::module", value.as_span().into(), format!("unknown module kind `{other}`"), "expected cjs or esm");
+                        p = p.help(match suggest::closest(other, &["cjs", "esm"]) {
+                            Some(s) => format!("did you mean `module {s}`?"),
+                            None => "write `module cjs` (CommonJS, the default) or `module esm` (ES module)".into(),
+                        });
+                        self.problems.push(p);
+                        None
+                    }
+                };
+                if let Some(m) = module {
+                    self.once(&file.module, span, "module");
+                    file.module = Some(Spanned { value: m, span });
+                }
+            }
+            _ => {
+                let text = self.text(value);
+                self.once(&file.title, span, "title");
+                file.title = Some(Spanned {
+                    value: text.parts.iter().map(lit_of).collect(),
+                    span,
+                });
+            }
+        }
+    }
+
+    fn once<T>(&mut self, prev: &Option<Spanned<T>>, span: Span, name: &str) {
+        if prev.is_some() {
+            self.problems.push(
+                Problem::error("loop::directive", span, format!("`{name}` is given twice"), "second one").help(format!("keep one `{name}` line")),
+            );
+        }
+    }
+
+    fn statements(&mut self, body: Pair<Rule>) -> Vec<Stmt> {
+        body.into_inner()
+            .filter(|p| !matches!(p.as_rule(), Rule::open_brace | Rule::close_brace))
+            .filter_map(|p| self.statement(p))
+            .collect()
+    }
+
+    fn statement(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
+        let span: Span = pair.as_span().into();
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        let kind = match rule {
+            Rule::log_stmt => StmtKind::Log(self.text(inner.nth(1)?)),
+            Rule::work_stmt => StmtKind::Work(self.spanned_int(inner.nth(1)?)?),
+            Rule::clear_stmt => StmtKind::Clear(self.text(inner.nth(1)?)),
+            Rule::repeat_stmt => {
+                let count = self.spanned_int(inner.nth(1)?)?;
+                let body = self.statements(inner.next()?);
+                StmtKind::Repeat { count, body }
+            }
+            Rule::again_stmt => StmtKind::Again,
+            Rule::callback => StmtKind::Callback(self.callback(span, inner)?),
+            Rule::unknown => {
+                self.problems.push(unknown_statement(inner.next()?));
+                return None;
+            }
+            Rule::misplaced => {
+                let what = inner.next()?;
+                let (message, help) = if what.as_rule() == Rule::directive {
+                    ("directives belong at the top of the file", "move it above the first statement, outside any block")
+                } else {
+                    ("an expect block belongs at the end of the file", "move it out of this block, after the last statement")
+                };
+                self.problems.push(Problem::error("loop::misplaced", span, message, "inside a block").help(help));
+                return None;
+            }
+            _ => unreachable!("statement rule {rule:?}"),
+        };
+        Some(Stmt { kind, span })
+    }
+
+    fn callback(&mut self, span: Span, mut inner: pest::iterators::Pairs<Rule>) -> Option<Callback> {
+        let kw = inner.next()?;
+        let kind_span: Span = kw.as_span().into();
+        let kind = Kind::from_name(kw.as_str()).expect("grammar lists the kinds");
+        let mut cb = Callback {
+            site: self.site(),
+            span,
+            kind: Spanned { value: kind, span: kind_span },
+            delay: None,
+            ticks: None,
+            after: None,
+            times: None,
+            label: None,
+            body: None,
+            links: Vec::new(),
+        };
+        let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
+        for part in inner {
+            match part.as_rule() {
+                Rule::integer => {
+                    let before_label = cb.label.is_none();
+                    if let Some(n) = self.spanned_int(part) {
+                        ints.push((n, before_label));
+                    }
+                }
+                Rule::string => cb.label = Some(self.text(part)),
+                Rule::after_clause => cb.after = self.clause(part),
+                Rule::times_clause => cb.times = self.times(part),
+                Rule::body => cb.body = Some(self.statements(part)),
+                Rule::then_link => {
+                    let link = self.link(part);
+                    cb.links.push(link);
+                }
+                r => unreachable!("callback part {r:?}"),
+            }
+        }
+        self.place_integers(&mut cb, span, ints);
+        if cb.after.is_some() && kind != Kind::Io {
+            let at = cb.after.expect("checked").span;
+            self.problems.push(
+                Problem::error("loop::after", at, format!("`after` belongs to `io`, not `{}`", kind.name()), "not allowed here")
+                    .help(after_help(kind)),
+            );
+        }
+        if !cb.links.is_empty() && kind != Kind::Then {
+            self.problems.push(
+                Problem::error("loop::then", cb.links[0].span, format!("`.then` follows a `then`, not `{}`", kind.name()), "no promise to chain on")
+                    .help("start the chain with `then \"a\" { … } .then \"b\" { … }`"),
+            );
+        }
+        Some(cb)
+    }
+
+    /// Assigns the header's integers: a delay for timers, a duration for `submit`.
+    fn place_integers(&mut self, cb: &mut Callback, span: Span, ints: Vec<(Spanned<u64>, bool)>) {
+        let kind = cb.kind.value;
+        match kind {
+            Kind::Timeout | Kind::Interval => {
+                let mut it = ints.into_iter();
+                match it.next() {
+                    Some((n, true)) => cb.delay = Some(n),
+                    Some((n, false)) => self.problems.push(
+                        Problem::error("loop::delay", n.span, "the delay comes before the label", "delay after the label")
+                            .help(format!("write `{} {} \"label\"`", kind.name(), n.value)),
+                    ),
+                    None => self.problems.push(
+                        Problem::error("loop::delay", cb.kind.span, format!("`{}` needs a delay", kind.name()), "no delay")
+                            .help(format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name())),
+                    ),
+                }
+                for (n, _) in it {
+                    self.problems.push(extra_number(kind, n.span));
+                }
+            }
+            Kind::Submit => {
+                let mut it = ints.into_iter();
+                match it.next() {
+                    Some((n, _)) => cb.ticks = Some(n),
+                    None => self.problems.push(
+                        Problem::error("loop::ticks", span, "`submit` needs the job's length in ticks", "no duration")
+                            .help("write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)"),
+                    ),
+                }
+                for (n, _) in it {
+                    self.problems.push(extra_number(kind, n.span));
+                }
+            }
+            _ => {
+                for (n, _) in ints {
+                    self.problems.push(extra_number(kind, n.span));
+                }
+            }
+        }
+    }
+
+    fn link(&mut self, pair: Pair<Rule>) -> Link {
+        let span: Span = pair.as_span().into();
+        let mut link = Link {
+            site: self.site(),
+            label: None,
+            times: None,
+            body: None,
+            span,
+        };
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::dot_then => {}
+                Rule::string => link.label = Some(self.text(part)),
+                Rule::times_clause => link.times = self.times(part),
+                Rule::body => link.body = Some(self.statements(part)),
+                r => unreachable!("link part {r:?}"),
+            }
+        }
+        link
+    }
+
+    fn site(&mut self) -> usize {
+        self.sites += 1;
+        self.sites - 1
+    }
+
+    fn clause(&mut self, pair: Pair<Rule>) -> Option<Spanned<u64>> {
+        let value = pair.into_inner().nth(1)?;
+        self.spanned_int(value)
+    }
+
+    fn times(&mut self, pair: Pair<Rule>) -> Option<Spanned<u64>> {
+        let n = self.clause(pair)?;
+        if n.value == 0 {
+            self.problems.push(
+                Problem::error("loop::times", n.span, "`times 0` would never run the callback", "zero runs")
+                    .help("use `times 1` or more, or delete the statement"),
+            );
+            return None;
+        }
+        Some(n)
+    }
+
+    fn spanned_int(&mut self, pair: Pair<Rule>) -> Option<Spanned<u64>> {
+        let span = pair.as_span().into();
+        self.integer(&pair).map(|value| Spanned { value, span })
+    }
+
+    fn integer(&mut self, pair: &Pair<Rule>) -> Option<u64> {
+        let s = pair.as_str();
+        let span: Span = pair.as_span().into();
+        if pair.as_rule() != Rule::integer {
+            self.problems.push(
+                Problem::error("loop::number", span, format!("expected a number, found `{s}`"), "not a number")
+                    .help("numbers are whole, non-negative ticks, e.g. `4`"),
+            );
+            return None;
+        }
+        if s.starts_with('-') {
+            self.problems.push(
+                Problem::error("loop::number", span, format!("negative number `{s}`"), "below zero")
+                    .help("times are non-negative ticks; Node treats a negative delay as 1, so write `1`"),
+            );
+            return None;
+        }
+        match s.parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                self.problems.push(
+                    Problem::error("loop::number", span, format!("number `{s}` is too large"), "overflows 64 bits")
+                        .help(format!("numbers go up to {}", u64::MAX)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A string literal: escapes resolved, `{i}`/`{n}`/`{k}` split out.
+    fn text(&mut self, pair: Pair<Rule>) -> Text {
+        let span: Span = pair.as_span().into();
+        let inner = pair.into_inner().next().expect("string_inner");
+        let base = inner.as_span().start();
+        let raw = inner.as_str();
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let mut chars = raw.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some((_, '"')) => lit.push('"'),
+                    Some((_, '\\')) => lit.push('\\'),
+                    Some((_, 'n')) => lit.push('\n'),
+                    Some((j, other)) => {
+                        let esc = Span::new(base + i, base + j + other.len_utf8());
+                        self.problems.push(
+                            Problem::error("loop::escape", esc, format!("unknown escape `\\{other}`"), "not an escape")
+                                .help("strings know `\\\"`, `\\\\` and `\\n`; write `\\\\` for a backslash"),
+                        );
+                    }
+                    None => {}
+                },
+                '{' => {
+                    let rest = &raw[i..];
+                    let part = [("{i}", TextPart::Index), ("{n}", TextPart::Run), ("{k}", TextPart::Count)]
+                        .into_iter()
+                        .find(|(p, _)| rest.starts_with(p));
+                    match part {
+                        Some((_, part)) => {
+                            if !lit.is_empty() {
+                                parts.push(TextPart::Lit(std::mem::take(&mut lit)));
+                            }
+                            parts.push(part);
+                            chars.next();
+                            chars.next();
+                        }
+                        None => lit.push('{'),
+                    }
+                }
+                c => lit.push(c),
+            }
+        }
+        if !lit.is_empty() {
+            parts.push(TextPart::Lit(lit));
+        }
+        Text { parts, span }
+    }
+
+    fn expect(&mut self, pair: Pair<Rule>) -> Expect {
+        let span: Span = pair.as_span().into();
+        let mut expect = Expect {
+            lines: Vec::new(),
+            limit: None,
+            span,
+        };
+        for line in pair.into_inner() {
+            let line_span: Span = line.as_span().into();
+            if let Some(limit) = expect.limit {
+                if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
+                    self.problems.push(
+                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit")
+                            .help(format!("the run stops at the limit (byte {}); move this line above it", limit.span.start)),
+                    );
+                    continue;
+                }
+            }
+            match line.as_rule() {
+                Rule::expect_line => {
+                    if let Some(l) = self.expect_line(line) {
+                        expect.lines.push(l);
+                    }
+                }
+                Rule::limit_line => {
+                    let word = line.into_inner().nth(1).expect("limit word");
+                    match LimitQueue::from_name(word.as_str()) {
+                        Some(q) => expect.limit = Some(Spanned { value: q, span: line_span }),
+                        None => self.problems.push(unknown_word(&word, "limit queue", &LimitQueue::NAMES)),
+                    }
+                }
+                _ => {}
+            }
+        }
+        expect
+    }
+
+    fn expect_line(&mut self, pair: Pair<Rule>) -> Option<ExpectLine> {
+        let span: Span = pair.as_span().into();
+        let mut line = ExpectLine {
+            turn: None,
+            at: None,
+            phase: None,
+            text: String::new(),
+            span,
+        };
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::turn_field => line.turn = Some(self.clause(part)?.value),
+                Rule::at_field => line.at = Some(self.clause(part)?.value),
+                Rule::phase_field => {
+                    let word = part.into_inner().next()?;
+                    match Phase::from_name(word.as_str()) {
+                        Some(p) => line.phase = Some(p),
+                        None => {
+                            let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+                            self.problems.push(unknown_word(&word, "phase", &names));
+                        }
+                    }
+                }
+                Rule::string => {
+                    let text = self.text(part);
+                    line.text = text.parts.iter().map(lit_of).collect();
+                }
+                _ => {}
+            }
+        }
+        Some(line)
+    }
+}
+
+/// The text of a part as written (placeholders kept verbatim).
+fn lit_of(part: &TextPart) -> String {
+    match part {
+        TextPart::Lit(s) => s.clone(),
+        TextPart::Index => "{i}".into(),
+        TextPart::Run => "{n}".into(),
+        TextPart::Count => "{k}".into(),
+    }
+}
+
+fn misplaced_directive(span: Span, first: Span, text: &str) -> Problem {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    Problem::error("loop::directive-order", span, "directives must come before the first statement", "after a statement")
+        .help(format!("move `{text}` to the top of the file, above the statement at byte {}", first.start))
+}
+
+fn extra_number(kind: Kind, span: Span) -> Problem {
+    let help = match kind {
+        Kind::Immediate => "an immediate runs in the next check phase; for a delay use `timeout N`".to_string(),
+        Kind::Io => "an io event's delay is written `io \"label\" after N`".to_string(),
+        Kind::Submit | Kind::Timeout | Kind::Interval => format!("`{}` takes one number", kind.name()),
+        _ => format!("`{}` takes no number; for work inside it, write `work N` in its body", kind.name()),
+    };
+    Problem::error("loop::number", span, format!("`{}` does not take this number", kind.name()), "unexpected number").help(help)
+}
+
+fn after_help(kind: Kind) -> String {
+    match kind {
+        Kind::Timeout | Kind::Interval => format!("a {} already waits its delay: `{} N`", kind.name(), kind.name()),
+        Kind::Submit => "a pool job's length is its number: `submit \"job\" N`".into(),
+        _ => "for I/O that arrives later, write `io \"label\" after N`".into(),
+    }
+}
+
+fn unknown_word(word: &Pair<Rule>, what: &str, names: &[&str]) -> Problem {
+    let w = word.as_str();
+    let help = match suggest::closest(w, names) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!("a {what} is one of: {}", names.join(", ")),
+    };
+    Problem::error("loop::unknown-name", word.as_span().into(), format!("unknown {what} `{w}`"), format!("not a {what}")).help(help)
+}
+
+fn unknown_statement(head: Pair<Rule>) -> Problem {
+    let text = head.as_str().trim_end();
+    let span = Span::new(head.as_span().start(), head.as_span().start() + text.len());
+    let word_end = text.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(text.len());
+    let call = &text[..word_end];
+    let word = call.split('.').next().unwrap_or(call);
+    if let Some(stmt) = suggest::javascript(call) {
+        return Problem::error("loop::javascript", span, format!("`{call}` is JavaScript, not a .loop statement"), "JavaScript")
+            .help(format!("in .loop this is written `{stmt}`"));
+    }
+    let help = match suggest::closest(word, &suggest::STATEMENTS) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => "a statement starts with one of: log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again".into(),
+    };
+    Problem::error("loop::unknown-statement", span, format!("unknown statement `{word}`"), "not a statement").help(help)
+}

@@ -1,0 +1,169 @@
+//! pest's syntax errors, reworded: "expected X, Y or Z", unterminated strings
+//! and blocks named as such.
+
+use super::ast::Span;
+use super::Rule;
+use crate::problem::Problem;
+use pest::error::{ErrorVariant, InputLocation};
+
+/// Converts a pest error into a problem, and the byte offset it points at.
+pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
+    let at = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    if let Some(p) = unterminated_string(src, at) {
+        return (p, at);
+    }
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => describe(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    if at >= src.trim_end().len() {
+        if let Some(open) = unclosed_brace(src) {
+            let p = Problem::error("loop::unclosed-block", Span::new(open, open + 1), "this block is never closed", "opened here")
+                .help("add a `}` to close it");
+            return (p, at);
+        }
+    }
+    let found = found_token(src, at);
+    let span = Span::new(at, at + found.len().max(1).min(src.len().saturating_sub(at)).max(0));
+    let found_desc = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
+    let p = Problem::error("loop::syntax", span, format!("expected {expected}, found {found_desc}"), "unexpected here")
+        .help(help_for(&expected, &found));
+    (p, at)
+}
+
+fn help_for(expected: &str, found: &str) -> String {
+    if found.starts_with('"') {
+        "a string here needs a statement before it, e.g. `log \"text\"`".into()
+    } else if found.starts_with(|c: char| c.is_ascii_digit()) {
+        "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`".into()
+    } else if found == "}" {
+        "this `}` closes no block; delete it or add the `{` it belongs to".into()
+    } else if expected.contains("string") {
+        "labels and texts are double-quoted: \"like this\"".into()
+    } else {
+        "see LANGUAGE.md §3 for the statement forms; run `loopsim --help` for an example".into()
+    }
+}
+
+/// The token at `at`, for "found …".
+fn found_token(src: &str, at: usize) -> &str {
+    let rest = &src[at.min(src.len())..];
+    let end = rest
+        .char_indices()
+        .find(|&(i, c)| c.is_whitespace() || (i > 0 && "{}()\"".contains(c)))
+        .map_or(rest.len(), |(i, _)| i);
+    let end = if end == 0 { rest.chars().next().map_or(0, char::len_utf8) } else { end };
+    &rest[..end]
+}
+
+/// An odd number of unescaped quotes on the line before `at` means a string
+/// was opened and never closed.
+fn unterminated_string(src: &str, at: usize) -> Option<Problem> {
+    let at = at.min(src.len());
+    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = src[line_start..].find('\n').map_or(src.len(), |i| line_start + i);
+    let line = &src[line_start..line_end];
+    let mut open: Option<usize> = None;
+    let mut escaped = false;
+    let mut in_comment = false;
+    for (i, c) in line.char_indices() {
+        if in_comment {
+            break;
+        }
+        match (c, open, escaped) {
+            (_, Some(_), true) => escaped = false,
+            ('\\', Some(_), false) => escaped = true,
+            ('"', Some(_), false) => open = None,
+            ('"', None, _) => open = Some(i),
+            ('#', None, _) => in_comment = true,
+            _ => {}
+        }
+    }
+    let start = line_start + open?;
+    Some(
+        Problem::error("loop::unterminated-string", Span::new(start, line_end), "unterminated string", "this string never ends")
+            .help("close it with `\"` on the same line; a `\"` inside a string is written `\\\"`"),
+    )
+}
+
+/// The byte offset of the last `{` left open at the end of the file.
+fn unclosed_brace(src: &str) -> Option<usize> {
+    let mut stack = Vec::new();
+    let mut in_string = false;
+    let mut in_comment = false;
+    let mut escaped = false;
+    let mut prev = '\0';
+    for (i, c) in src.char_indices() {
+        if in_comment {
+            in_comment = c != '\n';
+        } else if in_string {
+            match (c, escaped) {
+                (_, true) => escaped = false,
+                ('\\', false) => escaped = true,
+                ('"', false) | ('\n', false) => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                '"' => in_string = true,
+                '#' => in_comment = true,
+                '/' if prev == '/' => in_comment = true,
+                '{' => stack.push(i),
+                '}' => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    stack.pop()
+}
+
+fn describe(rules: &[Rule]) -> String {
+    let mut names: Vec<&str> = rules.iter().filter_map(|r| name(*r)).collect();
+    names.dedup();
+    let mut unique = Vec::new();
+    for n in names {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    match unique.as_slice() {
+        [] => "a statement".into(),
+        [one] => (*one).into(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+fn name(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "the end of the file",
+        Rule::directive | Rule::kw_pool | Rule::kw_module | Rule::kw_title => "a directive",
+        Rule::log_stmt
+        | Rule::work_stmt
+        | Rule::clear_stmt
+        | Rule::repeat_stmt
+        | Rule::again_stmt
+        | Rule::callback
+        | Rule::callback_kind
+        | Rule::unknown
+        | Rule::unknown_head
+        | Rule::misplaced => "a statement",
+        Rule::integer => "a number",
+        Rule::string | Rule::string_inner => "a string",
+        Rule::body | Rule::open_brace => "`{`",
+        Rule::close_brace => "`}`",
+        Rule::after_clause | Rule::kw_after => "`after`",
+        Rule::times_clause | Rule::kw_times => "`times`",
+        Rule::then_link | Rule::dot_then => "`.then`",
+        Rule::expect_block | Rule::kw_expect => "an expect block",
+        Rule::expect_line | Rule::turn_field | Rule::kw_turn | Rule::at_field | Rule::kw_at | Rule::phase_field => "an expect line",
+        Rule::limit_line | Rule::kw_limit => "`limit`",
+        Rule::word => "a name",
+        _ => return None,
+    })
+}

@@ -1,0 +1,160 @@
+//! Trace events and their renderers: aligned text columns and JSON.
+
+use crate::sched::{LimitKind, Phase, Waiting};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One thing that happened, at a turn and a clock tick, in a phase or queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// Loop turn (0: the CommonJS main module).
+    pub turn: u64,
+    /// Clock, in ticks.
+    pub tick: u64,
+    /// Where: a phase, `main`, or the nextTick/microtask queue.
+    pub phase: Phase,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// What happened. Only [`EventKind::Log`] is shown without `--verbose`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "camelCase")]
+pub enum EventKind {
+    /// A `log` line.
+    Log { text: String },
+    /// A callback starts: what kind, its label, the line that scheduled it.
+    Call { kind: &'static str, label: Option<String>, line: usize },
+    /// A callback was scheduled (or, for `clear`, cancelled).
+    Schedule { kind: &'static str, label: Option<String>, detail: String, line: usize },
+    /// A `clear` cancelled `count` callbacks labelled `label`.
+    Clear { label: String, count: usize, line: usize },
+    /// `work N` advanced the clock.
+    Work { ticks: u64, line: usize },
+    /// A new turn begins.
+    TurnStart,
+    /// The loop slept in poll until `to`.
+    Sleep { to: u64 },
+    /// A pool thread took a job (`until`: the tick it will finish).
+    PoolStart { thread: usize, job: u64, until: u64 },
+    /// A pool thread finished a job.
+    PoolFinish { thread: usize, job: u64 },
+    /// Nothing left: the loop exits.
+    Exit,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "end", rename_all = "camelCase")]
+pub enum Ending {
+    /// The loop ran out of work.
+    Finished { turns: u64, ticks: u64 },
+    /// A limit stopped it.
+    Limit(LimitHit),
+}
+
+/// A limit that stopped a run, and what was left waiting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitHit {
+    pub limit: LimitKind,
+    /// The value of the limit.
+    pub max: u64,
+    /// The queue or phase that kept the run going (`nextTick`, `check`, …).
+    pub queue: Phase,
+    /// Line of the statement that feeds it.
+    pub line: usize,
+    /// Span of that statement.
+    #[serde(skip)]
+    pub span: crate::syntax::ast::Span,
+    pub waiting: Waiting,
+    pub turn: u64,
+    pub tick: u64,
+}
+
+/// A finished (or stopped) run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Trace {
+    pub title: String,
+    pub events: Vec<Event>,
+    #[serde(flatten)]
+    pub ending: Ending,
+}
+
+impl Trace {
+    /// The `log` lines only, in order.
+    pub fn logs(&self) -> impl Iterator<Item = (&Event, &str)> {
+        self.events.iter().filter_map(|e| match &e.kind {
+            EventKind::Log { text } => Some((e, text.as_str())),
+            _ => None,
+        })
+    }
+
+    /// JSON: `{"title", "events": [{turn, tick, phase, event, …}], "end", …}`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("traces serialize")
+    }
+
+    /// Aligned text columns: turn, tick, phase, text; one line per event.
+    /// Without `verbose` only `log` lines are shown.
+    pub fn to_text(&self, verbose: bool, style: &Style) -> String {
+        let shown: Vec<&Event> = self.events.iter().filter(|e| verbose || matches!(e.kind, EventKind::Log { .. })).collect();
+        let turn_w = shown.iter().map(|e| digits(e.turn)).max().unwrap_or(1).max(4);
+        let tick_w = shown.iter().map(|e| digits(e.tick)).max().unwrap_or(1).max(4);
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", style.dim(&format!("{:>turn_w$}  {:>tick_w$}  {:<9}  {}", "turn", "tick", "phase", "log")));
+        for e in shown {
+            let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
+            let _ = write!(out, "{}", style.dim(&cols));
+            let (phase, text) = describe(e);
+            let _ = writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), text);
+        }
+        out
+    }
+}
+
+fn describe(e: &Event) -> (String, String) {
+    let phase = e.phase.name().to_string();
+    let quoted = |l: &Option<String>| l.as_ref().map(|l| format!(" \"{l}\"")).unwrap_or_default();
+    let text = match &e.kind {
+        EventKind::Log { text } => text.clone(),
+        EventKind::Call { kind, label, line } => format!("▶ {kind}{} (line {line})", quoted(label)),
+        EventKind::Schedule { kind, label, detail, line } => format!("  + {kind}{}: {detail} (line {line})", quoted(label)),
+        EventKind::Clear { label, count, line } => format!("  × clear \"{label}\": {count} cancelled (line {line})"),
+        EventKind::Work { ticks, line } => format!("  ⋯ work {ticks} (line {line})"),
+        EventKind::TurnStart => return ("──".into(), format!("turn {} begins", e.turn)),
+        EventKind::Sleep { to } => return ("sleep".into(), format!("poll sleeps from tick {} to {to}", e.tick)),
+        EventKind::PoolStart { thread, job, until } => return ("pool".into(), format!("thread {thread} starts job {job} (done at {until})")),
+        EventKind::PoolFinish { thread, job } => return ("pool".into(), format!("thread {thread} finishes job {job}")),
+        EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
+    };
+    (phase, text)
+}
+
+fn digits(n: u64) -> usize {
+    n.to_string().len()
+}
+
+/// Terminal styling; plain when colour is off.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Style {
+    pub color: bool,
+}
+
+impl Style {
+    fn dim(&self, s: &str) -> String {
+        if self.color {
+            format!("\x1b[2m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn phase(&self, s: &str) -> String {
+        if self.color {
+            format!("\x1b[36m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+}
