@@ -81,7 +81,13 @@ impl Checker {
     fn callback(&mut self, cb: &Callback, scope: Scope) {
         if let Some(label) = &cb.label {
             // {n} and {k} in a label refer to the callback's own runs.
-            self.text(label, Scope { callback: Some(cb.kind.value), ..scope });
+            self.text(
+                label,
+                Scope {
+                    callback: Some(cb.kind.value),
+                    ..scope
+                },
+            );
         }
         let inner = Scope {
             callback: Some(cb.kind.value),
@@ -103,8 +109,9 @@ impl Checker {
     fn again(&mut self, span: Span, scope: Scope) {
         match scope.callback {
             None => self.problems.push(
-                Problem::error("loop::again", span, "`again` outside a callback", "no callback to repeat")
-                    .help("`again` reschedules the callback it is written in: put it inside a body, e.g. `immediate \"spin\" times 3 { again }`"),
+                Problem::error("loop::again", span, "`again` outside a callback", "no callback to repeat").help(
+                    "`again` reschedules the callback it is written in: put it inside a body, e.g. `immediate \"spin\" times 3 { again }`",
+                ),
             ),
             Some(Kind::Interval) => self.problems.push(
                 Problem::error("loop::again", span, "`again` inside an interval", "the interval already repeats")
@@ -124,8 +131,13 @@ impl Checker {
         for (part, name) in [(TextPart::Run, "{n}"), (TextPart::Count, "{k}")] {
             if text.uses(&part) && scope.callback.is_none() {
                 self.problems.push(
-                    Problem::error("loop::placeholder", text.span, format!("`{name}` outside a callback"), "the main module is not a callback")
-                        .help(format!("`{name}` numbers a callback's runs; use it in a callback's label or body")),
+                    Problem::error(
+                        "loop::placeholder",
+                        text.span,
+                        format!("`{name}` outside a callback"),
+                        "the main module is not a callback",
+                    )
+                    .help(format!("`{name}` numbers a callback's runs; use it in a callback's label or body")),
                 );
             }
         }
@@ -144,8 +156,13 @@ impl Checker {
                 "not a timer or immediate",
             )
             .help("`clear` cancels a timeout, an interval or an immediate (clearTimeout, clearInterval, clearImmediate)"),
-            None => Problem::warning("loop::clear", text.span, format!("no timeout, interval or immediate is labelled \"{shown}\""), "never scheduled")
-                .help("`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling"),
+            None => Problem::warning(
+                "loop::clear",
+                text.span,
+                format!("no timeout, interval or immediate is labelled \"{shown}\""),
+                "never scheduled",
+            )
+            .help("`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling"),
         };
         self.problems.push(p);
     }

@@ -123,7 +123,12 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = Output::new(cli.color);
     let code = match &cli.command {
-        Command::Run { file, verbose, format, run } => cmd_run(&out, file, *verbose, *format, run),
+        Command::Run {
+            file,
+            verbose,
+            format,
+            run,
+        } => cmd_run(&out, file, *verbose, *format, run),
         Command::Check { files, run } => cmd_check(&out, files, run),
         Command::Test { paths, run } => cmd_test(&out, paths, run),
     };
@@ -253,7 +258,11 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
 }
 
 fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
-    let roots = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
+    let roots = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    };
     let mut files = Vec::new();
     for root in &roots {
         if let Err(e) = collect(root, &mut files) {
@@ -300,7 +309,9 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
     entries.sort();
     for entry in entries {
         if entry.is_dir() {
-            let hidden = entry.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
+            let hidden = entry
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
             if !hidden {
                 collect(&entry, files)?;
             }

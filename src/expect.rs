@@ -31,8 +31,16 @@ pub fn check(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
         match logs.get(i) {
             Some(&(event, text)) => {
                 if let Some(diff) = differs(line, event, text) {
-                    return Err(Problem::error("loop::prediction", line.span, format!("prediction failed at log line {}: {diff}", i + 1), format!("actually: {}", actual(event, text)))
-                        .help(format!("the run printed {} log line(s); fix this expect line, or run `loopsim run --verbose` to see why it ran there", logs.len())));
+                    return Err(Problem::error(
+                        "loop::prediction",
+                        line.span,
+                        format!("prediction failed at log line {}: {diff}", i + 1),
+                        format!("actually: {}", actual(event, text)),
+                    )
+                    .help(format!(
+                        "the run printed {} log line(s); fix this expect line, or run `loopsim run --verbose` to see why it ran there",
+                        logs.len()
+                    )));
                 }
             }
             None => return Err(ran_out(line, &logs, trace)),
@@ -46,7 +54,10 @@ pub fn check(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
             format!("the run printed more: log line {} is not predicted", expect.lines.len() + 1),
             format!("next: {}", actual(event, text)),
         )
-        .help(format!("add the remaining {} line(s) to the expect block", logs.len() - expect.lines.len())));
+        .help(format!(
+            "add the remaining {} line(s) to the expect block",
+            logs.len() - expect.lines.len()
+        )));
     }
     match (expect.limit, limit_queue(trace)) {
         (None, None) => Ok(()),
@@ -54,14 +65,28 @@ pub fn check(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
         (Some(want), Some(got)) => Err(Problem::error(
             "loop::prediction",
             want.span,
-            format!("predicted the {} limit, but the {} limit stopped the run", want.value.name(), got.name()),
+            format!(
+                "predicted the {} limit, but the {} limit stopped the run",
+                want.value.name(),
+                got.name()
+            ),
             format!("actually: limit {}", got.name()),
         )
         .help(format!("write `limit {}`", got.name()))),
-        (Some(want), None) => Err(Problem::error("loop::prediction", want.span, "predicted a limit, but the run finished", "the run ended normally")
-            .help("delete the `limit` line: every callback ran")),
-        (None, Some(got)) => Err(Problem::error("loop::prediction", end, format!("the run was stopped by a limit ({})", got.name()), "the run did not finish")
-            .help(format!("if that is the point, end the expect block with `limit {}`", got.name()))),
+        (Some(want), None) => Err(Problem::error(
+            "loop::prediction",
+            want.span,
+            "predicted a limit, but the run finished",
+            "the run ended normally",
+        )
+        .help("delete the `limit` line: every callback ran")),
+        (None, Some(got)) => Err(Problem::error(
+            "loop::prediction",
+            end,
+            format!("the run was stopped by a limit ({})", got.name()),
+            "the run did not finish",
+        )
+        .help(format!("if that is the point, end the expect block with `limit {}`", got.name()))),
     }
 }
 
@@ -70,8 +95,13 @@ fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem
         Ending::Finished { .. } => "the run finished".to_string(),
         Ending::Limit(_) => format!("the run was stopped by the {} limit", limit_queue(trace).map_or("", |q| q.name())),
     };
-    Problem::error("loop::prediction", line.span, format!("prediction failed: {how} after {} log line(s)", logs.len()), "never printed")
-        .help("delete this line and those after it, or change the program so that it runs")
+    Problem::error(
+        "loop::prediction",
+        line.span,
+        format!("prediction failed: {how} after {} log line(s)", logs.len()),
+        "never printed",
+    )
+    .help("delete this line and those after it, or change the program so that it runs")
 }
 
 /// The first field of the expect line that does not match, described.

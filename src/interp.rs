@@ -1,7 +1,7 @@
 //! The interpreter: runs the main module and callback bodies, scheduling
 //! through [`Scheduler`], and records the [`Trace`].
 
-use crate::sched::{Ctx, Handle, Host, LimitKind, Limits, LoopEvent, Module, Phase, PoolEvent, Scheduler};
+use crate::sched::{Ctx, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
 use crate::syntax::ast::*;
 use crate::trace::{Ending, Event, EventKind, LimitHit, Trace};
 use indexmap::{IndexMap, IndexSet};
@@ -71,7 +71,7 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
         labels: IndexSet::new(),
         live: IndexMap::new(),
         counts: vec![0; file.sites],
-        frame_phase: if module == Module::Esm { Phase::Main } else { Phase::Main },
+        frame_phase: Phase::Main,
         last: None,
         statements: 0,
         main: &file.body,
@@ -202,10 +202,7 @@ impl<'a> Host<Instance<'a>> for Interp<'a> {
 
     fn limit(&mut self, sched: &Scheduler<Instance<'a>>, kind: LimitKind, phase: Phase) -> Stop {
         let (queue, span) = match self.last {
-            Some(inst) => {
-                let q = if kind == LimitKind::Callbacks { phase } else { self.frame_phase };
-                (q, self.site_span(&inst))
-            }
+            Some(inst) => (phase, self.site_span(&inst)),
             None => (phase, Span::default()),
         };
         let line = self.line(span);
@@ -232,7 +229,9 @@ impl<'a> Host<Instance<'a>> for Interp<'a> {
         let (turn, tick, kind) = match event {
             LoopEvent::TurnStart { turn, now } => (turn, now, EventKind::TurnStart),
             LoopEvent::Sleep { from, to } => (self.last_turn(), from, EventKind::Sleep { to }),
-            LoopEvent::Pool(PoolEvent::Start { thread, job, at, until }) => (self.last_turn(), at, EventKind::PoolStart { thread, job, until }),
+            LoopEvent::Pool(PoolEvent::Start { thread, job, at, until }) => {
+                (self.last_turn(), at, EventKind::PoolStart { thread, job, until })
+            }
             LoopEvent::Pool(PoolEvent::Finish { thread, job, at }) => (self.last_turn(), at, EventKind::PoolFinish { thread, job }),
             LoopEvent::Exit { turn, now } => (turn, now, EventKind::Exit),
         };

@@ -8,11 +8,23 @@ use crate::trace::LimitHit;
 /// it, with what was left waiting.
 pub fn problem(hit: &LimitHit) -> Problem {
     let (message, label) = match (hit.limit, hit.queue) {
-        (LimitKind::Callbacks, Phase::NextTick) => ("the nextTick queue never empties: the loop is starved".to_string(), "feeds the nextTick queue"),
-        (LimitKind::Callbacks, Phase::Microtask) => ("the microtask queue never empties: the loop is starved".to_string(), "feeds the microtask queue"),
-        (_, Phase::Check) => ("the check queue is refilled every turn: the run never ends".to_string(), "feeds the check queue"),
+        (LimitKind::Callbacks, Phase::NextTick) => (
+            "the nextTick queue never empties: the loop is starved".to_string(),
+            "feeds the nextTick queue",
+        ),
+        (LimitKind::Callbacks, Phase::Microtask) => (
+            "the microtask queue never empties: the loop is starved".to_string(),
+            "feeds the microtask queue",
+        ),
+        (_, Phase::Check) => (
+            "the check queue is refilled every turn: the run never ends".to_string(),
+            "feeds the check queue",
+        ),
         (_, Phase::Timers) => ("the timers keep re-arming: the run never ends".to_string(), "feeds the timers"),
-        (_, phase) => (format!("the run does not end (last callback in {phase})"), "scheduled the last callback"),
+        (_, phase) => (
+            format!("the run does not end (last callback in {phase})"),
+            "scheduled the last callback",
+        ),
     };
     let stopped = match hit.limit {
         LimitKind::Turns => format!("stopped after {} turns (--max-turns)", hit.max),

@@ -53,8 +53,13 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
             let lossy = String::from_utf8_lossy(bytes).into_owned();
             let at = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).len();
             let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let p = Problem::error("loop::encoding", Span::new(at, end), "the file is not valid UTF-8", "invalid byte here")
-                .help("save the file as UTF-8");
+            let p = Problem::error(
+                "loop::encoding",
+                Span::new(at, end),
+                "the file is not valid UTF-8",
+                "invalid byte here",
+            )
+            .help("save the file as UTF-8");
             return Err(LoadError::Invalid(FileProblems::new(name, &lossy, vec![p])));
         }
     };

@@ -94,7 +94,10 @@ impl FileProblems {
     pub fn render(&self, handler: &miette::GraphicalReportHandler) -> String {
         let mut out = String::new();
         for p in &self.problems {
-            let wrapped = WithSource { problem: p, src: &self.src };
+            let wrapped = WithSource {
+                problem: p,
+                src: &self.src,
+            };
             let _ = handler.render_report(&mut out, &wrapped);
         }
         out

@@ -24,9 +24,18 @@ pub enum EventKind {
     /// A `log` line.
     Log { text: String },
     /// A callback starts: what kind, its label, the line that scheduled it.
-    Call { kind: &'static str, label: Option<String>, line: usize },
+    Call {
+        kind: &'static str,
+        label: Option<String>,
+        line: usize,
+    },
     /// A callback was scheduled (or, for `clear`, cancelled).
-    Schedule { kind: &'static str, label: Option<String>, detail: String, line: usize },
+    Schedule {
+        kind: &'static str,
+        label: Option<String>,
+        detail: String,
+        line: usize,
+    },
     /// A `clear` cancelled `count` callbacks labelled `label`.
     Clear { label: String, count: usize, line: usize },
     /// `work N` advanced the clock.
@@ -98,11 +107,19 @@ impl Trace {
     /// Aligned text columns: turn, tick, phase, text; one line per event.
     /// Without `verbose` only `log` lines are shown.
     pub fn to_text(&self, verbose: bool, style: &Style) -> String {
-        let shown: Vec<&Event> = self.events.iter().filter(|e| verbose || matches!(e.kind, EventKind::Log { .. })).collect();
+        let shown: Vec<&Event> = self
+            .events
+            .iter()
+            .filter(|e| verbose || matches!(e.kind, EventKind::Log { .. }))
+            .collect();
         let turn_w = shown.iter().map(|e| digits(e.turn)).max().unwrap_or(1).max(4);
         let tick_w = shown.iter().map(|e| digits(e.tick)).max().unwrap_or(1).max(4);
         let mut out = String::new();
-        let _ = writeln!(out, "{}", style.dim(&format!("{:>turn_w$}  {:>tick_w$}  {:<9}  {}", "turn", "tick", "phase", "log")));
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!("{:>turn_w$}  {:>tick_w$}  {:<9}  {}", "turn", "tick", "phase", if verbose { "event" } else { "log" }))
+        );
         for e in shown {
             let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
             let _ = write!(out, "{}", style.dim(&cols));
@@ -124,7 +141,9 @@ fn describe(e: &Event) -> (String, String) {
         EventKind::Work { ticks, line } => format!("  ⋯ work {ticks} (line {line})"),
         EventKind::TurnStart => return ("──".into(), format!("turn {} begins", e.turn)),
         EventKind::Sleep { to } => return ("sleep".into(), format!("poll sleeps from tick {} to {to}", e.tick)),
-        EventKind::PoolStart { thread, job, until } => return ("pool".into(), format!("thread {thread} starts job {job} (done at {until})")),
+        EventKind::PoolStart { thread, job, until } => {
+            return ("pool".into(), format!("thread {thread} starts job {job} (done at {until})"))
+        }
         EventKind::PoolFinish { thread, job } => return ("pool".into(), format!("thread {thread} finishes job {job}")),
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
     };

@@ -99,7 +99,8 @@ pub trait Host<C> {
     type Stop;
     /// Runs one callback; it may schedule more through `sched`.
     fn call(&mut self, sched: &mut Scheduler<C>, cb: C, ctx: Ctx) -> Result<(), Self::Stop>;
-    /// A limit was hit while `last` (where it ran) was the last callback.
+    /// A limit was hit. `phase`: where the callback about to run (callback
+    /// limit) or the last callback (turn limit) runs.
     fn limit(&mut self, sched: &Scheduler<C>, kind: LimitKind, phase: Phase) -> Self::Stop;
     /// Observes a loop event (verbose traces). Default: ignore.
     fn observe(&mut self, _event: LoopEvent) {}
@@ -144,6 +145,8 @@ pub struct Scheduler<C> {
     microtasks: VecDeque<C>,
     esm_main: Option<C>,
     loop_phase: Phase,
+    /// Where the last callback ran (reported when a limit stops the run).
+    last_phase: Phase,
 }
 
 /// The result of a callback or phase: continue, or stop with the host's reason.
@@ -171,6 +174,7 @@ impl<C: Clone> Scheduler<C> {
             microtasks: VecDeque::new(),
             esm_main: None,
             loop_phase: Phase::Main,
+            last_phase: Phase::Main,
         }
     }
 
@@ -312,7 +316,7 @@ impl<C: Clone> Scheduler<C> {
         }
         while self.alive() {
             if self.turn >= self.limits.max_turns {
-                return Err(host.limit(self, LimitKind::Turns, self.loop_phase));
+                return Err(host.limit(self, LimitKind::Turns, self.last_phase));
             }
             self.run_turn(host)?;
         }
@@ -545,6 +549,7 @@ impl<C: Clone> Scheduler<C> {
             }
             self.callbacks += 1;
         }
+        self.last_phase = ctx.phase;
         host.call(self, cb, ctx)?;
         self.flush_pool_log(host);
         Ok(())
@@ -556,3 +561,6 @@ impl<C: Clone> Scheduler<C> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

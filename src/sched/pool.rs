@@ -50,6 +50,9 @@ pub enum PoolEvent {
     Finish { thread: usize, job: u64, at: u64 },
 }
 
+/// A busy thread: (finish tick, thread, job, start seq, start tick).
+type Busy = (u64, usize, u64, u64, u64);
+
 struct Waiting<C> {
     job: u64,
     ticks: u64,
@@ -61,7 +64,7 @@ struct Waiting<C> {
 pub struct ThreadPool<C> {
     size: usize,
     /// Busy threads: (finish tick, thread, job, start seq, start tick, callback).
-    running: BinaryHeap<Reverse<(u64, usize, u64, u64, u64)>>,
+    running: BinaryHeap<Reverse<Busy>>,
     running_cbs: Vec<Option<C>>,
     free_threads: Vec<usize>,
     waiting: VecDeque<Waiting<C>>,
@@ -132,7 +135,11 @@ impl<C> ThreadPool<C> {
             }
             self.running.pop();
             let cb = self.running_cbs[thread].take().expect("a busy thread holds its job");
-            log.push(PoolEvent::Finish { thread: thread + 1, job, at });
+            log.push(PoolEvent::Finish {
+                thread: thread + 1,
+                job,
+                at,
+            });
             self.completions.push(Reverse(Completion {
                 ready: at,
                 start,

@@ -129,7 +129,7 @@ pub enum StmtKind {
     /// `again`: the running callback schedules itself once more.
     Again,
     /// A callback-scheduling statement (`timeout`, `immediate`, `then` …).
-    Callback(Callback),
+    Callback(Box<Callback>),
 }
 
 /// Kinds of callback-scheduling statements.

@@ -21,7 +21,11 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
                 let file = builder.file(pairs.next().expect("file rule"));
                 problems.extend(builder.problems);
                 problems.sort_by_key(|p| (p.span.start, p.span.end));
-                return if problems.iter().any(|p| !p.warning) { Err(problems) } else { Ok(file) };
+                return if problems.iter().any(|p| !p.warning) {
+                    Err(problems)
+                } else {
+                    Ok(file)
+                };
             }
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text, &e);
@@ -83,8 +87,9 @@ impl Builder {
                     first_statement.get_or_insert(span);
                     if let Some(expect) = &file.expect {
                         self.problems.push(
-                            Problem::error("loop::expect", span, "statements must come before the expect block", "after expect")
-                                .help(format!("move the expect block (at byte {}) to the end of the file", expect.span.start)),
+                            Problem::error("loop::expect", span, "statements must come before the expect block", "after expect").help(
+                                format!("move the expect block (at byte {}) to the end of the file", expect.span.start),
+                            ),
                         );
                     }
                     if let Some(stmt) = self.statement(item) {
@@ -107,8 +112,13 @@ impl Builder {
                 if let Some(n) = self.integer(&value) {
                     if !(1..=1024).contains(&n) {
                         self.problems.push(
-                            Problem::error("loop::pool", value.as_span().into(), format!("pool size {n} is out of range"), "not in 1..=1024")
-                                .help("UV_THREADPOOL_SIZE is between 1 and 1024; the default is 4"),
+                            Problem::error(
+                                "loop::pool",
+                                value.as_span().into(),
+                                format!("pool size {n} is out of range"),
+                                "not in 1..=1024",
+                            )
+                            .help("UV_THREADPOOL_SIZE is between 1 and 1024; the default is 4"),
                         );
                     }
                     self.once(&file.pool, span, "pool");
@@ -120,7 +130,12 @@ impl Builder {
                     "cjs" => Some(Module::Cjs),
                     "esm" => Some(Module::Esm),
                     other => {
-                        let mut p = Problem::error("loop::module", value.as_span().into(), format!("unknown module kind `{other}`"), "expected cjs or esm");
+                        let mut p = Problem::error(
+                            "loop::module",
+                            value.as_span().into(),
+                            format!("unknown module kind `{other}`"),
+                            "expected cjs or esm",
+                        );
                         p = p.help(match suggest::closest(other, &["cjs", "esm"]) {
                             Some(s) => format!("did you mean `module {s}`?"),
                             None => "write `module cjs` (CommonJS, the default) or `module esm` (ES module)".into(),
@@ -148,7 +163,8 @@ impl Builder {
     fn once<T>(&mut self, prev: &Option<Spanned<T>>, span: Span, name: &str) {
         if prev.is_some() {
             self.problems.push(
-                Problem::error("loop::directive", span, format!("`{name}` is given twice"), "second one").help(format!("keep one `{name}` line")),
+                Problem::error("loop::directive", span, format!("`{name}` is given twice"), "second one")
+                    .help(format!("keep one `{name}` line")),
             );
         }
     }
@@ -161,7 +177,7 @@ impl Builder {
     }
 
     fn statement(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
-        let span: Span = pair.as_span().into();
+        let span = trimmed(&pair);
         let rule = pair.as_rule();
         let mut inner = pair.into_inner();
         let kind = match rule {
@@ -174,7 +190,7 @@ impl Builder {
                 StmtKind::Repeat { count, body }
             }
             Rule::again_stmt => StmtKind::Again,
-            Rule::callback => StmtKind::Callback(self.callback(span, inner)?),
+            Rule::callback => StmtKind::Callback(Box::new(self.callback(span, inner)?)),
             Rule::unknown => {
                 self.problems.push(unknown_statement(inner.next()?));
                 return None;
@@ -182,11 +198,18 @@ impl Builder {
             Rule::misplaced => {
                 let what = inner.next()?;
                 let (message, help) = if what.as_rule() == Rule::directive {
-                    ("directives belong at the top of the file", "move it above the first statement, outside any block")
+                    (
+                        "directives belong at the top of the file",
+                        "move it above the first statement, outside any block",
+                    )
                 } else {
-                    ("an expect block belongs at the end of the file", "move it out of this block, after the last statement")
+                    (
+                        "an expect block belongs at the end of the file",
+                        "move it out of this block, after the last statement",
+                    )
                 };
-                self.problems.push(Problem::error("loop::misplaced", span, message, "inside a block").help(help));
+                self.problems
+                    .push(Problem::error("loop::misplaced", span, message, "inside a block").help(help));
                 return None;
             }
             _ => unreachable!("statement rule {rule:?}"),
@@ -201,7 +224,10 @@ impl Builder {
         let mut cb = Callback {
             site: self.site(),
             span,
-            kind: Spanned { value: kind, span: kind_span },
+            kind: Spanned {
+                value: kind,
+                span: kind_span,
+            },
             delay: None,
             ticks: None,
             after: None,
@@ -231,17 +257,27 @@ impl Builder {
             }
         }
         self.place_integers(&mut cb, span, ints);
-        if cb.after.is_some() && kind != Kind::Io {
-            let at = cb.after.expect("checked").span;
+        if let Some(after) = cb.after.filter(|_| kind != Kind::Io) {
+            let at = after.span;
             self.problems.push(
-                Problem::error("loop::after", at, format!("`after` belongs to `io`, not `{}`", kind.name()), "not allowed here")
-                    .help(after_help(kind)),
+                Problem::error(
+                    "loop::after",
+                    at,
+                    format!("`after` belongs to `io`, not `{}`", kind.name()),
+                    "not allowed here",
+                )
+                .help(after_help(kind)),
             );
         }
         if !cb.links.is_empty() && kind != Kind::Then {
             self.problems.push(
-                Problem::error("loop::then", cb.links[0].span, format!("`.then` follows a `then`, not `{}`", kind.name()), "no promise to chain on")
-                    .help("start the chain with `then \"a\" { … } .then \"b\" { … }`"),
+                Problem::error(
+                    "loop::then",
+                    cb.links[0].span,
+                    format!("`.then` follows a `then`, not `{}`", kind.name()),
+                    "no promise to chain on",
+                )
+                .help("start the chain with `then \"a\" { … } .then \"b\" { … }`"),
             );
         }
         Some(cb)
@@ -255,10 +291,12 @@ impl Builder {
                 let mut it = ints.into_iter();
                 match it.next() {
                     Some((n, true)) => cb.delay = Some(n),
-                    Some((n, false)) => self.problems.push(
-                        Problem::error("loop::delay", n.span, "the delay comes before the label", "delay after the label")
-                            .help(format!("write `{} {} \"label\"`", kind.name(), n.value)),
-                    ),
+                    Some((n, false)) => {
+                        self.problems.push(
+                            Problem::error("loop::delay", n.span, "the delay comes before the label", "delay after the label")
+                                .help(format!("write `{} {} \"label\"`", kind.name(), n.value)),
+                        )
+                    }
                     None => self.problems.push(
                         Problem::error("loop::delay", cb.kind.span, format!("`{}` needs a delay", kind.name()), "no delay")
                             .help(format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name())),
@@ -290,7 +328,7 @@ impl Builder {
     }
 
     fn link(&mut self, pair: Pair<Rule>) -> Link {
-        let span: Span = pair.as_span().into();
+        let span = trimmed(&pair);
         let mut link = Link {
             site: self.site(),
             label: None,
@@ -428,8 +466,10 @@ impl Builder {
             if let Some(limit) = expect.limit {
                 if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
                     self.problems.push(
-                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit")
-                            .help(format!("the run stops at the limit (byte {}); move this line above it", limit.span.start)),
+                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit").help(format!(
+                            "the run stops at the limit (byte {}); move this line above it",
+                            limit.span.start
+                        )),
                     );
                     continue;
                 }
@@ -487,6 +527,12 @@ impl Builder {
     }
 }
 
+/// The pair's span without the white space pest may take after its last token.
+fn trimmed(pair: &Pair<Rule>) -> Span {
+    let start = pair.as_span().start();
+    Span::new(start, start + pair.as_str().trim_end().len())
+}
+
 /// The text of a part as written (placeholders kept verbatim).
 fn lit_of(part: &TextPart) -> String {
     match part {
@@ -499,8 +545,16 @@ fn lit_of(part: &TextPart) -> String {
 
 fn misplaced_directive(span: Span, first: Span, text: &str) -> Problem {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    Problem::error("loop::directive-order", span, "directives must come before the first statement", "after a statement")
-        .help(format!("move `{text}` to the top of the file, above the statement at byte {}", first.start))
+    Problem::error(
+        "loop::directive-order",
+        span,
+        "directives must come before the first statement",
+        "after a statement",
+    )
+    .help(format!(
+        "move `{text}` to the top of the file, above the statement at byte {}",
+        first.start
+    ))
 }
 
 fn extra_number(kind: Kind, span: Span) -> Problem {
@@ -510,7 +564,13 @@ fn extra_number(kind: Kind, span: Span) -> Problem {
         Kind::Submit | Kind::Timeout | Kind::Interval => format!("`{}` takes one number", kind.name()),
         _ => format!("`{}` takes no number; for work inside it, write `work N` in its body", kind.name()),
     };
-    Problem::error("loop::number", span, format!("`{}` does not take this number", kind.name()), "unexpected number").help(help)
+    Problem::error(
+        "loop::number",
+        span,
+        format!("`{}` does not take this number", kind.name()),
+        "unexpected number",
+    )
+    .help(help)
 }
 
 fn after_help(kind: Kind) -> String {
@@ -527,7 +587,13 @@ fn unknown_word(word: &Pair<Rule>, what: &str, names: &[&str]) -> Problem {
         Some(s) => format!("did you mean `{s}`?"),
         None => format!("a {what} is one of: {}", names.join(", ")),
     };
-    Problem::error("loop::unknown-name", word.as_span().into(), format!("unknown {what} `{w}`"), format!("not a {what}")).help(help)
+    Problem::error(
+        "loop::unknown-name",
+        word.as_span().into(),
+        format!("unknown {what} `{w}`"),
+        format!("not a {what}"),
+    )
+    .help(help)
 }
 
 fn unknown_statement(head: Pair<Rule>) -> Problem {
@@ -536,13 +602,54 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
     let word_end = text.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(text.len());
     let call = &text[..word_end];
     let word = call.split('.').next().unwrap_or(call);
+    if let Some(open) = unclosed_quote(text) {
+        let at = head.as_span().start() + open;
+        return Problem::error(
+            "loop::unterminated-string",
+            Span::new(at, span.end),
+            "unterminated string",
+            "this string never ends",
+        )
+        .help("close it with `\"` on the same line; a `\"` inside a string is written `\\\"`");
+    }
+    if let Some(form) = suggest::form(word) {
+        return Problem::error("loop::malformed", span, format!("malformed `{word}` statement"), "cannot read this")
+            .help(format!("the form is `{}`", form.replace("KIND", word)));
+    }
     if let Some(stmt) = suggest::javascript(call) {
-        return Problem::error("loop::javascript", span, format!("`{call}` is JavaScript, not a .loop statement"), "JavaScript")
-            .help(format!("in .loop this is written `{stmt}`"));
+        return Problem::error(
+            "loop::javascript",
+            span,
+            format!("`{call}` is JavaScript, not a .loop statement"),
+            "JavaScript",
+        )
+        .help(format!("in .loop this is written `{stmt}`"));
     }
     let help = match suggest::closest(word, &suggest::STATEMENTS) {
         Some(s) => format!("did you mean `{s}`?"),
         None => "a statement starts with one of: log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again".into(),
     };
-    Problem::error("loop::unknown-statement", span, format!("unknown statement `{word}`"), "not a statement").help(help)
+    Problem::error(
+        "loop::unknown-statement",
+        span,
+        format!("unknown statement `{word}`"),
+        "not a statement",
+    )
+    .help(help)
+}
+
+/// The offset of a `"` that opens a string never closed on its line.
+fn unclosed_quote(text: &str) -> Option<usize> {
+    let mut open = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match (c, open, escaped) {
+            (_, Some(_), true) => escaped = false,
+            ('\\', Some(_), false) => escaped = true,
+            ('"', Some(_), false) => open = None,
+            ('"', None, _) => open = Some(i),
+            _ => {}
+        }
+    }
+    open
 }

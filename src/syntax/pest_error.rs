@@ -21,16 +21,30 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     };
     if at >= src.trim_end().len() {
         if let Some(open) = unclosed_brace(src) {
-            let p = Problem::error("loop::unclosed-block", Span::new(open, open + 1), "this block is never closed", "opened here")
-                .help("add a `}` to close it");
+            let p = Problem::error(
+                "loop::unclosed-block",
+                Span::new(open, open + 1),
+                "this block is never closed",
+                "opened here",
+            )
+            .help("add a `}` to close it");
             return (p, at);
         }
     }
     let found = found_token(src, at);
-    let span = Span::new(at, at + found.len().max(1).min(src.len().saturating_sub(at)).max(0));
-    let found_desc = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
-    let p = Problem::error("loop::syntax", span, format!("expected {expected}, found {found_desc}"), "unexpected here")
-        .help(help_for(&expected, &found));
+    let span = Span::new(at, at + found.len().max(1).min(src.len().saturating_sub(at)));
+    let found_desc = if found.is_empty() {
+        "the end of the file".to_string()
+    } else {
+        format!("`{found}`")
+    };
+    let p = Problem::error(
+        "loop::syntax",
+        span,
+        format!("expected {expected}, found {found_desc}"),
+        "unexpected here",
+    )
+    .help(help_for(&expected, found));
     (p, at)
 }
 
@@ -55,7 +69,11 @@ fn found_token(src: &str, at: usize) -> &str {
         .char_indices()
         .find(|&(i, c)| c.is_whitespace() || (i > 0 && "{}()\"".contains(c)))
         .map_or(rest.len(), |(i, _)| i);
-    let end = if end == 0 { rest.chars().next().map_or(0, char::len_utf8) } else { end };
+    let end = if end == 0 {
+        rest.chars().next().map_or(0, char::len_utf8)
+    } else {
+        end
+    };
     &rest[..end]
 }
 
@@ -84,8 +102,13 @@ fn unterminated_string(src: &str, at: usize) -> Option<Problem> {
     }
     let start = line_start + open?;
     Some(
-        Problem::error("loop::unterminated-string", Span::new(start, line_end), "unterminated string", "this string never ends")
-            .help("close it with `\"` on the same line; a `\"` inside a string is written `\\\"`"),
+        Problem::error(
+            "loop::unterminated-string",
+            Span::new(start, line_end),
+            "unterminated string",
+            "this string never ends",
+        )
+        .help("close it with `\"` on the same line; a `\"` inside a string is written `\\\"`"),
     )
 }
 

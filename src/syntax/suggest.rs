@@ -3,8 +3,21 @@
 
 /// Every statement keyword of LANGUAGE.md §3.
 pub const STATEMENTS: [&str; 15] = [
-    "log", "work", "clear", "repeat", "again", "timeout", "interval", "immediate", "nextTick", "microtask", "then",
-    "io", "submit", "close", "pending",
+    "log",
+    "work",
+    "clear",
+    "repeat",
+    "again",
+    "timeout",
+    "interval",
+    "immediate",
+    "nextTick",
+    "microtask",
+    "then",
+    "io",
+    "submit",
+    "close",
+    "pending",
 ];
 
 /// The closest of `candidates` to `word` (case-insensitive edit distance at
@@ -45,4 +58,26 @@ pub fn javascript(head: &str) -> Option<&'static str> {
         .iter()
         .find(|(js, _)| head == *js || head.starts_with(&format!("{js}.")) || head.starts_with(&format!("{js}(")))
         .map(|(_, stmt)| *stmt)
+}
+
+/// The form of a statement, for "malformed statement" help lines.
+pub fn form(keyword: &str) -> Option<&'static str> {
+    Some(match keyword {
+        "log" => "log \"text\"",
+        "work" => "work TICKS",
+        "clear" => "clear \"label\"",
+        "repeat" => "repeat N { … }",
+        "again" => "again",
+        "timeout" => "timeout DELAY [\"label\"] [times N] [{ … }]",
+        "interval" => "interval DELAY [\"label\"] [times N] [{ … }]",
+        "immediate" | "nextTick" | "microtask" | "close" | "pending" => "KIND [\"label\"] [times N] [{ … }]",
+        "then" => "then [\"label\"] [{ … }] (.then [\"label\"] [{ … }])*",
+        "io" => "io [\"label\"] [after N] [{ … }]",
+        "submit" => "submit [\"label\"] TICKS [{ … }]",
+        "pool" => "pool N (1..=1024), at the top of the file",
+        "module" => "module cjs | module esm, at the top of the file",
+        "title" => "title \"name\", at the top of the file",
+        "expect" => "expect { [turn N] [at T] [PHASE] \"text\" … }",
+        _ => return None,
+    })
 }

@@ -1,0 +1,172 @@
+//! The command line as a user sees it: output, diagnostics and exit codes.
+
+use std::process::{Command, Output};
+
+fn loopsim(args: &[&str], stdin_file: Option<(&str, &str)>) -> Output {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("loopsim-cli-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    if let Some((name, text)) = stdin_file {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        for a in &mut args {
+            if a == name {
+                *a = path.display().to_string();
+            }
+        }
+    }
+    Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(&args)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const P1: &str = "examples/phases/p01-read-callback-schedules-three.loop";
+
+#[test]
+fn run_prints_aligned_columns_identical_from_run_to_run() {
+    let a = loopsim(&["run", P1], None);
+    let b = loopsim(&["run", P1], None);
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(a.stdout, b.stdout);
+    let out = stdout(&a);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "turn  tick  phase      log");
+    assert_eq!(lines[1], "   1     0  poll       колбэк чтения файла");
+    assert_eq!(lines[4], "   2     1  timers     таймер на 0");
+    assert!(!out.contains('\x1b'), "no colour when piped");
+}
+
+#[test]
+fn verbose_shows_calls_scheduling_pool_sleeps_and_turns() {
+    let o = loopsim(&["run", "--verbose", "examples/thread-pool/p08-eight-jobs-two-waves.loop"], None);
+    let out = stdout(&o);
+    for needle in [
+        "turn 1 begins",
+        "poll sleeps from tick 0 to 10",
+        "thread 1 starts job 1 (done at 10)",
+        "thread 1 finishes job 1",
+        "▶ submit",
+        "+ submit",
+        "the loop exits",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in\n{out}");
+    }
+}
+
+#[test]
+fn json_has_the_same_events() {
+    let o = loopsim(&["run", "--format", "json", P1], None);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 4);
+    assert_eq!(events[3]["turn"], 2);
+    assert_eq!(events[3]["tick"], 1);
+    assert_eq!(events[3]["phase"], "timers");
+    assert_eq!(events[3]["event"], "log");
+    assert_eq!(v["end"], "finished");
+}
+
+#[test]
+fn pool_flag_overrides_the_file() {
+    let o = loopsim(&["run", "--pool", "8", "examples/thread-pool/p08-eight-jobs-two-waves.loop"], None);
+    let out = stdout(&o);
+    assert_eq!(out.lines().filter(|l| l.contains("   10  poll")).count(), 8, "{out}");
+}
+
+#[test]
+fn failed_prediction_exits_1_pointing_at_the_line_with_what_ran() {
+    let src = "io \"read\" {\n  timeout 0 \"timer\"\n  immediate \"immediate\"\n}\nexpect {\n  timers \"timer\"\n  \"immediate\"\n}\n";
+    let o = loopsim(&["check", "w.loop"], Some(("w.loop", src)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("prediction failed at log line 1: expected \"timer\", got \"immediate\""),
+        "{err}"
+    );
+    assert!(err.contains("actually: turn 1 at 0 check \"immediate\""), "{err}");
+    assert!(err.contains("6 │   timers \"timer\""), "{err}");
+}
+
+#[test]
+fn wrong_turn_is_reported_with_the_real_turn() {
+    let src = "timeout 0 \"t\"\nexpect {\n  turn 1 \"t\"\n}\n";
+    let o = loopsim(&["check", "t.loop"], Some(("t.loop", src)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let src = "immediate \"i\"\ntimeout 0 \"t\"\nexpect {\n  \"i\"\n  turn 1 \"t\"\n}\n";
+    let o = loopsim(&["check", "t.loop"], Some(("t.loop", src)));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("\"t\" ran on turn 2, not turn 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn invalid_input_exits_2() {
+    let o = loopsim(&["run", "bad.loop"], Some(("bad.loop", "setTimeout(f, 0)\n")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("in .loop this is written `timeout DELAY"), "{}", stderr(&o));
+    let o = loopsim(&["run", "/nonexistent/x.loop"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read /nonexistent/x.loop"));
+}
+
+#[test]
+fn a_runaway_exits_3_naming_the_queue_and_what_waited() {
+    let src = "timeout 5 \"t\"\nio \"r\"\nimmediate \"spin\" { again }\n";
+    let o = loopsim(&["run", "--max-turns", "100", "r.loop"], Some(("r.loop", src)));
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("the check queue is refilled every turn"), "{err}");
+    assert!(err.contains("stopped after 100 turns"), "{err}");
+    assert!(err.contains("3 │ immediate \"spin\" { again }"), "{err}");
+    let src = "timeout 5 \"t\"\nio \"r\" after 9\nnextTick \"spin\" { again }\n";
+    let o = loopsim(&["run", "--max-callbacks", "1000", "r.loop"], Some(("r.loop", src)));
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("the nextTick queue never empties"), "{err}");
+    assert!(err.contains("1 timer and 1 I/O callback never ran"), "{err}");
+}
+
+#[test]
+fn test_command_prints_a_line_per_file_and_a_summary() {
+    let o = loopsim(&["test", "examples/phases"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.lines().all(|l| l.starts_with("PASS  ") || l.ends_with(" passed, 0 failed")),
+        "{out}"
+    );
+    assert!(out.ends_with("5 passed, 0 failed\n"), "{out}");
+}
+
+#[test]
+fn check_without_expect_says_so_and_does_not_pass() {
+    let o = loopsim(&["check", "n.loop"], Some(("n.loop", "log \"a\"\n")));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("has no expect block"));
+}
+
+#[test]
+fn help_documents_exit_codes_and_examples() {
+    let o = loopsim(&["--help"], None);
+    let out = stdout(&o);
+    assert!(out.contains("Exit codes:") && out.contains("3  a run hit a limit"), "{out}");
+    assert!(out.contains("loopsim run examples/"), "{out}");
+}
+
+#[test]
+fn empty_file_gives_an_empty_trace() {
+    let o = loopsim(&["run", "e.loop"], Some(("e.loop", "")));
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "turn  tick  phase      log\n");
+}

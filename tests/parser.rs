@@ -1,0 +1,200 @@
+//! Parser tests: every statement form, and the span of every kind of error.
+
+use loopsim::load::{load_bytes, LoadError};
+use loopsim::sched::{Module, Phase};
+use loopsim::syntax::ast::*;
+use loopsim::syntax::parse;
+
+fn one(src: &str) -> Stmt {
+    let file = parse(src).unwrap_or_else(|p| panic!("{src}: {p:?}"));
+    assert_eq!(file.body.len(), 1, "{src}");
+    file.body.into_iter().next().unwrap()
+}
+
+fn callback(src: &str) -> Callback {
+    match one(src).kind {
+        StmtKind::Callback(cb) => *cb,
+        k => panic!("{src}: not a callback: {k:?}"),
+    }
+}
+
+fn lit(t: &Option<Text>) -> &str {
+    t.as_ref().and_then(|t| t.literal()).expect("a literal label")
+}
+
+#[test]
+fn log_work_clear_again_repeat() {
+    assert!(matches!(one(r#"log "hi""#).kind, StmtKind::Log(t) if t.literal() == Some("hi")));
+    assert!(matches!(one("work 6").kind, StmtKind::Work(n) if n.value == 6));
+    assert!(matches!(one(r#"clear "t""#).kind, StmtKind::Clear(t) if t.literal() == Some("t")));
+    match one(r#"repeat 3 { log "x{i}" }"#).kind {
+        StmtKind::Repeat { count, body } => {
+            assert_eq!(count.value, 3);
+            assert!(matches!(&body[0].kind, StmtKind::Log(t) if t.parts == [TextPart::Lit("x".into()), TextPart::Index]));
+        }
+        k => panic!("{k:?}"),
+    }
+    let cb = callback(r#"immediate "a" { again }"#);
+    assert!(matches!(cb.body.unwrap()[0].kind, StmtKind::Again));
+}
+
+#[test]
+fn every_callback_kind_with_its_parts() {
+    let t = callback(r#"timeout 5 "t" times 2 { log "x" }"#);
+    assert_eq!(
+        (t.kind.value, t.delay.unwrap().value, lit(&t.label), t.times.unwrap().value),
+        (Kind::Timeout, 5, "t", 2)
+    );
+    let i = callback(r#"interval 30 "tick" times 4"#);
+    assert_eq!((i.kind.value, i.delay.unwrap().value, i.body.is_none()), (Kind::Interval, 30, true));
+    for (src, kind) in [
+        (r#"immediate "x""#, Kind::Immediate),
+        (r#"nextTick "x""#, Kind::NextTick),
+        (r#"microtask "x""#, Kind::Microtask),
+        (r#"close "x""#, Kind::Close),
+        (r#"pending "x""#, Kind::Pending),
+    ] {
+        let cb = callback(src);
+        assert_eq!((cb.kind.value, lit(&cb.label)), (kind, "x"), "{src}");
+    }
+    let io = callback(r#"io "bytes" after 15 { log "b" }"#);
+    assert_eq!((io.kind.value, io.after.unwrap().value), (Kind::Io, 15));
+    let s1 = callback(r#"submit "readFile" 4"#);
+    let s2 = callback("submit 100 { }");
+    assert_eq!(
+        (s1.ticks.unwrap().value, s2.ticks.unwrap().value, s2.label.is_none()),
+        (4, 100, true)
+    );
+    let th = callback(r#"then "a" { log "a" } .then "b" .then { log "c" }"#);
+    assert_eq!(th.links.len(), 2);
+    assert_eq!(lit(&th.links[0].label), "b");
+    assert!(th.links[1].label.is_none() && th.links[1].body.is_some());
+}
+
+#[test]
+fn directives_expect_and_comments() {
+    let src = "# comment\npool 8 // another\nmodule esm\ntitle \"T\"\nlog \"a\"\nexpect {\n  turn 0 at 0 main \"a\"\n  \"b\"\n  limit nextTick\n}\n";
+    let f = parse(src).unwrap();
+    assert_eq!(f.pool.unwrap().value, 8);
+    assert_eq!(f.module.unwrap().value, Module::Esm);
+    assert_eq!(f.title.unwrap().value, "T");
+    let e = f.expect.unwrap();
+    assert_eq!(
+        (e.lines[0].turn, e.lines[0].at, e.lines[0].phase),
+        (Some(0), Some(0), Some(Phase::Main))
+    );
+    assert_eq!((e.lines[1].turn, e.lines[1].phase, e.lines[1].text.as_str()), (None, None, "b"));
+    assert_eq!(e.limit.unwrap().value, LimitQueue::NextTick);
+}
+
+#[test]
+fn escapes_unicode_and_placeholders() {
+    let StmtKind::Log(t) = one(r#"log "кот \"мур\" \\ {n} #{k}""#).kind else {
+        panic!()
+    };
+    assert_eq!(
+        t.parts,
+        [
+            TextPart::Lit("кот \"мур\" \\ ".into()),
+            TextPart::Run,
+            TextPart::Lit(" #".into()),
+            TextPart::Count
+        ]
+    );
+}
+
+#[test]
+fn statement_spans_cover_the_statement() {
+    let src = "log \"a\"\ntimeout 0 \"t\" {\n  log \"b\"\n}\n\n";
+    let f = parse(src).unwrap();
+    assert_eq!(f.body[0].span.text(src), "log \"a\"");
+    assert_eq!(f.body[1].span.text(src), "timeout 0 \"t\" {\n  log \"b\"\n}");
+}
+
+/// Loads `src` and returns each problem as (code, spanned text, message).
+fn problems(src: &str) -> Vec<(&'static str, String, String)> {
+    match load_bytes("t.loop", src.as_bytes()) {
+        Err(LoadError::Invalid(fp)) => fp
+            .problems
+            .iter()
+            .map(|p| (p.code, p.span.text(&lossy(src)).to_string(), p.message.clone()))
+            .collect(),
+        Ok(l) => l
+            .warnings
+            .iter()
+            .map(|p| (p.code, p.span.text(src).to_string(), p.message.clone()))
+            .collect(),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+fn lossy(s: &str) -> String {
+    s.to_string()
+}
+
+#[test]
+fn error_spans_point_at_the_offending_text() {
+    let cases: [(&str, &str, &str); 12] = [
+        ("timout 0 \"x\"", "loop::unknown-statement", "timout 0 \"x\""),
+        ("setImmediate(() => {})", "loop::javascript", "setImmediate(() => {})"),
+        ("timeout \"x\"", "loop::delay", "timeout"),
+        ("timeout -5 \"x\"", "loop::number", "-5"),
+        ("work 99999999999999999999999", "loop::number", "99999999999999999999999"),
+        ("pool 0\nlog \"a\"", "loop::pool", "0"),
+        ("log \"a\"\npool 2", "loop::directive-order", "pool 2"),
+        ("again", "loop::again", "again"),
+        ("immediate times 0", "loop::times", "0"),
+        ("log \"{i}\"", "loop::placeholder", "\"{i}\""),
+        ("log \"a \\t\"", "loop::escape", "\\t"),
+        ("expect {\n  turn 1 chek \"x\"\n}", "loop::unknown-name", "chek"),
+    ];
+    for (src, code, text) in cases {
+        let got = problems(src);
+        assert!(got.iter().any(|(c, t, _)| *c == code && t == text), "{src}: {got:?}");
+    }
+}
+
+#[test]
+fn unterminated_string_and_block() {
+    let got = problems("log \"abc\nlog \"d\"");
+    assert_eq!(got[0].0, "loop::unterminated-string");
+    assert_eq!(got[0].1, "\"abc");
+    let got = problems("immediate \"a\" {\n  log \"x\"\n");
+    assert_eq!((got[0].0, got[0].1.as_str()), ("loop::unclosed-block", "{"));
+}
+
+#[test]
+fn several_errors_are_all_reported() {
+    let got = problems("timout 0 \"x\"\nlog \"ok\"\nimediate \"y\"\nwork -1\n");
+    let codes: Vec<&str> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        codes,
+        ["loop::unknown-statement", "loop::unknown-statement", "loop::number"],
+        "{got:?}"
+    );
+    assert!(got[1].2.contains("imediate"));
+}
+
+#[test]
+fn clear_of_an_unknown_label_is_a_warning() {
+    let got = problems("timeout 5 \"a\"\nclear \"b\"\nclear \"a\"");
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!((got[0].0, got[0].1.as_str()), ("loop::clear", "\"b\""));
+}
+
+#[test]
+fn invalid_utf8_and_nul_bytes() {
+    for bytes in [&b"log \"\xff\""[..], &b"log \"a\0\""[..]] {
+        match load_bytes("t.loop", bytes) {
+            Err(LoadError::Invalid(fp)) => assert_eq!(fp.problems[0].code, "loop::encoding"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn an_empty_file_is_valid() {
+    let f = parse("").unwrap();
+    assert!(f.body.is_empty() && f.expect.is_none());
+    assert!(parse("# only a comment\n").unwrap().body.is_empty());
+}
