@@ -144,7 +144,21 @@ impl<'a> Host<Instance<'a>> for Interp<'a> {
                 count: 1,
                 this: None,
             };
-            return self.block(sched, self.main, frame);
+            if self.opts.verbose {
+                self.push(
+                    sched,
+                    EventKind::Call {
+                        kind: "main",
+                        label: None,
+                        line: 1,
+                    },
+                );
+            }
+            self.block(sched, self.main, frame)?;
+            if self.opts.verbose {
+                self.push(sched, EventKind::Return);
+            }
+            return Ok(());
         }
         self.last = Some(inst);
         let site = self.site(&inst);
@@ -183,6 +197,9 @@ impl<'a> Host<Instance<'a>> for Interp<'a> {
                     self.push(sched, EventKind::Log { text });
                 }
             }
+        }
+        if self.opts.verbose {
+            self.push(sched, EventKind::Return);
         }
         if !inst.alone && inst.link < inst.cb.links.len() {
             let next = Instance {
@@ -449,7 +466,10 @@ impl<'a> Interp<'a> {
             Kind::NextTick => "queued on the nextTick queue".into(),
             Kind::Microtask | Kind::Then => "queued on the microtask queue".into(),
             Kind::Io => format!("arrives at {}", now.saturating_add(value(cb.after))),
-            Kind::Submit => format!("{} ticks of pool work", value(cb.ticks)),
+            Kind::Submit => match value(cb.ticks) {
+                1 => "1 tick of pool work".into(),
+                n => format!("{n} ticks of pool work"),
+            },
             Kind::Close => "queued for the close phase".into(),
             Kind::Pending => "deferred to the pending phase".into(),
         }

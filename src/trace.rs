@@ -29,6 +29,9 @@ pub enum EventKind {
         label: Option<String>,
         line: usize,
     },
+    /// The callback that started with the last unmatched `Call` returned
+    /// (`tick` is its end: it ran from the `Call`'s tick to here).
+    Return,
     /// A callback was scheduled (or, for `clear`, cancelled).
     Schedule {
         kind: &'static str,
@@ -118,7 +121,13 @@ impl Trace {
         let _ = writeln!(
             out,
             "{}",
-            style.dim(&format!("{:>turn_w$}  {:>tick_w$}  {:<9}  {}", "turn", "tick", "phase", if verbose { "event" } else { "log" }))
+            style.dim(&format!(
+                "{:>turn_w$}  {:>tick_w$}  {:<9}  {}",
+                "turn",
+                "tick",
+                "phase",
+                if verbose { "event" } else { "log" }
+            ))
         );
         for e in shown {
             let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
@@ -139,6 +148,7 @@ fn describe(e: &Event) -> (String, String) {
         EventKind::Schedule { kind, label, detail, line } => format!("  + {kind}{}: {detail} (line {line})", quoted(label)),
         EventKind::Clear { label, count, line } => format!("  × clear \"{label}\": {count} cancelled (line {line})"),
         EventKind::Work { ticks, line } => format!("  ⋯ work {ticks} (line {line})"),
+        EventKind::Return => "◀ returns".to_string(),
         EventKind::TurnStart => return ("──".into(), format!("turn {} begins", e.turn)),
         EventKind::Sleep { to } => return ("sleep".into(), format!("poll sleeps from tick {} to {to}", e.tick)),
         EventKind::PoolStart { thread, job, until } => {
