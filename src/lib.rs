@@ -10,3 +10,4 @@ pub mod problem;
 pub mod sched;
 pub mod syntax;
 pub mod trace;
+pub mod orders;
