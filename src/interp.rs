@@ -1,7 +1,7 @@
 //! The interpreter: runs the main module and callback bodies, scheduling
 //! through [`Scheduler`], and records the [`Trace`].
 
-use crate::sched::{Ctx, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
+use crate::sched::{Ctx, EventLoop, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
 use crate::syntax::ast::*;
 use crate::trace::{Ending, Event, EventKind, LimitHit, Trace};
 use indexmap::{IndexMap, IndexSet};
@@ -132,10 +132,10 @@ struct Interp<'a> {
     main: &'a [Stmt],
 }
 
-impl<'a> Host<Instance<'a>> for Interp<'a> {
+impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
     type Stop = Stop;
 
-    fn call(&mut self, sched: &mut Scheduler<Instance<'a>>, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
+    fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
         self.frame_phase = ctx.phase;
         if inst.link == usize::MAX {
             let frame = Frame {
@@ -217,7 +217,7 @@ impl<'a> Host<Instance<'a>> for Interp<'a> {
         Ok(())
     }
 
-    fn limit(&mut self, sched: &Scheduler<Instance<'a>>, kind: LimitKind, phase: Phase) -> Stop {
+    fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
         let (queue, span) = match self.last {
             Some(inst) => (phase, self.site_span(&inst)),
             None => (phase, Span::default()),
@@ -265,7 +265,7 @@ impl<'a> Interp<'a> {
         self.events.last().map_or(0, |e| e.turn)
     }
 
-    fn push(&mut self, sched: &Scheduler<Instance<'a>>, kind: EventKind) {
+    fn push<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, kind: EventKind) {
         self.events.push(Event {
             turn: sched.turn(),
             tick: sched.now(),
@@ -315,7 +315,7 @@ impl<'a> Interp<'a> {
         Some(id as u32)
     }
 
-    fn block(&mut self, sched: &mut Scheduler<Instance<'a>>, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
+    fn block<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
         for stmt in stmts {
             self.statements += 1;
             if self.statements > self.opts.max_statements {
@@ -326,7 +326,7 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    fn statement_limit(&mut self, sched: &Scheduler<Instance<'a>>, span: Span) -> Stop {
+    fn statement_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         Stop::Limit(LimitHit {
             limit: LimitKind::Callbacks,
             max: self.opts.max_statements,
@@ -339,7 +339,7 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn statement(&mut self, sched: &mut Scheduler<Instance<'a>>, stmt: &'a Stmt, frame: Frame<'a>) -> Result<(), Stop> {
+    fn statement<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, stmt: &'a Stmt, frame: Frame<'a>) -> Result<(), Stop> {
         match &stmt.kind {
             StmtKind::Log(text) => {
                 let text = render(text, &frame);
@@ -382,7 +382,7 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    fn clear(&mut self, sched: &mut Scheduler<Instance<'a>>, text: &Text, frame: &Frame, span: Span) {
+    fn clear<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, text: &Text, frame: &Frame, span: Span) {
         let label = render(text, frame);
         let mut count = 0;
         if let Some(id) = self.labels.get_index_of(&label) {
@@ -399,7 +399,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
-    fn again(&mut self, sched: &mut Scheduler<Instance<'a>>, this: Instance<'a>) {
+    fn again<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| this.run >= t.value) {
             return;
@@ -412,7 +412,7 @@ impl<'a> Interp<'a> {
         self.schedule(sched, next);
     }
 
-    fn schedule(&mut self, sched: &mut Scheduler<Instance<'a>>, inst: Instance<'a>) {
+    fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
         let cb = inst.cb;
         let handle = match cb.kind.value {
             Kind::Timeout => Some(sched.set_timeout(value(cb.delay), inst)),
@@ -455,7 +455,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn schedule_detail(&self, sched: &Scheduler<Instance<'a>>, cb: &Callback) -> String {
+    fn schedule_detail<L: EventLoop<Instance<'a>>>(&self, sched: &L, cb: &Callback) -> String {
         let now = sched.now();
         match cb.kind.value {
             Kind::Timeout | Kind::Interval => {

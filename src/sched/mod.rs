@@ -5,17 +5,21 @@
 //! The host schedules more work through the `&mut Scheduler` it is handed.
 //! All times are in ticks.
 
+mod event_loop;
 mod phase;
 mod pool;
 mod timers;
 
+pub use event_loop::{EventLoop, Host};
+
 pub use phase::Phase;
 pub use pool::PoolEvent;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
+pub(crate) use timers::{Head as TimerHead, NodeTimers};
 
 use pool::ThreadPool;
 use std::collections::VecDeque;
-use timers::{Head, NodeTimers};
+use timers::Head;
 
 /// How the main module is loaded (LANGUAGE.md §2 `module`, §5 rule 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -93,19 +97,6 @@ pub enum LoopEvent {
     Exit { turn: u64, now: u64 },
 }
 
-/// The interpreter side: runs callbacks, observes the loop.
-pub trait Host<C> {
-    /// Why the host stopped the run.
-    type Stop;
-    /// Runs one callback; it may schedule more through `sched`.
-    fn call(&mut self, sched: &mut Scheduler<C>, cb: C, ctx: Ctx) -> Result<(), Self::Stop>;
-    /// A limit was hit. `phase`: where the callback about to run (callback
-    /// limit) or the last callback (turn limit) runs.
-    fn limit(&mut self, sched: &Scheduler<C>, kind: LimitKind, phase: Phase) -> Self::Stop;
-    /// Observes a loop event (verbose traces). Default: ignore.
-    fn observe(&mut self, _event: LoopEvent) {}
-}
-
 /// What is still queued when a run stops: "what was left waiting".
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -153,6 +144,18 @@ pub struct Scheduler<C> {
 type Step<S> = Result<(), S>;
 
 impl<C: Clone> Scheduler<C> {
+    fn clear_immediate(&mut self, id: u64) -> bool {
+        let Ok(i) = self.check.binary_search_by_key(&id, |im| im.id) else {
+            return false;
+        };
+        let cleared = self.check[i].cb.take().is_some();
+        if cleared {
+            self.live_immediates -= 1;
+        }
+        cleared
+    }
+
+
     /// A loop at tick 0 with a pool of `pool_size` threads.
     pub fn new(pool_size: usize, module: Module, limits: Limits) -> Self {
         Scheduler {
@@ -176,16 +179,6 @@ impl<C: Clone> Scheduler<C> {
             loop_phase: Phase::Main,
             last_phase: Phase::Main,
         }
-    }
-
-    /// The clock, in ticks.
-    pub fn now(&self) -> u64 {
-        self.now
-    }
-
-    /// The current turn (0 during a CommonJS main module).
-    pub fn turn(&self) -> u64 {
-        self.turn
     }
 
     /// Callbacks called so far.
@@ -216,87 +209,6 @@ impl<C: Clone> Scheduler<C> {
         self.seq
     }
 
-    // ----- what callbacks schedule -------------------------------------------
-
-    /// `setTimeout(cb, delay)`: due at `now + coerce_delay(delay)` (rule 3).
-    pub fn set_timeout(&mut self, delay: u64, cb: C) -> Handle {
-        self.last_reading = self.now;
-        Handle::Timer(self.timers.insert(self.now, coerce_delay(delay), false, cb))
-    }
-
-    /// `setInterval(cb, delay)`: like a timeout, re-armed from each run's start.
-    pub fn set_interval(&mut self, delay: u64, cb: C) -> Handle {
-        self.last_reading = self.now;
-        Handle::Timer(self.timers.insert(self.now, coerce_delay(delay), true, cb))
-    }
-
-    /// `setImmediate(cb)`: queued for the check phase.
-    pub fn set_immediate(&mut self, cb: C) -> Handle {
-        let id = self.next_seq();
-        self.check.push_back(Immediate { id, cb: Some(cb) });
-        self.live_immediates += 1;
-        Handle::Immediate(id)
-    }
-
-    /// `clearTimeout`/`clearInterval`/`clearImmediate`: a callback not yet run
-    /// does not run, even if already due in the current phase. Returns whether
-    /// something live was cleared; stale handles are ignored.
-    pub fn clear(&mut self, handle: Handle) -> bool {
-        match handle {
-            Handle::Timer(id) => self.timers.clear(id),
-            Handle::Immediate(id) => self.clear_immediate(id),
-        }
-    }
-
-    fn clear_immediate(&mut self, id: u64) -> bool {
-        let Ok(i) = self.check.binary_search_by_key(&id, |im| im.id) else {
-            return false;
-        };
-        let cleared = self.check[i].cb.take().is_some();
-        if cleared {
-            self.live_immediates -= 1;
-        }
-        cleared
-    }
-
-    /// `process.nextTick(cb)`.
-    pub fn next_tick(&mut self, cb: C) {
-        self.next_ticks.push_back(cb);
-    }
-
-    /// `queueMicrotask(cb)` or a promise reaction.
-    pub fn queue_microtask(&mut self, cb: C) {
-        self.microtasks.push_back(cb);
-    }
-
-    /// Thread-pool work of `ticks` ticks (rule 4).
-    pub fn submit(&mut self, ticks: u64, cb: C) {
-        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
-        self.pool.submit(self.now, ticks, &mut self.seq, cb, &mut self.pool_log);
-    }
-
-    /// I/O outside the pool, ready for poll `after` ticks from now.
-    pub fn io(&mut self, after: u64, cb: C) {
-        let seq = self.next_seq();
-        self.pool.arrive(self.now.saturating_add(after), self.now, seq, cb);
-    }
-
-    /// A callback libuv defers to the pending phase (`uv__io_feed`).
-    pub fn defer_pending(&mut self, cb: C) {
-        self.pending.push_back(cb);
-    }
-
-    /// A handle's close callback (`uv_close`): run LIFO in the close phase.
-    pub fn close(&mut self, cb: C) {
-        self.close.push(cb);
-    }
-
-    /// `work n`: synchronous CPU work; the clock moves, pool threads go on (rule 5).
-    pub fn work(&mut self, ticks: u64) {
-        self.now = self.now.saturating_add(ticks);
-        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
-    }
-
     // ----- running ------------------------------------------------------------
 
     /// Runs the main module `main`, then the loop until nothing is left
@@ -304,7 +216,7 @@ impl<C: Clone> Scheduler<C> {
     ///
     /// # Errors
     /// The host's stop reason: an error it raised, or a limit it was told of.
-    pub fn run<H: Host<C>>(&mut self, main: C, host: &mut H) -> Result<(), H::Stop> {
+    pub fn run<H: Host<C, Self>>(&mut self, main: C, host: &mut H) -> Result<(), H::Stop> {
         match self.module {
             Module::Cjs => {
                 let ctx = self.ctx(Phase::Main, None, 1);
@@ -338,7 +250,7 @@ impl<C: Clone> Scheduler<C> {
     }
 
     /// One turn: sleep, timers, pending, poll, check, close (rule 2).
-    fn run_turn<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn run_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         self.turn += 1;
         host.observe(LoopEvent::TurnStart {
             turn: self.turn,
@@ -359,7 +271,7 @@ impl<C: Clone> Scheduler<C> {
 
     /// Sleep: with nothing ready, the clock jumps to the earliest of Node's
     /// timer handle and the next I/O or pool completion.
-    fn sleep<H: Host<C>>(&mut self, host: &mut H) {
+    fn sleep<H: Host<C, Self>>(&mut self, host: &mut H) {
         let ready = self.pool.next_ready().is_some_and(|t| t <= self.now)
             || !self.pending.is_empty()
             || self.live_immediates > 0
@@ -382,7 +294,7 @@ impl<C: Clone> Scheduler<C> {
 
     /// The timers phase: `uv__run_timers` calling Node's `RunTimers` while the
     /// handle is due by the cached clock (rule 3).
-    fn timers_phase<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn timers_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         self.loop_phase = Phase::Timers;
         self.last_reading = self.now;
         while self.timers.handle_due().is_some_and(|r| r <= self.last_reading) {
@@ -401,7 +313,7 @@ impl<C: Clone> Scheduler<C> {
     /// Node's `processTimers(now)`: list by list, each from its head while due.
     /// Returns the next list's expiry (if any) and whether a timer ran; the
     /// last timer's drain is left to the caller, as `RunTimers` does.
-    fn process_timers<H: Host<C>>(&mut self, now: u64, host: &mut H) -> Result<(Option<u64>, bool), H::Stop> {
+    fn process_timers<H: Host<C, Self>>(&mut self, now: u64, host: &mut H) -> Result<(Option<u64>, bool), H::Stop> {
         let mut ran = false;
         loop {
             let list = match self.timers.next_due_list(now) {
@@ -431,7 +343,7 @@ impl<C: Clone> Scheduler<C> {
         }
     }
 
-    fn run_timer<H: Host<C>>(&mut self, due: timers::DueTimer<C>, start: Option<u64>, host: &mut H) -> Step<H::Stop> {
+    fn run_timer<H: Host<C, Self>>(&mut self, due: timers::DueTimer<C>, start: Option<u64>, host: &mut H) -> Step<H::Stop> {
         let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run);
         self.call(host, due.cb.clone(), ctx)?;
         self.timers.finish(due, start);
@@ -439,7 +351,7 @@ impl<C: Clone> Scheduler<C> {
     }
 
     /// The pending phase: callbacks deferred since the last one (a snapshot, FIFO).
-    fn pending_phase<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn pending_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         self.loop_phase = Phase::Pending;
         let batch = std::mem::take(&mut self.pending);
         self.run_each(batch, Phase::Pending, host)
@@ -448,7 +360,7 @@ impl<C: Clone> Scheduler<C> {
     /// The poll phase: completions ready at phase entry, by (ready tick, start
     /// order); then up to 8 rounds of pending callbacks deferred meanwhile
     /// (libuv 1.46 `uv_run`). With `module esm` the main module runs first in turn 1.
-    fn poll_phase<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn poll_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         self.loop_phase = Phase::Poll;
         if let Some(main) = self.esm_main.take() {
             let ctx = self.ctx(Phase::Main, None, 1);
@@ -471,7 +383,7 @@ impl<C: Clone> Scheduler<C> {
     }
 
     /// The check phase: the check queue as it is at phase entry (a snapshot).
-    fn check_phase<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn check_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         self.loop_phase = Phase::Check;
         let snapshot = self.check.len();
         for _ in 0..snapshot {
@@ -487,14 +399,14 @@ impl<C: Clone> Scheduler<C> {
     }
 
     /// The close phase: the close queue at phase entry, last in first out.
-    fn close_phase<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn close_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         self.loop_phase = Phase::Close;
         let mut batch = std::mem::take(&mut self.close);
         batch.reverse();
         self.run_each(batch, Phase::Close, host)
     }
 
-    fn run_each<H: Host<C>, I: IntoIterator<Item = C>>(&mut self, batch: I, phase: Phase, host: &mut H) -> Step<H::Stop> {
+    fn run_each<H: Host<C, Self>, I: IntoIterator<Item = C>>(&mut self, batch: I, phase: Phase, host: &mut H) -> Step<H::Stop> {
         for cb in batch {
             let ctx = self.ctx(phase, None, 1);
             self.call(host, cb, ctx)?;
@@ -506,7 +418,7 @@ impl<C: Clone> Scheduler<C> {
     /// Between callbacks (rule 6): the nextTick queue to empty, then the
     /// microtask queue to empty, while either has work (Node's
     /// `processTicksAndRejections`).
-    fn drain<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn drain<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         loop {
             while let Some(cb) = self.next_ticks.pop_front() {
                 let ctx = self.ctx(Phase::NextTick, None, 1);
@@ -519,7 +431,7 @@ impl<C: Clone> Scheduler<C> {
         }
     }
 
-    fn run_microtasks<H: Host<C>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         while let Some(cb) = self.microtasks.pop_front() {
             let ctx = self.ctx(Phase::Microtask, None, 1);
             self.call(host, cb, ctx)?;
@@ -538,11 +450,11 @@ impl<C: Clone> Scheduler<C> {
         }
     }
 
-    fn call<H: Host<C>>(&mut self, host: &mut H, cb: C, ctx: Ctx) -> Step<H::Stop> {
+    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx) -> Step<H::Stop> {
         self.call_counted(host, cb, ctx, true)
     }
 
-    fn call_counted<H: Host<C>>(&mut self, host: &mut H, cb: C, ctx: Ctx, counted: bool) -> Step<H::Stop> {
+    fn call_counted<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx, counted: bool) -> Step<H::Stop> {
         if counted {
             if self.callbacks >= self.limits.max_callbacks {
                 return Err(host.limit(self, LimitKind::Callbacks, ctx.phase));
@@ -555,10 +467,93 @@ impl<C: Clone> Scheduler<C> {
         Ok(())
     }
 
-    fn flush_pool_log<H: Host<C>>(&mut self, host: &mut H) {
+    fn flush_pool_log<H: Host<C, Self>>(&mut self, host: &mut H) {
         for event in self.pool_log.drain(..) {
             host.observe(LoopEvent::Pool(event));
         }
+    }
+}
+
+
+impl<C: Clone> EventLoop<C> for Scheduler<C> {
+    fn now(&self) -> u64 {
+        self.now
+    }
+
+    fn turn(&self) -> u64 {
+        self.turn
+    }
+
+    fn waiting(&self) -> Waiting {
+        Scheduler::waiting(self)
+    }
+
+    /// `setTimeout(cb, delay)`: due at `now + coerce_delay(delay)` (rule 3).
+    fn set_timeout(&mut self, delay: u64, cb: C) -> Handle {
+        self.last_reading = self.now;
+        Handle::Timer(self.timers.insert(self.now, coerce_delay(delay), false, cb))
+    }
+
+    /// `setInterval(cb, delay)`: like a timeout, re-armed from each run's start.
+    fn set_interval(&mut self, delay: u64, cb: C) -> Handle {
+        self.last_reading = self.now;
+        Handle::Timer(self.timers.insert(self.now, coerce_delay(delay), true, cb))
+    }
+
+    /// `setImmediate(cb)`: queued for the check phase.
+    fn set_immediate(&mut self, cb: C) -> Handle {
+        let id = self.next_seq();
+        self.check.push_back(Immediate { id, cb: Some(cb) });
+        self.live_immediates += 1;
+        Handle::Immediate(id)
+    }
+
+    /// `clearTimeout`/`clearInterval`/`clearImmediate`: a callback not yet run
+    /// does not run, even if already due in the current phase. Returns whether
+    /// something live was cleared; stale handles are ignored.
+    fn clear(&mut self, handle: Handle) -> bool {
+        match handle {
+            Handle::Timer(id) => self.timers.clear(id),
+            Handle::Immediate(id) => self.clear_immediate(id),
+        }
+    }
+
+    /// `process.nextTick(cb)`.
+    fn next_tick(&mut self, cb: C) {
+        self.next_ticks.push_back(cb);
+    }
+
+    /// `queueMicrotask(cb)` or a promise reaction.
+    fn queue_microtask(&mut self, cb: C) {
+        self.microtasks.push_back(cb);
+    }
+
+    /// Thread-pool work of `ticks` ticks (rule 4).
+    fn submit(&mut self, ticks: u64, cb: C) {
+        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
+        self.pool.submit(self.now, ticks, &mut self.seq, cb, &mut self.pool_log);
+    }
+
+    /// I/O outside the pool, ready for poll `after` ticks from now.
+    fn io(&mut self, after: u64, cb: C) {
+        let seq = self.next_seq();
+        self.pool.arrive(self.now.saturating_add(after), self.now, seq, cb);
+    }
+
+    /// A callback libuv defers to the pending phase (`uv__io_feed`).
+    fn defer_pending(&mut self, cb: C) {
+        self.pending.push_back(cb);
+    }
+
+    /// A handle's close callback (`uv_close`): run LIFO in the close phase.
+    fn close(&mut self, cb: C) {
+        self.close.push(cb);
+    }
+
+    /// `work n`: synchronous CPU work; the clock moves, pool threads go on (rule 5).
+    fn work(&mut self, ticks: u64) {
+        self.now = self.now.saturating_add(ticks);
+        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
     }
 }
 

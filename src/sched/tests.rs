@@ -31,7 +31,7 @@ struct Script {
     log: Vec<(u64, u64, Phase, &'static str)>,
 }
 
-impl Host<usize> for Script {
+impl Host<usize, Scheduler<usize>> for Script {
     type Stop = (LimitKind, Phase);
 
     fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx) -> Result<(), Self::Stop> {
@@ -436,7 +436,7 @@ fn an_endless_immediate_chain_hits_the_turn_limit() {
 #[test]
 fn an_endless_tick_chain_hits_the_callback_limit() {
     struct Spin;
-    impl Host<()> for Spin {
+    impl Host<(), Scheduler<()>> for Spin {
         type Stop = (LimitKind, Phase, u64);
         fn call(&mut self, s: &mut Scheduler<()>, _: (), _: Ctx) -> Result<(), Self::Stop> {
             s.next_tick(());

@@ -1,0 +1,54 @@
+//! What a running callback can do to the loop, and what the loop asks of the
+//! interpreter. Two loops implement [`EventLoop`]: the seed model
+//! ([`Scheduler`](super::Scheduler)) and real Node 20 with its unknown timings
+//! (`crate::orders`).
+
+use super::{Ctx, Handle, LimitKind, LoopEvent, Phase, Waiting};
+
+/// The scheduling API a callback body uses (`setTimeout`, `setImmediate` …).
+/// Times are in ticks.
+pub trait EventLoop<C> {
+    /// The clock, in ticks.
+    fn now(&self) -> u64;
+    /// The current turn (0 during a CommonJS main module).
+    fn turn(&self) -> u64;
+    /// What is still queued, for limit diagnostics.
+    fn waiting(&self) -> Waiting;
+    /// `setTimeout(cb, delay)`: due at `now + coerce_delay(delay)` (rule 3).
+    fn set_timeout(&mut self, delay: u64, cb: C) -> Handle;
+    /// `setInterval(cb, delay)`: like a timeout, re-armed from each run's start.
+    fn set_interval(&mut self, delay: u64, cb: C) -> Handle;
+    /// `setImmediate(cb)`: queued for the check phase.
+    fn set_immediate(&mut self, cb: C) -> Handle;
+    /// `clearTimeout`/`clearInterval`/`clearImmediate`: a callback not yet run
+    /// does not run, even if already due in the current phase. Returns whether
+    /// something live was cleared; stale handles are ignored.
+    fn clear(&mut self, handle: Handle) -> bool;
+    /// `process.nextTick(cb)`.
+    fn next_tick(&mut self, cb: C);
+    /// `queueMicrotask(cb)` or a promise reaction.
+    fn queue_microtask(&mut self, cb: C);
+    /// Thread-pool work of `ticks` ticks (rule 4).
+    fn submit(&mut self, ticks: u64, cb: C);
+    /// I/O outside the pool, ready for poll `after` ticks from now.
+    fn io(&mut self, after: u64, cb: C);
+    /// A callback libuv defers to the pending phase (`uv__io_feed`).
+    fn defer_pending(&mut self, cb: C);
+    /// A handle's close callback (`uv_close`): run LIFO in the close phase.
+    fn close(&mut self, cb: C);
+    /// `work n`: synchronous CPU work; the clock moves, pool threads go on (rule 5).
+    fn work(&mut self, ticks: u64);
+}
+
+/// The interpreter side: runs callbacks, observes the loop `L`.
+pub trait Host<C, L: ?Sized> {
+    /// Why the host stopped the run.
+    type Stop;
+    /// Runs one callback; it may schedule more through `sched`.
+    fn call(&mut self, sched: &mut L, cb: C, ctx: Ctx) -> Result<(), Self::Stop>;
+    /// A limit was hit. `phase`: where the callback about to run (callback
+    /// limit) or the last callback (turn limit) runs.
+    fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Self::Stop;
+    /// Observes a loop event (verbose traces). Default: ignore.
+    fn observe(&mut self, _event: LoopEvent) {}
+}
