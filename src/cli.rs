@@ -56,6 +56,9 @@ enum Command {
         verbose: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// List every order of log lines real Node 20 can print (ALL-ORDERS.md).
+        #[arg(long)]
+        all_orders: bool,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -125,9 +128,17 @@ pub fn main() -> ExitCode {
     let code = match &cli.command {
         Command::Run {
             file,
+            all_orders: true,
+            format,
+            run,
+            ..
+        } => cmd_all_orders(&out, file, *format == Format::Json, run),
+        Command::Run {
+            file,
             verbose,
             format,
             run,
+            ..
         } => cmd_run(&out, file, *verbose, *format, run),
         Command::Check { files, run } => cmd_check(&out, files, run),
         Command::Test { paths, run } => cmd_test(&out, paths, run),
@@ -212,6 +223,19 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, format: Format, args: &RunA
             Exit::Limit
         }
     }
+}
+
+fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit {
+    let loaded = match out.load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
+    let text = if json { crate::orders::report::json(&orders) } else { crate::orders::report::text(&orders) };
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+    Exit::Ok
 }
 
 /// The verdict on one file's prediction.

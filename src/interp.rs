@@ -5,6 +5,8 @@ use crate::sched::{Ctx, EventLoop, Handle, Host, LimitKind, Limits, LoopEvent, P
 use crate::syntax::ast::*;
 use crate::trace::{Ending, Event, EventKind, LimitHit, Trace};
 use indexmap::{IndexMap, IndexSet};
+use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// Options of one run.
 #[derive(Debug, Clone, Copy)]
@@ -54,28 +56,46 @@ struct Frame<'a> {
     this: Option<Instance<'a>>,
 }
 
+impl Hash for Instance<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        (self.cb.site, self.link, self.index, self.run, self.alone, self.label).hash(h);
+    }
+}
+
+impl fmt::Display for Instance<'_> {
+    /// `timeout "label"`, `.then`, or the kind alone.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.link == usize::MAX {
+            return f.write_str("the main module");
+        }
+        let (kind, label) = if self.link == 0 {
+            (self.cb.kind.value.name(), self.cb.label.as_ref())
+        } else {
+            (".then", self.cb.links[self.link - 1].label.as_ref())
+        };
+        match label {
+            Some(l) => write!(f, "{kind} \"{l}\""),
+            None => f.write_str(kind),
+        }
+    }
+}
+
 /// Why a run stopped early.
-enum Stop {
+pub(crate) enum Stop {
     Limit(LimitHit),
+}
+
+/// The thread-pool size and module kind a run uses.
+pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sched::Module) {
+    let pool = opts.pool.or(file.pool.map(|p| p.value)).unwrap_or(4);
+    (pool as usize, file.module.map(|m| m.value).unwrap_or_default())
 }
 
 /// Runs a checked file; returns its trace (ended normally or by a limit).
 pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
-    let pool = opts.pool.or(file.pool.map(|p| p.value)).unwrap_or(4);
-    let module = file.module.map(|m| m.value).unwrap_or_default();
-    let mut sched: Scheduler<Instance> = Scheduler::new(pool as usize, module, opts.limits);
-    let mut interp = Interp {
-        src_lines: line_starts(src),
-        opts,
-        events: Vec::new(),
-        labels: IndexSet::new(),
-        live: IndexMap::new(),
-        counts: vec![0; file.sites],
-        frame_phase: Phase::Main,
-        last: None,
-        statements: 0,
-        main: &file.body,
-    };
+    let (pool, module) = loop_config(file, &opts);
+    let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits);
+    let mut interp = Interp::new(file, src, opts);
     let ending = match sched.run(MAIN, &mut interp) {
         Ok(()) => Ending::Finished {
             turns: sched.turn(),
@@ -83,15 +103,11 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
         },
         Err(Stop::Limit(hit)) => Ending::Limit(hit),
     };
-    Trace {
-        title: title.to_string(),
-        events: interp.events,
-        ending,
-    }
+    interp.into_trace(title, ending)
 }
 
-/// The main module, as a callback the scheduler runs first.
-const MAIN: Instance<'static> = Instance {
+/// The main module, as a callback the loop runs first.
+pub(crate) const MAIN: Instance<'static> = Instance {
     cb: &MAIN_CALLBACK,
     link: usize::MAX,
     index: None,
@@ -116,10 +132,15 @@ static MAIN_CALLBACK: Callback = Callback {
     links: Vec::new(),
 };
 
-struct Interp<'a> {
+/// The interpreter: the host of a loop run.
+pub(crate) struct Interp<'a> {
     src_lines: Vec<usize>,
     opts: RunOptions,
     events: Vec<Event>,
+    /// The source span of each `log` event, in order.
+    log_spans: Vec<Span>,
+    /// A running hash of the log texts so far.
+    log_hash: u64,
     labels: IndexSet<String>,
     /// Live handles per label id, for `clear`.
     live: IndexMap<u32, IndexSet<Handle>>,
@@ -132,7 +153,55 @@ struct Interp<'a> {
     main: &'a [Stmt],
 }
 
+impl<'a> Interp<'a> {
+    /// A fresh interpreter for `file`.
+    pub(crate) fn new(file: &'a File, src: &str, opts: RunOptions) -> Self {
+        Interp {
+            src_lines: line_starts(src),
+            opts,
+            events: Vec::new(),
+            log_spans: Vec::new(),
+            log_hash: 0,
+            labels: IndexSet::new(),
+            live: IndexMap::new(),
+            counts: vec![0; file.sites],
+            frame_phase: Phase::Main,
+            last: None,
+            statements: 0,
+            main: &file.body,
+        }
+    }
+
+    /// The trace of the run so far.
+    pub(crate) fn into_trace(self, title: &str, ending: Ending) -> Trace {
+        Trace {
+            title: title.to_string(),
+            events: self.events,
+            log_spans: self.log_spans,
+            ending,
+        }
+    }
+
+    fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.log_hash, &text).hash(&mut h);
+        self.log_hash = h.finish();
+        self.log_spans.push(span);
+        self.push(sched, EventKind::Log { text });
+    }
+}
+
 impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
+    fn fingerprint(&self, mut h: &mut dyn Hasher) {
+        (self.log_hash, &self.counts, self.statements).hash(&mut h);
+        for (label, handles) in &self.live {
+            (label, handles.len()).hash(&mut h);
+            for handle in handles {
+                handle.hash(&mut h);
+            }
+        }
+    }
+
     type Stop = Stop;
 
     fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
@@ -194,7 +263,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             None => {
                 if let Some(text) = label_text {
                     let text = render(text, &frame);
-                    self.push(sched, EventKind::Log { text });
+                    self.log(sched, text, inst.cb.span);
                 }
             }
         }
@@ -343,7 +412,7 @@ impl<'a> Interp<'a> {
         match &stmt.kind {
             StmtKind::Log(text) => {
                 let text = render(text, &frame);
-                self.push(sched, EventKind::Log { text });
+                self.log(sched, text, stmt.span);
             }
             StmtKind::Work(n) => {
                 if self.opts.verbose {

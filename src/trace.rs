@@ -89,6 +89,9 @@ pub struct LimitHit {
 pub struct Trace {
     pub title: String,
     pub events: Vec<Event>,
+    /// The source span of the statement behind each `log` event, in order.
+    #[serde(skip)]
+    pub log_spans: Vec<crate::syntax::ast::Span>,
     #[serde(flatten)]
     pub ending: Ending,
 }

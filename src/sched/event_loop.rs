@@ -51,4 +51,7 @@ pub trait Host<C, L: ?Sized> {
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Self::Stop;
     /// Observes a loop event (verbose traces). Default: ignore.
     fn observe(&mut self, _event: LoopEvent) {}
+    /// Feeds the host's state (its log so far included) to `h`, so that a
+    /// search over schedules can tell equal states apart. Default: nothing.
+    fn fingerprint(&self, _h: &mut dyn std::hash::Hasher) {}
 }

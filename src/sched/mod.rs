@@ -15,9 +15,9 @@ pub use event_loop::{EventLoop, Host};
 pub use phase::Phase;
 pub use pool::PoolEvent;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
+pub(crate) use pool::{Completion, ThreadPool};
 pub(crate) use timers::{Head as TimerHead, NodeTimers};
 
-use pool::ThreadPool;
 use std::collections::VecDeque;
 use timers::Head;
 

@@ -15,6 +15,9 @@ pub struct Completion<C> {
     pub ready: u64,
     pub start: u64,
     pub seq: u64,
+    /// Took no time at all (an `io` without `after`, a 0-tick job that got a
+    /// thread at once): ready at every later poll, never racing (ALL-ORDERS.md §4).
+    pub instant: bool,
     pub cb: C,
 }
 
@@ -50,8 +53,8 @@ pub enum PoolEvent {
     Finish { thread: usize, job: u64, at: u64 },
 }
 
-/// A busy thread: (finish tick, thread, job, start seq, start tick).
-type Busy = (u64, usize, u64, u64, u64);
+/// A busy thread: (finish tick, thread, job, start seq, start tick, instant).
+type Busy = (u64, usize, u64, u64, u64, bool);
 
 struct Waiting<C> {
     job: u64,
@@ -102,16 +105,16 @@ impl<C> ThreadPool<C> {
         self.jobs += 1;
         let job = self.jobs;
         match self.free_threads.pop() {
-            Some(thread) => self.start(thread, job, now, ticks, seq, cb, log),
+            Some(thread) => self.start(thread, job, now, ticks, seq, cb, log, ticks == 0),
             None => self.waiting.push_back(Waiting { job, ticks, cb }),
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn start(&mut self, thread: usize, job: u64, at: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>) {
+    fn start(&mut self, thread: usize, job: u64, at: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>, instant: bool) {
         *seq += 1;
         let until = at.saturating_add(ticks);
-        self.running.push(Reverse((until, thread, job, *seq, at)));
+        self.running.push(Reverse((until, thread, job, *seq, at, instant)));
         self.running_cbs[thread] = Some(cb);
         log.push(PoolEvent::Start {
             thread: thread + 1,
@@ -123,13 +126,20 @@ impl<C> ThreadPool<C> {
 
     /// An `io` event started at `start` (sequence `seq`) that arrives at `ready`.
     pub fn arrive(&mut self, ready: u64, start: u64, seq: u64, cb: C) {
-        self.completions.push(Reverse(Completion { ready, start, seq, cb }));
+        let instant = ready == start;
+        self.completions.push(Reverse(Completion {
+            ready,
+            start,
+            seq,
+            instant,
+            cb,
+        }));
     }
 
     /// Runs the pool's threads up to tick `until`: every job finishing at
     /// `T <= until` completes, and its thread takes the next waiting job at `T`.
     pub fn advance(&mut self, until: u64, seq: &mut u64, log: &mut Vec<PoolEvent>) {
-        while let Some(&Reverse((at, thread, job, start_seq, start))) = self.running.peek() {
+        while let Some(&Reverse((at, thread, job, start_seq, start, instant))) = self.running.peek() {
             if at > until {
                 break;
             }
@@ -144,10 +154,11 @@ impl<C> ThreadPool<C> {
                 ready: at,
                 start,
                 seq: start_seq,
+                instant,
                 cb,
             }));
             match self.waiting.pop_front() {
-                Some(w) => self.start(thread, w.job, at, w.ticks, seq, w.cb, log),
+                Some(w) => self.start(thread, w.job, at, w.ticks, seq, w.cb, log, false),
                 None => self.free_threads.push(thread),
             }
         }
@@ -170,5 +181,89 @@ impl<C> ThreadPool<C> {
             ready.push(self.completions.pop().expect("peeked").0.cb);
         }
         ready
+    }
+}
+
+impl<C> ThreadPool<C> {
+    /// Takes the completions certainly ready at a poll entered at tick `t`:
+    /// those of earlier ticks and the instant ones, by ready tick.
+    pub fn take_before(&mut self, t: u64) -> Vec<Completion<C>> {
+        let mut keep = Vec::new();
+        let mut ready = Vec::new();
+        while let Some(Reverse(c)) = self.completions.pop() {
+            if c.ready < t || (c.instant && c.ready <= t) {
+                ready.push(c);
+            } else if c.ready > t {
+                keep.push(c);
+                break;
+            } else {
+                keep.push(c);
+            }
+        }
+        self.completions.extend(keep.into_iter().map(Reverse));
+        ready
+    }
+
+    /// Takes the (non-instant) completions of tick `t`: they may or may not be
+    /// ready yet at a poll in that tick.
+    pub fn take_at(&mut self, t: u64) -> Vec<Completion<C>> {
+        let mut at = Vec::new();
+        let mut keep = Vec::new();
+        while self.completions.peek().is_some_and(|c| c.0.ready <= t) {
+            let c = self.completions.pop().expect("peeked").0;
+            if c.ready == t && !c.instant {
+                at.push(c);
+            } else {
+                keep.push(c);
+            }
+        }
+        self.completions.extend(keep.into_iter().map(Reverse));
+        at
+    }
+
+    /// Puts completions back (not ready after all).
+    pub fn put_back(&mut self, items: Vec<Completion<C>>) {
+        self.completions.extend(items.into_iter().map(Reverse));
+    }
+
+    /// The latest tick anything in the pool or the I/O queue completes at
+    /// (an upper bound for waiting jobs), if anything is outstanding.
+    pub fn latest(&self) -> Option<u64> {
+        let running = self.running.iter().map(|r| r.0 .0).max();
+        let done = self.completions.iter().map(|c| c.0.ready).max();
+        let waiting: u64 = self.waiting.iter().fold(0u64, |a, w| a.saturating_add(w.ticks));
+        let base = running.into_iter().chain(done).max()?;
+        Some(base.saturating_add(waiting))
+    }
+
+    /// Every tick a running job or an `io` event completes at.
+    pub fn thresholds(&self) -> Vec<u64> {
+        self.running.iter().map(|r| r.0 .0).chain(self.completions.iter().map(|c| c.0.ready)).collect()
+    }
+
+    /// Feeds a description of the pool's state, times relative to `base`, to `h`.
+    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, h: &mut H)
+    where
+        C: std::hash::Hash,
+    {
+        use std::hash::Hash;
+        let rel = |t: u64| t as i128 - base as i128;
+        let mut running: Vec<(i128, i128, bool)> = self.running.iter().map(|r| (rel(r.0 .0), rel(r.0 .4), r.0 .5)).collect();
+        running.sort_unstable();
+        running.hash(h);
+        for (thread, cb) in self.running_cbs.iter().enumerate() {
+            if let Some(cb) = cb {
+                (thread, cb).hash(h);
+            }
+        }
+        for w in &self.waiting {
+            (w.ticks, &w.cb).hash(h);
+        }
+        let mut done: Vec<(i128, i128, u64, bool)> = self.completions.iter().map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant)).collect();
+        done.sort_unstable();
+        done.hash(h);
+        for c in &self.completions {
+            c.0.cb.hash(h);
+        }
     }
 }

@@ -380,3 +380,51 @@ impl<C> NodeTimers<C> {
         self.handle_due = next.map(|e| e.max(last_reading + 1));
     }
 }
+
+impl<C> NodeTimers<C> {
+    /// The latest tick any timer, list or the handle is due at, if any.
+    pub fn latest(&self) -> Option<u64> {
+        let lists = self.lists.iter().filter(|l| l.alive).map(|l| {
+            let tail = l.queue.iter().rev().find_map(|id| {
+                let t = &self.timers[id.index as usize];
+                (t.generation == id.generation && t.state == TimerState::Listed).then(|| t.start.saturating_add(t.delay))
+            });
+            l.expiry.max(tail.unwrap_or(0))
+        });
+        lists.chain(self.handle_due).max()
+    }
+
+    /// Every tick a live timer or list is due at, and the handle's.
+    pub fn thresholds(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = self.lists.iter().filter(|l| l.alive).map(|l| l.expiry).collect();
+        for t in &self.timers {
+            if t.state == TimerState::Listed {
+                out.push(t.start.saturating_add(t.delay));
+            }
+        }
+        out.extend(self.handle_due);
+        out
+    }
+
+    /// Feeds the timers' state, times relative to `base`, to `h`: lists in
+    /// heap order with their live timers, the handle and `nextExpiry`.
+    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, h: &mut H)
+    where
+        C: std::hash::Hash,
+    {
+        use std::hash::Hash;
+        let rel = |t: u64| if t == u64::MAX { i128::MAX } else { t as i128 - base as i128 };
+        let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive).collect();
+        lists.sort_by_key(|l| (l.expiry, l.id));
+        for l in lists {
+            (l.delay, rel(l.expiry)).hash(h);
+            for id in &l.queue {
+                let t = &self.timers[id.index as usize];
+                if t.generation == id.generation && t.state == TimerState::Listed {
+                    (rel(t.start), t.repeat, t.runs, id.index, &t.cb).hash(h);
+                }
+            }
+        }
+        (self.handle_due.map(rel), rel(self.next_expiry), self.live).hash(h);
+    }
+}

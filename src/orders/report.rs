@@ -1,0 +1,31 @@
+//! Rendering the orders of `run --all-orders`: text and JSON.
+
+use super::Orders;
+use std::fmt::Write as _;
+
+/// "N orders Node 20 can print", then each order with the race behind it.
+pub fn text(orders: &Orders) -> String {
+    let mut out = String::new();
+    let n = orders.orders.len();
+    let _ = writeln!(out, "{n} order{} Node 20 can print{}:", if n == 1 { "" } else { "s" }, if orders.truncated { " (search cut short: there may be more)" } else { "" });
+    for (i, order) in orders.orders.iter().enumerate() {
+        let why = if i == 0 { "the seed model's order".to_string() } else { order.race.clone() };
+        let stopped = if order.stopped { ", then stopped by a limit" } else { "" };
+        let _ = writeln!(out, "\norder {} ({why}{stopped}):", i + 1);
+        for line in &order.logs {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}
+
+/// `{"orders": [["text", …], …], "races": […], "stopped": […], "truncated": bool}`.
+pub fn json(orders: &Orders) -> String {
+    let value = serde_json::json!({
+        "orders": orders.orders.iter().map(|o| &o.logs).collect::<Vec<_>>(),
+        "races": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),
+        "stopped": orders.orders.iter().map(|o| o.stopped).collect::<Vec<_>>(),
+        "truncated": orders.truncated,
+    });
+    serde_json::to_string_pretty(&value).expect("json") + "\n"
+}
