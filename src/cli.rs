@@ -83,6 +83,10 @@ enum Command {
 enum Format {
     Text,
     Json,
+    /// A picture of the run (turns, phase lanes, callbacks, sleeps, pool threads).
+    Svg,
+    /// A standalone HTML page with that picture.
+    Html,
 }
 
 #[derive(Debug, clap::Args)]
@@ -96,6 +100,9 @@ struct RunArgs {
     /// Stop a run after this many callbacks (and ten times as many statements).
     #[arg(long, default_value_t = Limits::default().max_callbacks)]
     max_callbacks: u64,
+    /// Skip the search for other orders Node 20 could print (no race warnings).
+    #[arg(long)]
+    no_race_check: bool,
 }
 
 impl RunArgs {
@@ -209,9 +216,22 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, format: Format, args: &RunA
         Err(code) => return code,
     };
     let trace = run_file(&loaded, args.options(verbose));
+    if !args.no_race_check {
+        let orders = crate::orders::all_orders_within(
+            &loaded.file,
+            &loaded.src,
+            args.options(false),
+            crate::orders::SearchBounds::race_check(),
+        );
+        if let Some(warning) = crate::orders::race_warning(&trace, &orders) {
+            out.one(&loaded, warning);
+        }
+    }
     let text = match format {
         Format::Text => trace.to_text(verbose, &Style { color: out.stdout_color }),
         Format::Json => trace.to_json() + "\n",
+        Format::Svg => crate::render::to_svg(&run_file(&loaded, args.options(true))),
+        Format::Html => crate::render::to_html(&run_file(&loaded, args.options(true))),
     };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
@@ -231,7 +251,11 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit
         Err(code) => return code,
     };
     let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
-    let text = if json { crate::orders::report::json(&orders) } else { crate::orders::report::text(&orders) };
+    let text = if json {
+        crate::orders::report::json(&orders)
+    } else {
+        crate::orders::report::text(&orders)
+    };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();

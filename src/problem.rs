@@ -20,6 +20,8 @@ pub struct Problem {
     pub help: Option<String>,
     /// Errors stop the run; warnings do not.
     pub warning: bool,
+    /// More labelled places.
+    pub secondary: Vec<(Span, String)>,
 }
 
 impl Problem {
@@ -32,6 +34,7 @@ impl Problem {
             label: label.into(),
             help: None,
             warning: false,
+            secondary: Vec::new(),
         }
     }
 
@@ -41,6 +44,12 @@ impl Problem {
             warning: true,
             ..Problem::error(code, span, message, label)
         }
+    }
+
+    /// Adds a secondary labelled place.
+    pub fn also(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push((span, label.into()));
+        self
     }
 
     /// Adds the help line.
@@ -70,7 +79,8 @@ impl Diagnostic for Problem {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let label = LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span);
-        Some(Box::new(std::iter::once(label)))
+        let more = self.secondary.iter().map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), *s));
+        Some(Box::new(std::iter::once(label).chain(more)))
     }
 }
 

@@ -14,7 +14,7 @@ use crate::syntax::ast::File;
 use crate::trace::Ending;
 use indexmap::IndexMap;
 use node20::{Chooser, Halt, Node20};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One possible order of log lines and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -33,6 +33,9 @@ pub struct Orders {
     pub orders: Vec<Order>,
     /// A search bound cut the exploration short: more orders may exist.
     pub truncated: bool,
+    /// Some Node 20 schedule printed the seed model's order (a check of the
+    /// model: LANGUAGE.md §5 says it always does).
+    pub model_possible: bool,
 }
 
 /// Bounds of the search.
@@ -44,6 +47,17 @@ pub struct SearchBounds {
     pub max_callbacks: u64,
     /// Most distinct orders listed.
     pub max_orders: usize,
+}
+
+impl SearchBounds {
+    /// Enough to tell whether a file races: stop at the second order.
+    pub fn race_check() -> Self {
+        SearchBounds {
+            max_schedules: 5_000,
+            max_callbacks: 5_000_000,
+            max_orders: 2,
+        }
+    }
 }
 
 impl Default for SearchBounds {
@@ -62,39 +76,97 @@ pub fn all_orders(file: &File, src: &str, opts: RunOptions) -> Orders {
 }
 
 /// [`all_orders`] with explicit search bounds.
+///
+/// Schedules are explored by the number of choices that differ from the
+/// default (no boundary crossed, completions in start order): all schedules
+/// with at most 0, then 1, then 2 … such deviations, until a round needs no
+/// more or a bound is hit. Under a bound, the orders found are those closest
+/// to the default timing.
 pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) -> Orders {
     let model = interp::run(file, src, "", RunOptions { verbose: false, ..opts });
     let mut found: IndexMap<(Vec<String>, bool), String> = IndexMap::new();
     found.insert((texts(&model), matches!(model.ending, Ending::Limit(_))), String::new());
-    let mut search = Search {
-        prefix: Vec::new(),
-        pos: 0,
-        trail: Vec::new(),
-        race: None,
-        seen: HashSet::new(),
-        path: HashSet::new(),
-        cycle: false,
-    };
-    let (mut schedules, mut callbacks, mut truncated) = (0usize, 0u64, false);
-    loop {
-        let (logs, stopped, spent) = replay(file, src, opts, &mut search);
-        callbacks += spent;
-        schedules += 1;
-        if let Some(logs) = logs {
-            let race = search.race.clone().unwrap_or_default();
-            found.entry((logs, stopped)).or_insert(race);
+    let mut search = Search::default();
+    let (mut schedules, mut callbacks) = (0usize, 0u64);
+    let mut model_possible = false;
+    for budget in 0.. {
+        search.budget = budget;
+        search.cut = false;
+        search.restart(Vec::new());
+        loop {
+            let (logs, stopped, spent) = replay(file, src, opts, &mut search);
+            callbacks += spent;
+            schedules += 1;
+            if let Some(logs) = logs {
+                model_possible |= found.get_index(0).is_some_and(|((first, _), _)| *first == logs);
+                let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
+                found.entry((logs, stopped)).or_insert(race);
+            }
+            if found.len() >= bounds.max_orders || schedules >= bounds.max_schedules || callbacks >= bounds.max_callbacks {
+                return finish(found, true, model_possible);
+            }
+            match search.next_prefix() {
+                None => break,
+                Some(prefix) => search.restart(prefix),
+            }
         }
-        match search.next_prefix() {
-            None => break,
-            Some(prefix) => search.restart(prefix),
-        }
-        if schedules >= bounds.max_schedules || callbacks >= bounds.max_callbacks || found.len() >= bounds.max_orders {
-            truncated = true;
+        if !search.cut {
             break;
         }
     }
-    let orders = found.into_iter().map(|((logs, stopped), race)| Order { logs, stopped, race }).collect();
-    Orders { orders, truncated }
+    finish(found, false, model_possible)
+}
+
+const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn)";
+
+fn finish(found: IndexMap<(Vec<String>, bool), String>, truncated: bool, model_possible: bool) -> Orders {
+    let orders = found
+        .into_iter()
+        .map(|((logs, stopped), race)| Order { logs, stopped, race })
+        .collect();
+    Orders {
+        orders,
+        truncated,
+        model_possible,
+    }
+}
+
+/// The warning `run` adds when Node 20 can print the file's lines in more
+/// than one order: the first line where another order differs from the
+/// model's, and the line Node may print there instead.
+pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crate::problem::Problem> {
+    let model = orders.orders.first()?;
+    let other = orders.orders.get(1)?;
+    let i = model
+        .logs
+        .iter()
+        .zip(&other.logs)
+        .position(|(a, b)| a != b)
+        .unwrap_or(model.logs.len().min(other.logs.len()));
+    let span_of = |k: usize| trace.log_spans.get(k).copied();
+    let first = span_of(i).or_else(|| trace.log_spans.last().copied()).unwrap_or_default();
+    let mut p = crate::problem::Problem::warning(
+        "loop::race",
+        first,
+        "real Node 20 can print these lines in another order",
+        "the seed model prints this here",
+    );
+    if let Some(b) = other.logs.get(i) {
+        if let Some(j) = model.logs.iter().skip(i + 1).position(|t| t == b) {
+            if let Some(span) = span_of(i + 1 + j) {
+                p = p.also(span, "Node 20 may print this first");
+            }
+        }
+    }
+    let count = if orders.truncated {
+        "several".to_string()
+    } else {
+        orders.orders.len().to_string()
+    };
+    Some(p.help(format!(
+        "this trace is the seed model's (a turn lasts a tick); Node 20 can print {count} orders here, e.g. when {}; `loopsim run --all-orders` lists them",
+        other.race
+    )))
 }
 
 fn texts(trace: &crate::trace::Trace) -> Vec<String> {
@@ -120,7 +192,14 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Opt
 }
 
 /// Depth-first search over choice sequences by replay.
+#[derive(Default)]
 struct Search {
+    /// Most choices that may differ from the default (option 0).
+    budget: usize,
+    /// Deviations so far on this schedule.
+    used: usize,
+    /// Some choice point had options the budget did not allow.
+    cut: bool,
     /// Choices to replay before exploring anew.
     prefix: Vec<usize>,
     pos: usize,
@@ -128,8 +207,9 @@ struct Search {
     trail: Vec<(usize, usize)>,
     /// The first choice that differs from the default, described.
     race: Option<String>,
-    /// Fingerprints of states whose futures were (or are being) explored.
-    seen: HashSet<u64>,
+    /// Fingerprints of states whose futures were (or are being) explored,
+    /// with the deviation budget that was left there.
+    seen: HashMap<u64, usize>,
     /// Fingerprints met on this schedule (a repeat is a cycle).
     path: HashSet<u64>,
     /// This schedule was abandoned on a cycle: it runs forever.
@@ -141,6 +221,7 @@ impl Search {
         self.prefix = prefix;
         self.pos = 0;
         self.trail.clear();
+        self.used = 0;
         self.race = None;
         self.path.clear();
         self.cycle = false;
@@ -162,9 +243,20 @@ impl Search {
 
 impl Chooser for &mut Search {
     fn choose(&mut self, n: usize, why: &dyn Fn(usize) -> String) -> usize {
-        let choice = if self.pos < self.prefix.len() { self.prefix[self.pos].min(n - 1) } else { 0 };
+        let choice = if self.pos < self.prefix.len() {
+            self.prefix[self.pos].min(n - 1)
+        } else {
+            0
+        };
         self.pos += 1;
-        self.trail.push((choice, n));
+        let options = if self.used < self.budget || choice != 0 {
+            n
+        } else {
+            self.cut = true;
+            1
+        };
+        self.trail.push((choice, options));
+        self.used += usize::from(choice != 0);
         if choice != 0 && self.race.is_none() {
             self.race = Some(why(choice));
         }
@@ -179,6 +271,13 @@ impl Chooser for &mut Search {
         if self.pos < self.prefix.len() {
             return true;
         }
-        self.seen.insert(fingerprint)
+        let left = self.budget - self.used.min(self.budget);
+        match self.seen.get(&fingerprint) {
+            Some(&explored) if explored >= left => false,
+            _ => {
+                self.seen.insert(fingerprint, left);
+                true
+            }
+        }
     }
 }

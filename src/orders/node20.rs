@@ -196,7 +196,10 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
             let options = self.candidates(max_k, offset);
             let i = self.chooser.choose(options.len(), &|i| {
                 let k = options[i];
-                format!("{k} ms boundar{} passed before {}", if k == 1 { "y" } else { "ies" }, what())
+                match k {
+                    1 => format!("a millisecond boundary passed before {}", what()),
+                    k => format!("{k} millisecond boundaries passed before {}", what()),
+                }
             });
             options[i]
         };
@@ -220,9 +223,21 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
     fn candidates(&self, max_k: u64, offset: u64) -> Vec<u64> {
         let mut ks = vec![0, max_k];
         if max_k > 4 {
-            let thresholds = self.timers.latest().into_iter().chain(self.pool.latest()).chain(self.timers.handle_due());
+            let thresholds = self
+                .timers
+                .latest()
+                .into_iter()
+                .chain(self.pool.latest())
+                .chain(self.timers.handle_due());
             for t in thresholds.chain(self.thresholds()) {
-                for x in [t.saturating_sub(1), t, t + 1, t.saturating_sub(offset + 1), t.saturating_sub(offset), t.saturating_sub(offset) + 1] {
+                for x in [
+                    t.saturating_sub(1),
+                    t,
+                    t + 1,
+                    t.saturating_sub(offset + 1),
+                    t.saturating_sub(offset),
+                    t.saturating_sub(offset) + 1,
+                ] {
                     if x >= self.base && x - self.base <= max_k {
                         ks.push(x - self.base);
                     }

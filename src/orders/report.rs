@@ -7,9 +7,22 @@ use std::fmt::Write as _;
 pub fn text(orders: &Orders) -> String {
     let mut out = String::new();
     let n = orders.orders.len();
-    let _ = writeln!(out, "{n} order{} Node 20 can print{}:", if n == 1 { "" } else { "s" }, if orders.truncated { " (search cut short: there may be more)" } else { "" });
+    let _ = writeln!(
+        out,
+        "{n} order{} Node 20 can print{}:",
+        if n == 1 { "" } else { "s" },
+        if orders.truncated {
+            " (search cut short: there may be more)"
+        } else {
+            ""
+        }
+    );
     for (i, order) in orders.orders.iter().enumerate() {
-        let why = if i == 0 { "the seed model's order".to_string() } else { order.race.clone() };
+        let why = if i == 0 {
+            "the seed model's order".to_string()
+        } else {
+            order.race.clone()
+        };
         let stopped = if order.stopped { ", then stopped by a limit" } else { "" };
         let _ = writeln!(out, "\norder {} ({why}{stopped}):", i + 1);
         for line in &order.logs {

@@ -1,0 +1,186 @@
+//! `--all-orders`: every order real Node 20 can print (ALL-ORDERS.md), checked
+//! against the orders real Node 20 printed (the conformance cases) and the
+//! seed puzzles' known races.
+
+use loopsim::interp::RunOptions;
+use loopsim::load::load_bytes;
+use loopsim::orders::{all_orders, Orders};
+use std::path::Path;
+
+fn orders_of_src(src: &str) -> Orders {
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    all_orders(&loaded.file, &loaded.src, RunOptions::default())
+}
+
+fn orders_of(path: &Path) -> Orders {
+    let loaded = loopsim::load::load(path).expect("valid");
+    all_orders(&loaded.file, &loaded.src, RunOptions::default())
+}
+
+fn texts(o: &Orders) -> Vec<Vec<&str>> {
+    o.orders.iter().map(|o| o.logs.iter().map(String::as_str).collect()).collect()
+}
+
+fn files(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for e in entries {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files(p.to_str().unwrap()));
+        } else if p.extension().is_some_and(|e| e == "loop") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_model_order_is_always_one_node_can_print() {
+    for path in files("examples").into_iter().chain(files("../shared/conformance")) {
+        let o = orders_of(&path);
+        assert!(
+            o.model_possible || o.truncated,
+            "{}: the model's order is not among Node's",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn conformance_cases_where_node_printed_one_order_get_exactly_one() {
+    let cases = files("../shared/conformance");
+    if cases.is_empty() {
+        println!("skipped: ../shared/conformance is not here");
+        return;
+    }
+    for path in cases {
+        if path.with_extension("orders").exists() {
+            continue;
+        }
+        let o = orders_of(&path);
+        assert_eq!((o.orders.len(), o.truncated), (1, false), "{}: {:?}", path.display(), texts(&o));
+    }
+}
+
+#[test]
+fn conformance_races_give_exactly_the_orders_node_printed() {
+    for path in files("../shared/conformance") {
+        let Ok(recorded) = std::fs::read_to_string(path.with_extension("orders")) else {
+            continue;
+        };
+        let mut real: Vec<Vec<String>> = recorded
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split_once(' ').unwrap().1.split(" | ").map(str::to_string).collect())
+            .collect();
+        let o = orders_of(&path);
+        let mut ours: Vec<Vec<String>> = o.orders.iter().map(|o| o.logs.clone()).collect();
+        real.sort();
+        ours.sort();
+        assert_eq!(ours, real, "{}", path.display());
+    }
+}
+
+#[test]
+fn seed_puzzles_that_do_not_race() {
+    for name in ["p01", "p03", "p04", "p05", "p19"] {
+        let path = files("examples")
+            .into_iter()
+            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(name))
+            .unwrap();
+        let o = orders_of(&path);
+        assert_eq!((o.orders.len(), o.truncated), (1, false), "{name}: {:?}", texts(&o));
+    }
+}
+
+#[test]
+fn seed_puzzles_that_race_in_real_node() {
+    for name in ["p02", "p06", "p11", "p17"] {
+        let path = files("examples")
+            .into_iter()
+            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(name))
+            .unwrap();
+        let o = orders_of(&path);
+        assert_eq!(o.orders.len(), 2, "{name}: {:?}", texts(&o));
+        assert_ne!(o.orders[0].logs, o.orders[1].logs);
+        assert!(!o.orders[1].race.is_empty());
+    }
+}
+
+#[test]
+fn main_module_timeout_0_and_immediate_race_with_both_orders() {
+    let o = orders_of_src("timeout 0 \"t\"\nimmediate \"i\"\n");
+    assert_eq!(texts(&o), [["i", "t"], ["t", "i"]]);
+    assert!(o.orders[1].race.contains("boundary passed"), "{}", o.orders[1].race);
+}
+
+#[test]
+fn in_an_es_module_the_immediate_always_wins() {
+    let o = orders_of_src("module esm\ntimeout 0 \"t\"\nimmediate \"i\"\n");
+    assert_eq!(texts(&o), [["i", "t"]]);
+}
+
+#[test]
+fn io_already_arrived_and_an_immediate_are_not_a_race() {
+    let o = orders_of_src("io \"x\"\nimmediate \"i\"\n");
+    assert_eq!(texts(&o), [["x", "i"]]);
+}
+
+#[test]
+fn equal_pool_jobs_finishing_in_one_tick_come_in_any_order() {
+    let o = orders_of_src("submit \"a\" 5\nsubmit \"b\" 5\n");
+    let mut t = texts(&o);
+    t.sort();
+    assert_eq!(t, [["a", "b"], ["b", "a"]]);
+}
+
+#[test]
+fn timers_one_tick_apart_set_in_one_tick_can_swap() {
+    // b is due a tick before a, but a millisecond may pass between the two readings.
+    let o = orders_of_src("timeout 2 \"a\"\ntimeout 1 \"b\"\n");
+    let mut t = texts(&o);
+    t.sort();
+    assert_eq!(t, [["a", "b"], ["b", "a"]]);
+    // Far apart they cannot.
+    assert_eq!(texts(&orders_of_src("timeout 20 \"a\"\ntimeout 1 \"b\"\n")), [["b", "a"]]);
+}
+
+#[test]
+fn overdue_timers_run_list_by_list_in_node_too() {
+    let o = orders_of_src("timeout 10 \"A\"\nwork 2\ntimeout 10 \"B\"\nwork 4\ntimeout 5 \"C\"\nwork 7\n");
+    assert_eq!(texts(&o), [["A", "B", "C"]]);
+}
+
+#[test]
+fn json_has_the_orders_shape() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args([
+            "run",
+            "--all-orders",
+            "--format",
+            "json",
+            "examples/phases/p06-main-module-timeout-vs-immediate.loop",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["orders"].as_array().unwrap().len(), 2);
+    assert!(v["orders"][0].as_array().unwrap().iter().all(|t| t.is_string()));
+}
+
+#[test]
+fn run_warns_of_a_race_only_where_there_is_one() {
+    let run = |f: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .args(["run", f])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let racy = run("examples/phases/p06-main-module-timeout-vs-immediate.loop");
+    assert!(racy.contains("real Node 20 can print these lines in another order"), "{racy}");
+    assert!(racy.contains("Node 20 may print this first"), "{racy}");
+    assert_eq!(run("examples/phases/p01-read-callback-schedules-three.loop"), "");
+}
