@@ -103,6 +103,10 @@ struct RunArgs {
     /// Skip the search for other orders Node 20 could print (no race warnings).
     #[arg(long)]
     no_race_check: bool,
+    /// Whose drain rule to follow: 20 (nextTicks and microtasks after every
+    /// callback) or 10 (a timer list, or the whole check phase, first).
+    #[arg(long, default_value = "20", value_parser = ["10", "20"])]
+    node: String,
 }
 
 impl RunArgs {
@@ -115,6 +119,7 @@ impl RunArgs {
                 max_callbacks: self.max_callbacks,
             },
             max_statements: self.max_callbacks.saturating_mul(10),
+            node: if self.node == "10" { crate::sched::NodeVersion::Node10 } else { crate::sched::NodeVersion::Node20 },
         }
     }
 }
@@ -216,7 +221,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, format: Format, args: &RunA
         Err(code) => return code,
     };
     let trace = run_file(&loaded, args.options(verbose));
-    if !args.no_race_check {
+    if !args.no_race_check && args.node == "20" {
         let orders = crate::orders::all_orders_within(
             &loaded.file,
             &loaded.src,
@@ -274,10 +279,16 @@ fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
         return Verdict::NoPrediction;
     };
     let trace = run_file(loaded, args.options(false));
-    match expect::check(expect, &trace) {
-        Ok(()) => Verdict::Pass { lines: expect.lines.len() },
-        Err(p) => Verdict::Fail(p),
+    if let Err(p) = expect::check(expect, &trace) {
+        return Verdict::Fail(p);
     }
+    if !expect.or.is_empty() {
+        let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
+        if let Err(p) = expect::check_orders(expect, &orders) {
+            return Verdict::Fail(p);
+        }
+    }
+    Verdict::Pass { lines: expect.lines.len() }
 }
 
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {

@@ -19,13 +19,65 @@ pub fn limit_queue(trace: &Trace) -> Option<LimitQueue> {
     }
 }
 
-/// Compares the run's log lines with the expect lines one to one, in order,
-/// comparing only the fields written. `Ok` if the prediction holds.
+/// Checks the run against the prediction: the run's log lines must match one
+/// of the alternatives (`expect { … } or { … }`). See [`check_one`].
+///
+/// # Errors
+/// The problem of the alternative that matched longest.
+pub fn check(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
+    let mut best: Option<(usize, Problem)> = None;
+    for alt in expect.alternatives() {
+        match check_one(alt, trace) {
+            Ok(()) => return Ok(()),
+            Err(p) => {
+                let reached = alt.lines.iter().position(|l| l.span == p.span).unwrap_or(alt.lines.len());
+                if best.as_ref().is_none_or(|(r, _)| reached > *r) {
+                    best = Some((reached, p));
+                }
+            }
+        }
+    }
+    Err(best.expect("at least one alternative").1)
+}
+
+/// For a racy file, the alternatives must be exactly the orders real Node 20
+/// can print (text and limit only: turns, ticks and phases are the model's).
+///
+/// # Errors
+/// At an alternative Node never prints, or at the block when Node can print
+/// an order no alternative names.
+pub fn check_orders(expect: &Expect, orders: &crate::orders::Orders) -> Result<(), Problem> {
+    let texts = |alt: &Expect| -> (Vec<String>, bool) { (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some()) };
+    for alt in expect.alternatives() {
+        let (logs, stopped) = texts(alt);
+        if !orders.orders.iter().any(|o| o.logs == logs && o.stopped == stopped) {
+            return Err(Problem::error("loop::prediction", alt.span, "real Node 20 never prints this order", "not a possible order")
+                .help("`loopsim run --all-orders` lists the orders Node 20 can print"));
+        }
+    }
+    if orders.truncated {
+        return Ok(());
+    }
+    let named: Vec<(Vec<String>, bool)> = expect.alternatives().map(texts).collect();
+    if let Some(missing) = orders.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
+        return Err(Problem::error(
+            "loop::prediction",
+            expect.span,
+            format!("real Node 20 can also print: {}", missing.logs.join(" | ")),
+            "an order is missing",
+        )
+        .help(format!("it happens when {}; add it as `or {{ … }}`", missing.race)));
+    }
+    Ok(())
+}
+
+/// Compares the run's log lines with one alternative's lines one to one, in
+/// order, comparing only the fields written. `Ok` if the prediction holds.
 ///
 /// # Errors
 /// A problem at the first differing expect line (or at the block's end when
 /// the run printed more), labelled with what actually happened there.
-pub fn check(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
+pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
     let logs: Vec<(&Event, &str)> = trace.logs().collect();
     for (i, line) in expect.lines.iter().enumerate() {
         match logs.get(i) {

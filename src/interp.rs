@@ -18,6 +18,8 @@ pub struct RunOptions {
     pub limits: Limits,
     /// Most statements one run may execute (stops `repeat` with huge counts).
     pub max_statements: u64,
+    /// Whose drain rule the model follows (`--node 10`).
+    pub node: crate::sched::NodeVersion,
 }
 
 impl Default for RunOptions {
@@ -27,6 +29,7 @@ impl Default for RunOptions {
             pool: None,
             limits: Limits::default(),
             max_statements: 50_000_000,
+            node: crate::sched::NodeVersion::Node20,
         }
     }
 }
@@ -94,7 +97,7 @@ pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sche
 /// Runs a checked file; returns its trace (ended normally or by a limit).
 pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
     let (pool, module) = loop_config(file, &opts);
-    let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits);
+    let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits).with_node(opts.node);
     let mut interp = Interp::new(file, src, opts);
     let ending = match sched.run(MAIN, &mut interp) {
         Ok(()) => Ending::Finished {

@@ -165,6 +165,31 @@ fn help_documents_exit_codes_and_examples() {
 }
 
 #[test]
+fn node_10_drains_after_the_timer_list() {
+    let src = "repeat 2 {\n  timeout 0 \"t{i}\" {\n    log \"t{i}\"\n    then \"t{i} promise\"\n    nextTick \"t{i} tick\"\n  }\n}\n";
+    let texts = |args: &[&str]| -> Vec<String> {
+        let o = loopsim(args, Some(("n.loop", src)));
+        stdout(&o).lines().skip(1).map(|l| l[23..].to_string()).collect()
+    };
+    assert_eq!(texts(&["run", "--node", "10", "n.loop"]), ["t1", "t2", "t1 tick", "t2 tick", "t1 promise", "t2 promise"]);
+    assert_eq!(texts(&["run", "n.loop"]), ["t1", "t1 tick", "t1 promise", "t2", "t2 tick", "t2 promise"]);
+}
+
+#[test]
+fn expect_alternatives_must_be_the_orders_node_can_print() {
+    let both = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n} or {\n  \"t\"\n  \"i\"\n}\n";
+    assert_eq!(loopsim(&["check", "a.loop"], Some(("a.loop", both))).status.code(), Some(0));
+    let impossible = "io \"x\"\nimmediate \"i\"\nexpect {\n  \"x\"\n  \"i\"\n} or {\n  \"i\"\n  \"x\"\n}\n";
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", impossible)));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("real Node 20 never prints this order"), "{}", stderr(&o));
+    let missing = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n} or {\n  \"i\"\n  \"t\"\n}\n";
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", missing)));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("real Node 20 can also print: t | i"), "{}", stderr(&o));
+}
+
+#[test]
 fn empty_file_gives_an_empty_trace() {
     let o = loopsim(&["run", "e.loop"], Some(("e.loop", "")));
     assert_eq!(o.status.code(), Some(0));

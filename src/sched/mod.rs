@@ -14,8 +14,8 @@ pub use event_loop::{EventLoop, Host};
 
 pub use phase::Phase;
 pub use pool::PoolEvent;
-pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 pub(crate) use pool::{Completion, ThreadPool};
+pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 pub(crate) use timers::{Head as TimerHead, NodeTimers};
 
 use std::collections::VecDeque;
@@ -30,6 +30,18 @@ pub enum Module {
     Cjs,
     /// ES module: the body runs inside turn 1's poll phase, as a microtask.
     Esm,
+}
+
+/// Which Node.js the between-callbacks drain follows (LANGUAGE.md §5 rule 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NodeVersion {
+    /// Node >= 11 (nodejs/node PR #22842): the nextTick and microtask queues
+    /// drain after every callback, timers and immediates included.
+    #[default]
+    Node20,
+    /// Node <= 10: a timer list's callbacks run back to back and the check
+    /// phase runs all its immediates before the queues drain.
+    Node10,
 }
 
 /// Which limit stopped a run (LANGUAGE.md §5 rule 7).
@@ -138,6 +150,7 @@ pub struct Scheduler<C> {
     loop_phase: Phase,
     /// Where the last callback ran (reported when a limit stops the run).
     last_phase: Phase,
+    node: NodeVersion,
 }
 
 /// The result of a callback or phase: continue, or stop with the host's reason.
@@ -154,7 +167,6 @@ impl<C: Clone> Scheduler<C> {
         }
         cleared
     }
-
 
     /// A loop at tick 0 with a pool of `pool_size` threads.
     pub fn new(pool_size: usize, module: Module, limits: Limits) -> Self {
@@ -178,7 +190,14 @@ impl<C: Clone> Scheduler<C> {
             esm_main: None,
             loop_phase: Phase::Main,
             last_phase: Phase::Main,
+            node: NodeVersion::default(),
         }
+    }
+
+    /// Follows `node`'s drain rule instead of Node 20's.
+    pub fn with_node(mut self, node: NodeVersion) -> Self {
+        self.node = node;
+        self
     }
 
     /// Callbacks called so far.
@@ -320,15 +339,19 @@ impl<C: Clone> Scheduler<C> {
                 Ok(list) => list,
                 Err(next) => return Ok((next, ran)),
             };
+            let mut ran_in_list = false;
             loop {
                 let due = match self.timers.head(list, now) {
                     Head::Due(due) => due,
                     Head::NotDue | Head::ListDone => break,
                 };
-                if ran {
+                // Node >= 11 drains between any two timers; Node 10 ran a
+                // list's timers back to back and drained between lists.
+                if ran && !(self.node == NodeVersion::Node10 && ran_in_list) {
                     self.drain(host)?;
                 }
                 ran = true;
+                ran_in_list = true;
                 if !self.timers.is_running(due.id) {
                     // Cleared by the drain just before it would have run.
                     self.timers.finish(due, None);
@@ -392,10 +415,13 @@ impl<C: Clone> Scheduler<C> {
                 self.live_immediates -= 1;
                 let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1);
                 self.call(host, cb, ctx)?;
-                self.drain(host)?;
+                if self.node != NodeVersion::Node10 {
+                    self.drain(host)?;
+                }
             }
         }
-        Ok(())
+        // Node 10 drained once, after the whole check phase.
+        self.drain(host)
     }
 
     /// The close phase: the close queue at phase entry, last in first out.
@@ -473,7 +499,6 @@ impl<C: Clone> Scheduler<C> {
         }
     }
 }
-
 
 impl<C: Clone> EventLoop<C> for Scheduler<C> {
     fn now(&self) -> u64 {

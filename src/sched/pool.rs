@@ -238,7 +238,11 @@ impl<C> ThreadPool<C> {
 
     /// Every tick a running job or an `io` event completes at.
     pub fn thresholds(&self) -> Vec<u64> {
-        self.running.iter().map(|r| r.0 .0).chain(self.completions.iter().map(|c| c.0.ready)).collect()
+        self.running
+            .iter()
+            .map(|r| r.0 .0)
+            .chain(self.completions.iter().map(|c| c.0.ready))
+            .collect()
     }
 
     /// Feeds a description of the pool's state, times relative to `base`, to `h`.
@@ -259,7 +263,11 @@ impl<C> ThreadPool<C> {
         for w in &self.waiting {
             (w.ticks, &w.cb).hash(h);
         }
-        let mut done: Vec<(i128, i128, u64, bool)> = self.completions.iter().map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant)).collect();
+        let mut done: Vec<(i128, i128, u64, bool)> = self
+            .completions
+            .iter()
+            .map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant))
+            .collect();
         done.sort_unstable();
         done.hash(h);
         for c in &self.completions {

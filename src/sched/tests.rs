@@ -3,6 +3,7 @@
 //! table of operations.
 
 use super::*;
+use crate::sched::NodeVersion;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -452,4 +453,30 @@ fn an_endless_tick_chain_hits_the_callback_limit() {
     };
     let mut s = Scheduler::new(4, Module::Cjs, limits);
     assert_eq!(s.run((), &mut Spin), Err((LimitKind::Callbacks, Phase::NextTick, 100)));
+}
+
+// Node 10 (before nodejs/node PR #22842): no drain between a list's timers
+// or between immediates.
+#[test]
+fn node_10_runs_a_timer_list_and_the_check_phase_before_draining() {
+    let table = vec![
+        vec![Timeout(0, 1), Timeout(0, 2), Immediate(5), Immediate(6)],
+        vec![Log("t1"), Microtask(3)],
+        vec![Log("t2"), Microtask(4)],
+        vec![Log("t1 promise")],
+        vec![Log("t2 promise")],
+        vec![Log("i1"), NextTick(7)],
+        vec![Log("i2")],
+        vec![Log("i1 tick")],
+    ];
+    let n = table.len();
+    let mut script = Script {
+        table,
+        handles: vec![None; n],
+        log: Vec::new(),
+    };
+    let mut s = Scheduler::new(4, Module::Cjs, Limits::default()).with_node(NodeVersion::Node10);
+    s.run(0, &mut script).unwrap();
+    let out: Vec<&str> = script.log.iter().map(|l| l.3).collect();
+    assert_eq!(out, ["i1", "i2", "i1 tick", "t1", "t2", "t1 promise", "t2 promise"]);
 }

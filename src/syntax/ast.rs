@@ -220,13 +220,23 @@ pub struct Link {
     pub span: Span,
 }
 
-/// An `expect { … }` block.
+/// An `expect { … }` block, with its `or { … }` alternatives.
 #[derive(Debug, Clone)]
 pub struct Expect {
     pub lines: Vec<ExpectLine>,
     /// `limit QUEUE`: the run is predicted to stop at that limit.
     pub limit: Option<Spanned<LimitQueue>>,
     pub span: Span,
+    /// `expect { … } or { … } or { … }`: the other orders predicted for a
+    /// racy file (each with an empty `or`).
+    pub or: Vec<Expect>,
+}
+
+impl Expect {
+    /// This alternative and the `or` ones, in order.
+    pub fn alternatives(&self) -> impl Iterator<Item = &Expect> {
+        std::iter::once(self).chain(&self.or)
+    }
 }
 
 /// One predicted log line: `[turn N] [at T] [PHASE] "text"`.

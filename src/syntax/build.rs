@@ -11,7 +11,15 @@ use pest::Parser;
 /// How many syntax errors one file reports before giving up.
 const MAX_SYNTAX_ERRORS: usize = 10;
 
+/// How deep blocks may nest. The passes after parsing (this builder, the
+/// checks, the interpreter, dropping the AST) recurse once per level, so a
+/// deeper file is refused here rather than overflowing the stack.
+pub const MAX_NESTING: usize = 100;
+
 pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
+    if let Some(open) = first_too_deep(src) {
+        return Err(vec![too_deep(Span::new(open, open + 1))]);
+    }
     let mut text = src.to_string();
     let mut problems = Vec::new();
     for _ in 0..MAX_SYNTAX_ERRORS {
@@ -30,7 +38,9 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text, &e);
                 problems.push(problem);
-                if !blank_line(&mut text, at) {
+                // A parser limit (pest's stack guard) would be hit again on retry.
+                let limit = matches!(e.variant, pest::error::ErrorVariant::CustomError { .. });
+                if limit || !blank_line(&mut text, at) {
                     break;
                 }
             }
@@ -38,6 +48,42 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     }
     problems.sort_by_key(|p| (p.span.start, p.span.end));
     Err(problems)
+}
+
+/// The first `{` opened more than [`MAX_NESTING`] blocks deep, skipping
+/// strings and comments. Checked before parsing: the parser's time grows with
+/// the nesting depth of a block that fails to parse.
+fn first_too_deep(src: &str) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => i = skip_line(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i),
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
+                    i += if bytes[i] == b'\\' && bytes.get(i + 1) != Some(&b'\n') { 2 } else { 1 };
+                }
+            }
+            b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the newline ending the line at `i` (or the end).
+fn skip_line(bytes: &[u8], i: usize) -> usize {
+    bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
 }
 
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
@@ -58,6 +104,8 @@ fn blank_line(text: &mut String, at: usize) -> bool {
 struct Builder {
     problems: Vec<Problem>,
     sites: usize,
+    /// Blocks open around the statement being built.
+    depth: usize,
 }
 
 impl Builder {
@@ -170,10 +218,19 @@ impl Builder {
     }
 
     fn statements(&mut self, body: Pair<Rule>) -> Vec<Stmt> {
-        body.into_inner()
+        if self.depth >= MAX_NESTING {
+            let open = body.as_span().start();
+            self.problems.push(too_deep(Span::new(open, open + 1)));
+            return Vec::new();
+        }
+        self.depth += 1;
+        let stmts = body
+            .into_inner()
             .filter(|p| !matches!(p.as_rule(), Rule::open_brace | Rule::close_brace))
             .filter_map(|p| self.statement(p))
-            .collect()
+            .collect();
+        self.depth -= 1;
+        stmts
     }
 
     fn statement(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
@@ -455,21 +512,27 @@ impl Builder {
     }
 
     fn expect(&mut self, pair: Pair<Rule>) -> Expect {
+        let mut bodies = pair.into_inner().filter(|p| p.as_rule() == Rule::expect_body).map(|b| self.expect_body(b));
+        let mut first = bodies.next().expect("an expect block has a body");
+        first.or = bodies.collect();
+        first
+    }
+
+    fn expect_body(&mut self, pair: Pair<Rule>) -> Expect {
         let span: Span = pair.as_span().into();
         let mut expect = Expect {
             lines: Vec::new(),
             limit: None,
             span,
+            or: Vec::new(),
         };
         for line in pair.into_inner() {
             let line_span: Span = line.as_span().into();
             if let Some(limit) = expect.limit {
                 if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
                     self.problems.push(
-                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit").help(format!(
-                            "the run stops at the limit (byte {}); move this line above it",
-                            limit.span.start
-                        )),
+                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit")
+                            .help(format!("the run stops at the limit (byte {}); move this line above it", limit.span.start)),
                     );
                     continue;
                 }
@@ -554,6 +617,13 @@ fn misplaced_directive(span: Span, first: Span, text: &str) -> Problem {
     .help(format!(
         "move `{text}` to the top of the file, above the statement at byte {}",
         first.start
+    ))
+}
+
+/// A block opened [`MAX_NESTING`] blocks deep (or deeper than the parser's stack allows).
+pub(super) fn too_deep(span: Span) -> Problem {
+    Problem::error("loop::nesting", span, "blocks are nested too deeply", "nested too deeply here").help(format!(
+        "a file may nest blocks at most {MAX_NESTING} deep; use `repeat N` or `again` instead of writing levels out"
     ))
 }
 

@@ -12,6 +12,12 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    if let ErrorVariant::CustomError { message } = &e.variant {
+        if message.contains("stack limit") {
+            let end = at + src[at.min(src.len())..].chars().next().map_or(0, char::len_utf8);
+            return (super::build::too_deep(Span::new(at.min(src.len()), end.min(src.len()))), at);
+        }
+    }
     if let Some(p) = unterminated_string(src, at) {
         return (p, at);
     }
@@ -178,12 +184,13 @@ fn name(rule: Rule) -> Option<&'static str> {
         | Rule::misplaced => "a statement",
         Rule::integer => "a number",
         Rule::string | Rule::string_inner => "a string",
-        Rule::body | Rule::open_brace => "`{`",
+        Rule::body | Rule::open_brace | Rule::skipped_body => "`{`",
         Rule::close_brace => "`}`",
         Rule::after_clause | Rule::kw_after => "`after`",
         Rule::times_clause | Rule::kw_times => "`times`",
         Rule::then_link | Rule::dot_then => "`.then`",
-        Rule::expect_block | Rule::kw_expect => "an expect block",
+        Rule::expect_block | Rule::kw_expect | Rule::expect_body => "an expect block",
+        Rule::kw_or => "`or`",
         Rule::expect_line | Rule::turn_field | Rule::kw_turn | Rule::at_field | Rule::kw_at | Rule::phase_field => "an expect line",
         Rule::limit_line | Rule::kw_limit => "`limit`",
         Rule::word => "a name",
