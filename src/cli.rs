@@ -59,6 +59,9 @@ enum Command {
         /// List every order of log lines real Node 20 can print (ALL-ORDERS.md).
         #[arg(long)]
         all_orders: bool,
+        /// Under each line, the rule that placed it there.
+        #[arg(long)]
+        explain: bool,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -120,6 +123,7 @@ impl RunArgs {
             },
             max_statements: self.max_callbacks.saturating_mul(10),
             node: if self.node == "10" { crate::sched::NodeVersion::Node10 } else { crate::sched::NodeVersion::Node20 },
+            explain: false,
         }
     }
 }
@@ -150,8 +154,9 @@ pub fn main() -> ExitCode {
             verbose,
             format,
             run,
+            explain,
             ..
-        } => cmd_run(&out, file, *verbose, *format, run),
+        } => cmd_run(&out, file, *verbose, *explain, *format, run),
         Command::Check { files, run } => cmd_check(&out, files, run),
         Command::Test { paths, run } => cmd_test(&out, paths, run),
     };
@@ -215,12 +220,12 @@ fn run_file(loaded: &Loaded, opts: RunOptions) -> Trace {
     interp::run(&loaded.file, &loaded.src, &loaded.title(), opts)
 }
 
-fn cmd_run(out: &Output, path: &Path, verbose: bool, format: Format, args: &RunArgs) -> Exit {
+fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Format, args: &RunArgs) -> Exit {
     let loaded = match out.load(path) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let trace = run_file(&loaded, args.options(verbose));
+    let trace = run_file(&loaded, RunOptions { explain, ..args.options(verbose) });
     if !args.no_race_check && args.node == "20" {
         let orders = crate::orders::all_orders_within(
             &loaded.file,
@@ -278,7 +283,7 @@ fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
     let Some(expect) = &loaded.file.expect else {
         return Verdict::NoPrediction;
     };
-    let trace = run_file(loaded, args.options(false));
+    let trace = run_file(loaded, RunOptions { explain: true, ..args.options(false) });
     if let Err(p) = expect::check(expect, &trace) {
         return Verdict::Fail(p);
     }

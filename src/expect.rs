@@ -89,10 +89,13 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
                         format!("prediction failed at log line {}: {diff}", i + 1),
                         format!("actually: {}", actual(event, text)),
                     )
-                    .help(format!(
-                        "the run printed {} log line(s); fix this expect line, or run `loopsim run --verbose` to see why it ran there",
-                        logs.len()
-                    )));
+                    .help(match trace.explanations.get(i) {
+                        Some(why) => format!("why \"{text}\" ran there: {why}"),
+                        None => format!(
+                            "the run printed {} log line(s); `loopsim run --explain` shows why each ran where it did",
+                            logs.len()
+                        ),
+                    }));
                 }
             }
             None => return Err(ran_out(line, &logs, trace)),

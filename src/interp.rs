@@ -20,6 +20,8 @@ pub struct RunOptions {
     pub max_statements: u64,
     /// Whose drain rule the model follows (`--node 10`).
     pub node: crate::sched::NodeVersion,
+    /// Explain each log line (`--explain`): fills [`Trace::explanations`].
+    pub explain: bool,
 }
 
 impl Default for RunOptions {
@@ -30,6 +32,7 @@ impl Default for RunOptions {
             limits: Limits::default(),
             max_statements: 50_000_000,
             node: crate::sched::NodeVersion::Node20,
+            explain: false,
         }
     }
 }
@@ -48,6 +51,10 @@ pub struct Instance<'a> {
     /// Set by `again` inside a `.then` link: the chain does not go on.
     alone: bool,
     label: Option<u32>,
+    /// Where and when it was scheduled (for `--explain`; not part of its identity).
+    from: Origin,
+    /// Its pool job number (`submit`), 1-based.
+    job: u64,
 }
 
 /// The values of a body's texts, and the callback `again` repeats.
@@ -58,6 +65,8 @@ struct Frame<'a> {
     count: u64,
     this: Option<Instance<'a>>,
 }
+
+use crate::explain::{self, Origin, Why};
 
 impl Hash for Instance<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
@@ -117,6 +126,14 @@ pub(crate) const MAIN: Instance<'static> = Instance {
     run: 1,
     alone: true,
     label: None,
+    from: Origin {
+        turn: 0,
+        tick: 0,
+        phase: None,
+        loop_phase: None,
+        line: 1,
+    },
+    job: 0,
 };
 
 static MAIN_CALLBACK: Callback = Callback {
@@ -154,6 +171,15 @@ pub(crate) struct Interp<'a> {
     last: Option<Instance<'a>>,
     statements: u64,
     main: &'a [Stmt],
+    module: crate::sched::Module,
+    /// `--explain`: one explanation per log line, and what it needs.
+    explanations: Vec<String>,
+    why: Option<String>,
+    loop_phase: Phase,
+    submits: u64,
+    pool_starts: Vec<u64>,
+    pool_size: usize,
+    slept: Option<(u64, u64, u64)>,
 }
 
 impl<'a> Interp<'a> {
@@ -172,6 +198,14 @@ impl<'a> Interp<'a> {
             last: None,
             statements: 0,
             main: &file.body,
+            module: file.module.map(|m| m.value).unwrap_or_default(),
+            explanations: Vec::new(),
+            why: None,
+            loop_phase: Phase::Main,
+            submits: 0,
+            pool_starts: Vec::new(),
+            pool_size: loop_config(file, &opts).0,
+            slept: None,
         }
     }
 
@@ -181,6 +215,7 @@ impl<'a> Interp<'a> {
             title: title.to_string(),
             events: self.events,
             log_spans: self.log_spans,
+            explanations: self.explanations,
             ending,
         }
     }
@@ -190,6 +225,10 @@ impl<'a> Interp<'a> {
         (self.log_hash, &text).hash(&mut h);
         self.log_hash = h.finish();
         self.log_spans.push(span);
+        if self.opts.explain {
+            let why = self.why.clone().unwrap_or_else(|| explain::main_module(self.module));
+            self.explanations.push(why);
+        }
         self.push(sched, EventKind::Log { text });
     }
 }
@@ -209,6 +248,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
 
     fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
         self.frame_phase = ctx.phase;
+        self.loop_phase = ctx.loop_phase;
         if inst.link == usize::MAX {
             let frame = Frame {
                 index: None,
@@ -237,6 +277,9 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
         self.counts[site] += 1;
         let (label_text, times, body) = self.parts(&inst);
         let run = if inst.cb.kind.value == Kind::Interval { ctx.run } else { inst.run };
+        if self.opts.explain {
+            self.why = Some(self.explain(&inst, &ctx, run));
+        }
         if let (Some(label), Some(handle)) = (inst.label, ctx.handle) {
             if inst.cb.kind.value != Kind::Interval {
                 if let Some(set) = self.live.get_mut(&label) {
@@ -312,6 +355,19 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
     }
 
     fn observe(&mut self, event: LoopEvent) {
+        if self.opts.explain {
+            match event {
+                LoopEvent::Sleep { from, to } => self.slept = Some((self.last_turn() + 1, from, to)),
+                LoopEvent::Pool(PoolEvent::Start { job, at, .. }) => {
+                    let job = job as usize;
+                    if self.pool_starts.len() < job {
+                        self.pool_starts.resize(job, 0);
+                    }
+                    self.pool_starts[job - 1] = at;
+                }
+                _ => {}
+            }
+        }
         if !self.opts.verbose {
             return;
         }
@@ -443,6 +499,8 @@ impl<'a> Interp<'a> {
                     run: 1,
                     alone: false,
                     label: None,
+                    from: Origin::default(),
+                    job: 0,
                 };
                 let inst = Instance {
                     label: self.intern_label(&inst, &frame),
@@ -486,6 +544,20 @@ impl<'a> Interp<'a> {
 
     fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
         let cb = inst.cb;
+        let mut inst = inst;
+        if self.opts.explain {
+            inst.from = Origin {
+                turn: sched.turn(),
+                tick: sched.now(),
+                phase: Some(self.frame_phase),
+                loop_phase: Some(self.loop_phase),
+                line: self.line(self.site_span(&inst)),
+            };
+            if cb.kind.value == Kind::Submit {
+                self.submits += 1;
+                inst.job = self.submits;
+            }
+        }
         let handle = match cb.kind.value {
             Kind::Timeout => Some(sched.set_timeout(value(cb.delay), inst)),
             Kind::Interval => Some(sched.set_interval(value(cb.delay), inst)),
@@ -525,6 +597,31 @@ impl<'a> Interp<'a> {
             let line = self.line(self.site_span(&inst));
             self.push(sched, EventKind::Schedule { kind, label, detail, line });
         }
+    }
+
+    fn explain(&self, inst: &Instance<'a>, ctx: &Ctx, run: u64) -> String {
+        let cb = inst.cb;
+        let amount = match cb.kind.value {
+            Kind::Timeout | Kind::Interval => value(cb.delay),
+            Kind::Io => value(cb.after),
+            Kind::Submit => value(cb.ticks),
+            _ => 0,
+        };
+        let why = Why {
+            kind: cb.kind.value,
+            link: inst.link,
+            label: inst.label.map(|l| self.labels[l as usize].clone()),
+            from: inst.from,
+            turn: ctx.turn,
+            tick: ctx.now,
+            phase: ctx.phase,
+            amount,
+            run,
+            pool_start: (inst.job > 0).then(|| self.pool_starts.get(inst.job as usize - 1).copied()).flatten(),
+            pool_size: self.pool_size,
+            slept: self.slept.filter(|s| s.0 == ctx.turn).map(|s| (s.1, s.2)),
+        };
+        explain::explain(&why)
     }
 
     fn schedule_detail<L: EventLoop<Instance<'a>>>(&self, sched: &L, cb: &Callback) -> String {

@@ -3,11 +3,12 @@
 pub mod check;
 pub mod cli;
 pub mod expect;
+pub mod explain;
 pub mod interp;
 pub mod limit;
 pub mod load;
+pub mod orders;
 pub mod problem;
 pub mod sched;
 pub mod syntax;
 pub mod trace;
-pub mod orders;

@@ -92,6 +92,9 @@ pub struct Trace {
     /// The source span of the statement behind each `log` event, in order.
     #[serde(skip)]
     pub log_spans: Vec<crate::syntax::ast::Span>,
+    /// With `--explain`: why each `log` line ran where it did, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explanations: Vec<String>,
     #[serde(flatten)]
     pub ending: Ending,
 }
@@ -132,11 +135,19 @@ impl Trace {
                 if verbose { "event" } else { "log" }
             ))
         );
+        let mut logs = 0;
         for e in shown {
             let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
             let _ = write!(out, "{}", style.dim(&cols));
             let (phase, text) = describe(e);
             let _ = writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), text);
+            if matches!(e.kind, EventKind::Log { .. }) {
+                if let Some(why) = self.explanations.get(logs) {
+                    let pad = " ".repeat(turn_w + tick_w + 15);
+                    let _ = writeln!(out, "{pad}{}", style.dim(&format!("↳ {why}")));
+                }
+                logs += 1;
+            }
         }
         out
     }
