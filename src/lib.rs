@@ -9,6 +9,7 @@ pub mod limit;
 pub mod load;
 pub mod orders;
 pub mod problem;
+pub mod render;
 pub mod sched;
 pub mod syntax;
 pub mod trace;
