@@ -97,12 +97,14 @@ struct RunArgs {
     /// Thread-pool size (1..=1024), instead of the file's `pool` directive.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pool: Option<u64>,
-    /// Stop a run after this many turns of the loop.
-    #[arg(long, default_value_t = Limits::default().max_turns)]
-    max_turns: u64,
-    /// Stop a run after this many callbacks (and ten times as many statements).
-    #[arg(long, default_value_t = Limits::default().max_callbacks)]
-    max_callbacks: u64,
+    /// Stop a run after this many turns of the loop [default: 1000000, raised
+    /// to let every bounded statement of the file run]
+    #[arg(long)]
+    max_turns: Option<u64>,
+    /// Stop a run after this many callbacks, and ten times as many statements
+    /// [default: 5000000, raised likewise, up to 50000000]
+    #[arg(long)]
+    max_callbacks: Option<u64>,
     /// Skip the search for other orders Node 20 could print (no race warnings).
     #[arg(long)]
     no_race_check: bool,
@@ -118,10 +120,11 @@ impl RunArgs {
             verbose,
             pool: self.pool,
             limits: Limits {
-                max_turns: self.max_turns,
-                max_callbacks: self.max_callbacks,
+                max_turns: self.max_turns.unwrap_or(Limits::default().max_turns),
+                max_callbacks: self.max_callbacks.unwrap_or(Limits::default().max_callbacks),
             },
-            max_statements: self.max_callbacks.saturating_mul(10),
+            max_statements: self.max_callbacks.unwrap_or(Limits::default().max_callbacks).saturating_mul(10),
+            auto_limits: self.max_turns.is_none() && self.max_callbacks.is_none(),
             node: if self.node == "10" { crate::sched::NodeVersion::Node10 } else { crate::sched::NodeVersion::Node20 },
             explain: false,
         }

@@ -22,6 +22,9 @@ pub struct RunOptions {
     pub node: crate::sched::NodeVersion,
     /// Explain each log line (`--explain`): fills [`Trace::explanations`].
     pub explain: bool,
+    /// Use [`crate::bound::default_limits`] for the file instead of `limits`
+    /// and `max_statements` (the CLI's defaults).
+    pub auto_limits: bool,
 }
 
 impl Default for RunOptions {
@@ -33,6 +36,7 @@ impl Default for RunOptions {
             max_statements: 50_000_000,
             node: crate::sched::NodeVersion::Node20,
             explain: false,
+            auto_limits: false,
         }
     }
 }
@@ -97,6 +101,20 @@ pub(crate) enum Stop {
     Limit(LimitHit),
 }
 
+/// The options with `auto_limits` resolved into limits for `file`.
+pub(crate) fn resolve_limits(file: &File, opts: RunOptions) -> RunOptions {
+    if !opts.auto_limits {
+        return opts;
+    }
+    let limits = crate::bound::default_limits(file);
+    RunOptions {
+        limits,
+        max_statements: limits.max_callbacks.saturating_mul(10),
+        auto_limits: false,
+        ..opts
+    }
+}
+
 /// The thread-pool size and module kind a run uses.
 pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sched::Module) {
     let pool = opts.pool.or(file.pool.map(|p| p.value)).unwrap_or(4);
@@ -105,6 +123,7 @@ pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sche
 
 /// Runs a checked file; returns its trace (ended normally or by a limit).
 pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
+    let opts = resolve_limits(file, opts);
     let (pool, module) = loop_config(file, &opts);
     let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits).with_node(opts.node);
     let mut interp = Interp::new(file, src, opts);

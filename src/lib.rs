@@ -1,5 +1,6 @@
 //! loopsim: an interpreter for `.loop` files, a small language describing what a
 //! Node.js program schedules, run on a simulated libuv event loop.
+pub mod bound;
 pub mod check;
 pub mod cli;
 pub mod expect;

@@ -83,6 +83,7 @@ pub fn all_orders(file: &File, src: &str, opts: RunOptions) -> Orders {
 /// more or a bound is hit. Under a bound, the orders found are those closest
 /// to the default timing.
 pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) -> Orders {
+    let opts = interp::resolve_limits(file, opts);
     let model = interp::run(file, src, "", RunOptions { verbose: false, ..opts });
     let mut found: IndexMap<(Vec<String>, bool), String> = IndexMap::new();
     found.insert((texts(&model), matches!(model.ending, Ending::Limit(_))), String::new());
