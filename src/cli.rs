@@ -125,7 +125,11 @@ impl RunArgs {
             },
             max_statements: self.max_callbacks.unwrap_or(Limits::default().max_callbacks).saturating_mul(10),
             auto_limits: self.max_turns.is_none() && self.max_callbacks.is_none(),
-            node: if self.node == "10" { crate::sched::NodeVersion::Node10 } else { crate::sched::NodeVersion::Node20 },
+            node: if self.node == "10" {
+                crate::sched::NodeVersion::Node10
+            } else {
+                crate::sched::NodeVersion::Node20
+            },
             explain: false,
         }
     }
@@ -228,7 +232,13 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         Ok(l) => l,
         Err(code) => return code,
     };
-    let trace = run_file(&loaded, RunOptions { explain, ..args.options(verbose) });
+    let trace = run_file(
+        &loaded,
+        RunOptions {
+            explain,
+            ..args.options(verbose)
+        },
+    );
     if !args.no_race_check && args.node == "20" {
         let orders = crate::orders::all_orders_within(
             &loaded.file,
@@ -286,7 +296,13 @@ fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
     let Some(expect) = &loaded.file.expect else {
         return Verdict::NoPrediction;
     };
-    let trace = run_file(loaded, RunOptions { explain: true, ..args.options(false) });
+    let trace = run_file(
+        loaded,
+        RunOptions {
+            explain: true,
+            ..args.options(false)
+        },
+    );
     if let Err(p) = expect::check(expect, &trace) {
         return Verdict::Fail(p);
     }

@@ -1,5 +1,8 @@
 //! Checking a prediction (`expect` block) against a run's trace (LANGUAGE.md §4).
 
+// A failed prediction is one diagnostic per file, built once: its size does not matter.
+#![allow(clippy::result_large_err)]
+
 use crate::problem::Problem;
 use crate::syntax::ast::{Expect, ExpectLine, LimitQueue, Span};
 use crate::trace::{Ending, Event, Trace};
@@ -51,8 +54,13 @@ pub fn check_orders(expect: &Expect, orders: &crate::orders::Orders) -> Result<(
     for alt in expect.alternatives() {
         let (logs, stopped) = texts(alt);
         if !orders.orders.iter().any(|o| o.logs == logs && o.stopped == stopped) {
-            return Err(Problem::error("loop::prediction", alt.span, "real Node 20 never prints this order", "not a possible order")
-                .help("`loopsim run --all-orders` lists the orders Node 20 can print"));
+            return Err(Problem::error(
+                "loop::prediction",
+                alt.span,
+                "real Node 20 never prints this order",
+                "not a possible order",
+            )
+            .help("`loopsim run --all-orders` lists the orders Node 20 can print"));
         }
     }
     if orders.truncated {

@@ -63,14 +63,22 @@ fn scheduled(w: &Why) -> String {
         (Some(label), _) => format!("{} \"{label}\"", w.kind.name()),
         (None, _) => w.kind.name().to_string(),
     };
-    format!("{what} (line {}) was scheduled at tick {} from {}", w.from.line, w.from.tick, place(&w.from))
+    format!(
+        "{what} (line {}) was scheduled at tick {} from {}",
+        w.from.line,
+        w.from.tick,
+        place(&w.from)
+    )
 }
 
 /// The explanation of the main module's lines.
 pub fn main_module(module: Module) -> String {
     match module {
         Module::Cjs => "the main module runs synchronously at turn 0, before the loop starts (rule 1)".into(),
-        Module::Esm => "an ES module's body runs inside turn 1's poll phase, as a microtask, so its microtasks run before its nextTicks (rule 1)".into(),
+        Module::Esm => {
+            "an ES module's body runs inside turn 1's poll phase, as a microtask, so its microtasks run before its nextTicks (rule 1)"
+                .into()
+        }
     }
 }
 
@@ -91,7 +99,9 @@ pub fn explain(w: &Why) -> String {
         },
         Kind::Microtask | Kind::Then if w.link > 0 => "a `.then` link is queued when the previous link's callback returns (rule 6)".into(),
         Kind::Microtask | Kind::Then => match w.from.phase {
-            Some(Phase::Main) if w.from.turn > 0 => "queued by the ES module body, itself a microtask: it runs before any nextTick (rule 1)".into(),
+            Some(Phase::Main) if w.from.turn > 0 => {
+                "queued by the ES module body, itself a microtask: it runs before any nextTick (rule 1)".into()
+            }
             _ => "a microtask runs once the nextTick queue is empty, right after the callback that queued it (rule 6)".into(),
         },
         Kind::Io => format!(
@@ -103,7 +113,9 @@ pub fn explain(w: &Why) -> String {
         Kind::Submit => pool(w),
         Kind::Pending => match w.from.loop_phase {
             Some(Phase::Timers) => "deferred from the timers phase, it runs in the same turn's pending phase (rule 2)".into(),
-            Some(Phase::Poll) | Some(Phase::Pending) => "deferred during poll, it runs in the pending rounds right after poll (libuv 1.46, rule 2)".into(),
+            Some(Phase::Poll) | Some(Phase::Pending) => {
+                "deferred during poll, it runs in the pending rounds right after poll (libuv 1.46, rule 2)".into()
+            }
             _ => "deferred outside timers and poll, it waits for the next turn's pending phase (rule 2)".into(),
         },
         Kind::Close => "close callbacks run in the close phase, the queue as it was at phase entry, last in first out (rule 2)".into(),
@@ -118,9 +130,15 @@ fn timer(w: &Why) -> String {
     let mut s = format!("due at {due}{zero}");
     let after_timers = matches!(w.from.loop_phase, Some(Phase::Pending | Phase::Poll | Phase::Check | Phase::Close));
     if w.from.loop_phase == Some(Phase::Timers) && w.turn > w.from.turn {
-        s += &format!("; set during turn {}'s timers phase, it waits for a later turn (rule 3)", w.from.turn);
+        s += &format!(
+            "; set during turn {}'s timers phase, it waits for a later turn (rule 3)",
+            w.from.turn
+        );
     } else if after_timers && w.turn == w.from.turn + 1 && w.tick <= due {
-        s += &format!("; turn {}'s timers phase had already run, so it waits for turn {} (rule 2)", w.from.turn, w.turn);
+        s += &format!(
+            "; turn {}'s timers phase had already run, so it waits for turn {} (rule 2)",
+            w.from.turn, w.turn
+        );
     } else if w.from.turn == 0 {
         s += "; timers run in a turn's timers phase once due (rule 3)";
     }
@@ -154,7 +172,10 @@ fn immediate(w: &Why) -> String {
 fn pool(w: &Why) -> String {
     let start = w.pool_start.unwrap_or(w.from.tick);
     let wait = if start > w.from.tick {
-        format!("all {} pool threads were busy, so it waited until a thread was free at tick {start} (FIFO, rule 4); ", w.pool_size)
+        format!(
+            "all {} pool threads were busy, so it waited until a thread was free at tick {start} (FIFO, rule 4); ",
+            w.pool_size
+        )
     } else {
         format!("a free pool thread took it at once (tick {start}); ")
     };

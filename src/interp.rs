@@ -636,7 +636,9 @@ impl<'a> Interp<'a> {
             phase: ctx.phase,
             amount,
             run,
-            pool_start: (inst.job > 0).then(|| self.pool_starts.get(inst.job as usize - 1).copied()).flatten(),
+            pool_start: (inst.job > 0)
+                .then(|| self.pool_starts.get(inst.job as usize - 1).copied())
+                .flatten(),
             pool_size: self.pool_size,
             slept: self.slept.filter(|s| s.0 == ctx.turn).map(|s| (s.1, s.2)),
         };

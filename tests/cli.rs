@@ -171,8 +171,14 @@ fn node_10_drains_after_the_timer_list() {
         let o = loopsim(args, Some(("n.loop", src)));
         stdout(&o).lines().skip(1).map(|l| l[23..].to_string()).collect()
     };
-    assert_eq!(texts(&["run", "--node", "10", "n.loop"]), ["t1", "t2", "t1 tick", "t2 tick", "t1 promise", "t2 promise"]);
-    assert_eq!(texts(&["run", "n.loop"]), ["t1", "t1 tick", "t1 promise", "t2", "t2 tick", "t2 promise"]);
+    assert_eq!(
+        texts(&["run", "--node", "10", "n.loop"]),
+        ["t1", "t2", "t1 tick", "t2 tick", "t1 promise", "t2 promise"]
+    );
+    assert_eq!(
+        texts(&["run", "n.loop"]),
+        ["t1", "t1 tick", "t1 promise", "t2", "t2 tick", "t2 promise"]
+    );
 }
 
 #[test]

@@ -6,12 +6,24 @@ use loopsim::load::load_bytes;
 /// The explanation of each log line, by its text.
 fn why(src: &str) -> Vec<(String, String)> {
     let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
-    let trace = run(&loaded.file, &loaded.src, "t", RunOptions { explain: true, ..RunOptions::default() });
+    let trace = run(
+        &loaded.file,
+        &loaded.src,
+        "t",
+        RunOptions {
+            explain: true,
+            ..RunOptions::default()
+        },
+    );
     trace.logs().map(|(_, t)| t.to_string()).zip(trace.explanations.clone()).collect()
 }
 
 fn of(src: &str, text: &str) -> String {
-    why(src).into_iter().find(|(t, _)| t == text).unwrap_or_else(|| panic!("no line {text}")).1
+    why(src)
+        .into_iter()
+        .find(|(t, _)| t == text)
+        .unwrap_or_else(|| panic!("no line {text}"))
+        .1
 }
 
 fn has(src: &str, text: &str, needles: &[&str]) {
@@ -25,51 +37,111 @@ fn has(src: &str, text: &str, needles: &[&str]) {
 fn rule_1_main_module_cjs_and_esm() {
     has("log \"m\"", "m", &["main module runs synchronously at turn 0"]);
     has("module esm\nlog \"m\"", "m", &["inside turn 1's poll phase, as a microtask"]);
-    has("module esm\nnextTick \"t\"\nthen \"p\"", "p", &["queued by the ES module body", "before any nextTick"]);
+    has(
+        "module esm\nnextTick \"t\"\nthen \"p\"",
+        "p",
+        &["queued by the ES module body", "before any nextTick"],
+    );
 }
 
 #[test]
 fn rule_2_timers_phase_already_run_and_check_snapshot() {
     let p1 = "io \"read\" {\n  log \"read\"\n  timeout 0 \"timer\"\n  immediate \"imm\" { log \"imm\" immediate \"second\" }\n}\n";
-    has(p1, "timer", &["line 3", "scheduled at tick 0 from the poll phase of turn 1", "turn 1's timers phase had already run, so it waits for turn 2"]);
+    has(
+        p1,
+        "timer",
+        &[
+            "line 3",
+            "scheduled at tick 0 from the poll phase of turn 1",
+            "turn 1's timers phase had already run, so it waits for turn 2",
+        ],
+    );
     has(p1, "imm", &["the check phase comes later in the same turn (turn 1)"]);
     has(p1, "second", &["check queue was taken as a snapshot, so it runs next turn"]);
-    has(p1, "read", &["the bytes arrive at tick 0", "the first poll phase to find them ready is turn 1's"]);
+    has(
+        p1,
+        "read",
+        &["the bytes arrive at tick 0", "the first poll phase to find them ready is turn 1's"],
+    );
 }
 
 #[test]
 fn rule_2_sleep_pending_and_close() {
     has("timeout 100 \"t\"", "t", &["the loop slept from tick 0 to 100"]);
-    has("timeout 1 \"t\" { pending \"p\" }", "p", &["deferred from the timers phase, it runs in the same turn's pending phase"]);
-    has("io \"r\" { pending \"p\" }", "p", &["deferred during poll, it runs in the pending rounds right after poll"]);
-    has("immediate \"i\" { pending \"p\" }", "p", &["waits for the next turn's pending phase"]);
+    has(
+        "timeout 1 \"t\" { pending \"p\" }",
+        "p",
+        &["deferred from the timers phase, it runs in the same turn's pending phase"],
+    );
+    has(
+        "io \"r\" { pending \"p\" }",
+        "p",
+        &["deferred during poll, it runs in the pending rounds right after poll"],
+    );
+    has(
+        "immediate \"i\" { pending \"p\" }",
+        "p",
+        &["waits for the next turn's pending phase"],
+    );
     has("close \"a\"\nclose \"b\"", "b", &["last in first out"]);
 }
 
 #[test]
 fn rule_3_timers() {
-    has("timeout 0 \"t\" { timeout 0 \"inner\" }", "inner", &["0 becomes 1", "set during turn 1's timers phase, it waits for a later turn"]);
-    has("interval 30 \"i\" times 2 { log \"run {n}\" work 20 }", "run 2", &["run 2 of the interval", "re-armed 30 ticks after the previous run started"]);
+    has(
+        "timeout 0 \"t\" { timeout 0 \"inner\" }",
+        "inner",
+        &["0 becomes 1", "set during turn 1's timers phase, it waits for a later turn"],
+    );
+    has(
+        "interval 30 \"i\" times 2 { log \"run {n}\" work 20 }",
+        "run 2",
+        &["run 2 of the interval", "re-armed 30 ticks after the previous run started"],
+    );
 }
 
 #[test]
 fn rule_4_thread_pool() {
     let src = "pool 1\nsubmit \"a\" 4\nsubmit \"b\" 1";
-    has(src, "a", &["a free pool thread took it at once (tick 0)", "4 ticks of work made it ready at 4"]);
-    has(src, "b", &["all 1 pool threads were busy", "free at tick 4 (FIFO, rule 4)", "ready at 5"]);
+    has(
+        src,
+        "a",
+        &["a free pool thread took it at once (tick 0)", "4 ticks of work made it ready at 4"],
+    );
+    has(
+        src,
+        "b",
+        &["all 1 pool threads were busy", "free at tick 4 (FIFO, rule 4)", "ready at 5"],
+    );
 }
 
 #[test]
 fn rule_5_work_makes_timers_late() {
-    has("timeout 2 \"a\" { work 6 }\ntimeout 3 \"b\"", "b", &["due at 3", "the thread was busy until tick 8, so it ran late (rule 5)"]);
+    has(
+        "timeout 2 \"a\" { work 6 }\ntimeout 3 \"b\"",
+        "b",
+        &["due at 3", "the thread was busy until tick 8, so it ran late (rule 5)"],
+    );
 }
 
 #[test]
 fn rule_6_between_callbacks() {
-    has("nextTick \"t\"", "t", &["runs right after the callback that queued it returns, before any microtask"]);
+    has(
+        "nextTick \"t\"",
+        "t",
+        &["runs right after the callback that queued it returns, before any microtask"],
+    );
     has("microtask \"m\"", "m", &["once the nextTick queue is empty"]);
-    has("then \"m\" { nextTick \"late tick\" }", "late tick", &["queued by a microtask, a nextTick waits until the whole microtask queue is empty"]);
-    has("then \"a\" .then \"b\"", "b", &["a `.then` link is queued when the previous link's callback returns"]);
+    has(
+        "then \"m\" { nextTick \"late tick\" }",
+        "late tick",
+        &["queued by a microtask, a nextTick waits until the whole microtask queue is empty"],
+    );
+    has(
+        "then \"a\" .then \"b\"",
+        "b",
+        &["a `.then` link is queued when the previous link's callback returns"],
+    );
 }
 
 #[test]
@@ -81,10 +153,16 @@ fn a_failed_prediction_explains_what_ran_there() {
         .spawn()
         .and_then(|mut c| {
             use std::io::Write;
-            c.stdin.take().unwrap().write_all(b"timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"t\"\n}\n")?;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"t\"\n}\n")?;
             c.wait_with_output()
         })
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("why \"i\" ran there: immediate \"i\" (line 2) was scheduled at tick 0 from the main module"), "{err}");
+    assert!(
+        err.contains("why \"i\" ran there: immediate \"i\" (line 2) was scheduled at tick 0 from the main module"),
+        "{err}"
+    );
 }

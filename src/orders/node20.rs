@@ -260,7 +260,7 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
         self.live_immediates == 0
             && self.pending.is_empty()
             && self.close.is_empty()
-            && !self.timers.handle_due().is_some_and(|r| r <= self.cached)
+            && self.timers.handle_due().is_none_or(|r| r > self.cached)
     }
 
     /// `uv__run_timers` calling `RunTimers` while the handle is due by the

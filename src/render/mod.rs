@@ -14,7 +14,7 @@ mod html;
 mod svg;
 
 pub use html::to_html;
-pub use svg::to_svg;
+pub use svg::{to_svg, MAX_BOXES, MAX_TURNS};
 
 /// Estimated advance of one character, in em.
 pub const CHAR_EM: f64 = 0.62;
@@ -133,7 +133,7 @@ pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -209,6 +209,8 @@ fn collect(trace: &Trace) -> Collected {
                 if capped || turns >= MAX_TURNS {
                     capped = true;
                     elided.turns += 1;
+                    elided.first.get_or_insert((e.turn, e.tick));
+                    elided.last = (e.turn, e.tick);
                 } else {
                     turn_item = items.len();
                     items.push(Item::Turn {

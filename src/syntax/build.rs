@@ -64,7 +64,11 @@ fn first_too_deep(src: &str) -> Option<usize> {
             b'"' => {
                 i += 1;
                 while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
-                    i += if bytes[i] == b'\\' && bytes.get(i + 1) != Some(&b'\n') { 2 } else { 1 };
+                    i += if bytes[i] == b'\\' && bytes.get(i + 1) != Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    };
                 }
             }
             b'{' => {
@@ -512,7 +516,10 @@ impl Builder {
     }
 
     fn expect(&mut self, pair: Pair<Rule>) -> Expect {
-        let mut bodies = pair.into_inner().filter(|p| p.as_rule() == Rule::expect_body).map(|b| self.expect_body(b));
+        let mut bodies = pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::expect_body)
+            .map(|b| self.expect_body(b));
         let mut first = bodies.next().expect("an expect block has a body");
         first.or = bodies.collect();
         first
@@ -531,8 +538,10 @@ impl Builder {
             if let Some(limit) = expect.limit {
                 if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
                     self.problems.push(
-                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit")
-                            .help(format!("the run stops at the limit (byte {}); move this line above it", limit.span.start)),
+                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit").help(format!(
+                            "the run stops at the limit (byte {}); move this line above it",
+                            limit.span.start
+                        )),
                     );
                     continue;
                 }
