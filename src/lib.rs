@@ -1,5 +1,8 @@
 //! loopsim: an interpreter for `.loop` files, a small language describing what a
 //! Node.js program schedules, run on a simulated libuv event loop.
+// pest_derive without its `std` feature (no per-rule stack probe; nesting is bounded before parsing) names `alloc`.
+extern crate alloc;
+
 pub mod bound;
 pub mod check;
 pub mod cli;

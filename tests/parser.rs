@@ -198,3 +198,23 @@ fn an_empty_file_is_valid() {
     assert!(f.body.is_empty() && f.expect.is_none());
     assert!(parse("# only a comment\n").unwrap().body.is_empty());
 }
+
+#[test]
+fn large_files_are_parsed_in_chunks_with_file_spans() {
+    let mut src = String::from("pool 2\n");
+    for i in 0..40_000 {
+        src.push_str(&format!("timeout {i} \"t{i}\" {{\n  log \"x\"\n}}\nthen \"a\"\n  .then \"b\"\n"));
+    }
+    assert!(src.len() > 1_000_000);
+    let f = parse(&src).unwrap();
+    assert_eq!(f.body.len(), 80_000);
+    assert_eq!(f.pool.unwrap().value, 2);
+    let last = f.body.last().unwrap();
+    assert_eq!(last.span.text(&src), "then \"a\"\n  .then \"b\"");
+    assert_eq!(f.sites, 40_000 * 3);
+    src.push_str("timout 3\nlog \"fine\"\npool 4\n");
+    let got = problems(&src);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!((got[0].0, got[0].1.as_str()), ("loop::unknown-statement", "timout 3"));
+    assert_eq!((got[1].0, got[1].1.as_str()), ("loop::directive-order", "pool 4"));
+}

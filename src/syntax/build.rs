@@ -20,20 +20,41 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     if let Some(open) = first_too_deep(src) {
         return Err(vec![too_deep(Span::new(open, open + 1))]);
     }
-    let mut text = src.to_string();
+    let mut builder = Builder::default();
+    let mut file = File::default();
+    let mut problems = Vec::new();
+    for (start, end) in super::chunk::chunks(src) {
+        let (part, found) = parse_chunk(&mut builder, &src[start..end]);
+        problems.extend(found.into_iter().map(|p| super::chunk::shift_problem(p, start)));
+        if let Some(mut part) = part {
+            super::chunk::shift_file(&mut part, start);
+            super::chunk::merge(&mut file, part);
+        }
+        if problems.iter().filter(|p| p.code == "loop::syntax").count() >= MAX_SYNTAX_ERRORS {
+            break;
+        }
+    }
+    file.sites = builder.sites;
+    problems.sort_by_key(|p| (p.span.start, p.span.end));
+    if problems.iter().any(|p| !p.warning) {
+        Err(problems)
+    } else {
+        Ok(file)
+    }
+}
+
+/// Parses one chunk (spans relative to it): the part of the file it holds, if
+/// it parsed, and the problems found.
+fn parse_chunk(builder: &mut Builder, chunk: &str) -> (Option<File>, Vec<Problem>) {
+    let mut text = chunk.to_string();
     let mut problems = Vec::new();
     for _ in 0..MAX_SYNTAX_ERRORS {
         match LoopParser::parse(Rule::file, &text) {
             Ok(mut pairs) => {
-                let mut builder = Builder::default();
-                let file = builder.file(pairs.next().expect("file rule"));
-                problems.extend(builder.problems);
-                problems.sort_by_key(|p| (p.span.start, p.span.end));
-                return if problems.iter().any(|p| !p.warning) {
-                    Err(problems)
-                } else {
-                    Ok(file)
-                };
+                let mut part = File::default();
+                builder.file(pairs.next().expect("file rule"), &mut part);
+                problems.append(&mut builder.problems);
+                return (Some(part), problems);
             }
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text, &e);
@@ -46,8 +67,7 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
             }
         }
     }
-    problems.sort_by_key(|p| (p.span.start, p.span.end));
-    Err(problems)
+    (None, problems)
 }
 
 /// The first `{` opened more than [`MAX_NESTING`] blocks deep, skipping
@@ -108,40 +128,43 @@ fn blank_line(text: &mut String, at: usize) -> bool {
 struct Builder {
     problems: Vec<Problem>,
     sites: usize,
+    /// A statement was seen (in this chunk or an earlier one).
+    seen_statement: bool,
+    /// An expect block was seen.
+    seen_expect: bool,
     /// Blocks open around the statement being built.
     depth: usize,
 }
 
 impl Builder {
-    fn file(&mut self, pair: Pair<Rule>) -> File {
-        let mut file = File::default();
-        let mut first_statement: Option<Span> = None;
+    /// Builds the items of one chunk into `file`.
+    fn file(&mut self, pair: Pair<Rule>, file: &mut File) {
         for item in pair.into_inner() {
             let span: Span = item.as_span().into();
             match item.as_rule() {
                 Rule::EOI => {}
                 Rule::directive => {
-                    if let Some(first) = first_statement {
-                        self.problems.push(misplaced_directive(span, first, item.as_str()));
+                    if self.seen_statement {
+                        self.problems.push(misplaced_directive(span, item.as_str()));
                     }
-                    self.directive(item, &mut file);
+                    self.directive(item, file);
                 }
                 Rule::expect_block => {
-                    if let Some(prev) = &file.expect {
+                    if self.seen_expect {
                         self.problems.push(
                             Problem::error("loop::expect", span, "a file has at most one expect block", "second expect block")
-                                .help(format!("merge its lines into the first expect block (at byte {})", prev.span.start)),
+                                .help("merge its lines into the first expect block"),
                         );
                     }
+                    self.seen_expect = true;
                     file.expect = Some(self.expect(item));
                 }
                 _ => {
-                    first_statement.get_or_insert(span);
-                    if let Some(expect) = &file.expect {
+                    self.seen_statement = true;
+                    if self.seen_expect {
                         self.problems.push(
-                            Problem::error("loop::expect", span, "statements must come before the expect block", "after expect").help(
-                                format!("move the expect block (at byte {}) to the end of the file", expect.span.start),
-                            ),
+                            Problem::error("loop::expect", span, "statements must come before the expect block", "after expect")
+                                .help("move the expect block to the end of the file"),
                         );
                     }
                     if let Some(stmt) = self.statement(item) {
@@ -150,8 +173,6 @@ impl Builder {
                 }
             }
         }
-        file.sites = self.sites;
-        file
     }
 
     fn directive(&mut self, pair: Pair<Rule>, file: &mut File) {
@@ -615,7 +636,7 @@ fn lit_of(part: &TextPart) -> String {
     }
 }
 
-fn misplaced_directive(span: Span, first: Span, text: &str) -> Problem {
+fn misplaced_directive(span: Span, text: &str) -> Problem {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     Problem::error(
         "loop::directive-order",
@@ -623,10 +644,7 @@ fn misplaced_directive(span: Span, first: Span, text: &str) -> Problem {
         "directives must come before the first statement",
         "after a statement",
     )
-    .help(format!(
-        "move `{text}` to the top of the file, above the statement at byte {}",
-        first.start
-    ))
+    .help(format!("move `{text}` to the top of the file, above the first statement"))
 }
 
 /// A block opened [`MAX_NESTING`] blocks deep (or deeper than the parser's stack allows).

@@ -3,6 +3,7 @@
 
 pub mod ast;
 mod build;
+mod chunk;
 mod pest_error;
 pub mod suggest;
 
@@ -19,4 +20,15 @@ pub(crate) struct LoopParser;
 /// The problems found, in source order; at least one.
 pub fn parse(src: &str) -> Result<ast::File, Vec<Problem>> {
     build::parse_file(src)
+}
+
+/// Runs only pest over `src` (in the same chunks as [`parse`]) and counts the
+/// tokens: for benchmarks that separate pest from building the AST.
+#[doc(hidden)]
+pub fn pest_tokens(src: &str) -> usize {
+    use pest::Parser;
+    chunk::chunks(src)
+        .into_iter()
+        .map(|(s, e)| LoopParser::parse(Rule::file, &src[s..e]).map_or(0, |p| p.flatten().count()))
+        .sum()
 }
