@@ -20,21 +20,40 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     if let Some(open) = first_too_deep(src) {
         return Err(vec![too_deep(Span::new(open, open + 1))]);
     }
-    let mut builder = Builder::default();
+    let chunks = super::chunk::chunks(src);
+    let parsed = super::chunk::in_parallel(&chunks, |&(start, end)| {
+        let mut builder = Builder::default();
+        let (part, problems) = parse_chunk(&mut builder, &src[start..end]);
+        (part, problems, builder)
+    });
     let mut file = File::default();
     let mut problems = Vec::new();
-    for (start, end) in super::chunk::chunks(src) {
-        let (part, found) = parse_chunk(&mut builder, &src[start..end]);
-        problems.extend(found.into_iter().map(|p| super::chunk::shift_problem(p, start)));
+    let (mut seen_statement, mut seen_expect, mut sites) = (false, false, 0);
+    for ((start, _), (part, found, builder)) in chunks.into_iter().zip(parsed) {
+        let shift = |p: Problem| super::chunk::shift_problem(p, start);
+        problems.extend(found.into_iter().map(shift));
+        // Order checks across chunks: each chunk's builder saw only its own items.
+        if seen_statement {
+            problems.extend(
+                builder
+                    .early_directives
+                    .iter()
+                    .map(|(span, text)| shift(misplaced_directive(*span, text))),
+            );
+        }
+        if seen_expect {
+            problems.extend(builder.first_statement.map(|span| shift(statement_after_expect(span))));
+            problems.extend(builder.first_expect.map(|span| shift(second_expect(span))));
+        }
+        seen_statement |= builder.seen_statement;
+        seen_expect |= builder.seen_expect;
         if let Some(mut part) = part {
-            super::chunk::shift_file(&mut part, start);
+            super::chunk::shift_file(&mut part, start, sites);
             super::chunk::merge(&mut file, part);
         }
-        if problems.iter().filter(|p| p.code == "loop::syntax").count() >= MAX_SYNTAX_ERRORS {
-            break;
-        }
+        sites += builder.sites;
     }
-    file.sites = builder.sites;
+    file.sites = sites;
     problems.sort_by_key(|p| (p.span.start, p.span.end));
     if problems.iter().any(|p| !p.warning) {
         Err(problems)
@@ -132,6 +151,13 @@ struct Builder {
     seen_statement: bool,
     /// An expect block was seen.
     seen_expect: bool,
+    /// Directives before this chunk's first statement (misplaced if an
+    /// earlier chunk had statements), with their text.
+    early_directives: Vec<(Span, String)>,
+    /// This chunk's first statement before any expect block of its own.
+    first_statement: Option<Span>,
+    /// This chunk's first expect block.
+    first_expect: Option<Span>,
     /// Blocks open around the statement being built.
     depth: usize,
 }
@@ -146,26 +172,25 @@ impl Builder {
                 Rule::directive => {
                     if self.seen_statement {
                         self.problems.push(misplaced_directive(span, item.as_str()));
+                    } else {
+                        self.early_directives.push((span, item.as_str().to_string()));
                     }
                     self.directive(item, file);
                 }
                 Rule::expect_block => {
                     if self.seen_expect {
-                        self.problems.push(
-                            Problem::error("loop::expect", span, "a file has at most one expect block", "second expect block")
-                                .help("merge its lines into the first expect block"),
-                        );
+                        self.problems.push(second_expect(span));
                     }
+                    self.first_expect.get_or_insert(span);
                     self.seen_expect = true;
                     file.expect = Some(self.expect(item));
                 }
                 _ => {
                     self.seen_statement = true;
                     if self.seen_expect {
-                        self.problems.push(
-                            Problem::error("loop::expect", span, "statements must come before the expect block", "after expect")
-                                .help("move the expect block to the end of the file"),
-                        );
+                        self.problems.push(statement_after_expect(span));
+                    } else {
+                        self.first_statement.get_or_insert(span);
                     }
                     if let Some(stmt) = self.statement(item) {
                         file.body.push(stmt);
@@ -634,6 +659,16 @@ fn lit_of(part: &TextPart) -> String {
         TextPart::Run => "{n}".into(),
         TextPart::Count => "{k}".into(),
     }
+}
+
+fn second_expect(span: Span) -> Problem {
+    Problem::error("loop::expect", span, "a file has at most one expect block", "second expect block")
+        .help("merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`")
+}
+
+fn statement_after_expect(span: Span) -> Problem {
+    Problem::error("loop::expect", span, "statements must come before the expect block", "after expect")
+        .help("move the expect block to the end of the file")
 }
 
 fn misplaced_directive(span: Span, text: &str) -> Problem {

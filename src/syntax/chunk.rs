@@ -101,9 +101,42 @@ fn shift_spanned<T>(s: &mut Spanned<T>, by: usize) {
     shift(&mut s.span, by);
 }
 
-/// Moves every span of a chunk's part by `by` bytes.
-pub fn shift_file(file: &mut File, by: usize) {
-    if by == 0 {
+/// Runs `f` on every item, on as many threads as there are cores, and
+/// returns the results in order.
+pub fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    items
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|(i, x)| (i, f(x)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, r) in h.join().expect("a parser thread panicked") {
+                slots[i] = Some(r);
+            }
+        }
+    });
+    slots.into_iter().map(|r| r.expect("every chunk parsed")).collect()
+}
+
+/// Moves every span of a chunk's part by `by` bytes, and its callback site
+/// numbers by `sites`.
+pub fn shift_file(file: &mut File, by: usize, sites: usize) {
+    if by == 0 && sites == 0 {
         return;
     }
     if let Some(s) = &mut file.pool {
@@ -115,7 +148,7 @@ pub fn shift_file(file: &mut File, by: usize) {
     if let Some(s) = &mut file.title {
         shift_spanned(s, by);
     }
-    shift_stmts(&mut file.body, by);
+    shift_stmts(&mut file.body, by, sites);
     if let Some(e) = &mut file.expect {
         shift_expect(e, by);
     }
@@ -134,7 +167,7 @@ fn shift_expect(e: &mut Expect, by: usize) {
     }
 }
 
-fn shift_stmts(stmts: &mut [Stmt], by: usize) {
+fn shift_stmts(stmts: &mut [Stmt], by: usize, sites: usize) {
     for stmt in stmts {
         shift(&mut stmt.span, by);
         match &mut stmt.kind {
@@ -142,15 +175,16 @@ fn shift_stmts(stmts: &mut [Stmt], by: usize) {
             StmtKind::Work(n) => shift_spanned(n, by),
             StmtKind::Repeat { count, body } => {
                 shift_spanned(count, by);
-                shift_stmts(body, by);
+                shift_stmts(body, by, sites);
             }
             StmtKind::Again => {}
-            StmtKind::Callback(cb) => shift_callback(cb, by),
+            StmtKind::Callback(cb) => shift_callback(cb, by, sites),
         }
     }
 }
 
-fn shift_callback(cb: &mut Callback, by: usize) {
+fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
+    cb.site += sites;
     shift(&mut cb.span, by);
     shift_spanned(&mut cb.kind, by);
     for n in [&mut cb.delay, &mut cb.ticks, &mut cb.after, &mut cb.times].into_iter().flatten() {
@@ -160,9 +194,10 @@ fn shift_callback(cb: &mut Callback, by: usize) {
         shift(&mut l.span, by);
     }
     if let Some(body) = &mut cb.body {
-        shift_stmts(body, by);
+        shift_stmts(body, by, sites);
     }
     for link in &mut cb.links {
+        link.site += sites;
         shift(&mut link.span, by);
         if let Some(t) = &mut link.times {
             shift_spanned(t, by);
@@ -171,7 +206,7 @@ fn shift_callback(cb: &mut Callback, by: usize) {
             shift(&mut l.span, by);
         }
         if let Some(body) = &mut link.body {
-            shift_stmts(body, by);
+            shift_stmts(body, by, sites);
         }
     }
 }
