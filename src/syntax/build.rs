@@ -62,6 +62,40 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     }
 }
 
+/// `timeout soon "t"` reads as a timeout without a delay followed by an
+/// unknown statement `soon "t"`: one problem, "needs a delay, found `soon`".
+fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> {
+    problems.sort_by_key(|p| p.span.start);
+    let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
+    for p in problems {
+        if let Some(prev) = out.last_mut() {
+            let between = src.get(prev.span.end..p.span.start).unwrap_or("\n");
+            let same_line = !between.contains('\n') && between.trim().is_empty();
+            if matches!(prev.code, "loop::delay" | "loop::ticks") && p.code == "loop::unknown-statement" && same_line {
+                let text = &src[p.span.start..p.span.end];
+                let word = text.split_whitespace().next().unwrap_or(text);
+                let kind = src[prev.span.start..prev.span.end]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("timeout")
+                    .to_string();
+                *prev = Problem::error(
+                    prev.code,
+                    Span::new(p.span.start, p.span.start + word.len()),
+                    format!("`{kind}` needs a number of ticks, found `{word}`"),
+                    "not a number",
+                )
+                .help(format!(
+                    "times are whole ticks: write `{kind} 5 …`; a label is a string: `\"{word}\"`"
+                ));
+                continue;
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
 /// Parses one chunk (spans relative to it): the part of the file it holds, if
 /// it parsed, and the problems found.
 fn parse_chunk(builder: &mut Builder, chunk: &str) -> (Option<File>, Vec<Problem>) {
@@ -73,7 +107,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str) -> (Option<File>, Vec<Problem
                 let mut part = File::default();
                 builder.file(pairs.next().expect("file rule"), &mut part);
                 problems.append(&mut builder.problems);
-                return (Some(part), problems);
+                return (Some(part), merge_missing_numbers(chunk, problems));
             }
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text, &e);
@@ -299,7 +333,20 @@ impl Builder {
             Rule::again_stmt => StmtKind::Again,
             Rule::callback => StmtKind::Callback(Box::new(self.callback(span, inner)?)),
             Rule::unknown => {
-                self.problems.push(unknown_statement(inner.next()?));
+                let head = inner.next()?;
+                let body = inner.next();
+                let word = head.as_str().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+                if word == "expect" {
+                    if let Some(p) = body.as_ref().and_then(bad_expect_line) {
+                        self.problems.push(p);
+                        return None;
+                    }
+                } else if let Some(inner) = body.as_ref().map(body_problems).filter(|p| !p.is_empty()) {
+                    // The block is what did not parse: report what is wrong inside it.
+                    self.problems.extend(inner);
+                    return None;
+                }
+                self.problems.push(unknown_statement(head));
                 return None;
             }
             Rule::misplaced => {
@@ -726,6 +773,76 @@ fn unknown_word(word: &Pair<Rule>, what: &str, names: &[&str]) -> Problem {
         format!("not a {what}"),
     )
     .help(help)
+}
+
+/// The problems inside a block that did not parse, found by parsing its
+/// statements on their own.
+fn body_problems(body: &Pair<Rule>) -> Vec<Problem> {
+    let start = body.as_span().start() + 1;
+    let text = body.as_str();
+    let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
+        return Vec::new();
+    };
+    let mut builder = Builder::default();
+    let (_, problems) = parse_chunk(&mut builder, inner);
+    problems
+        .into_iter()
+        .filter(|p| !p.warning && p.code != "loop::directive-order")
+        .map(|p| super::chunk::shift_problem(p, start))
+        .collect()
+}
+
+/// In an expect block that did not parse, the first line that is not an
+/// expect line: `[turn N] [at T] [PHASE] "text"`, `limit QUEUE`, blank or a comment.
+fn bad_expect_line(body: &Pair<Rule>) -> Option<Problem> {
+    let start = body.as_span().start();
+    let text = body.as_str();
+    let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+    let mut offset = start + 1;
+    for line in inner.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let lead = line.len() - line.trim_start().len();
+        if !trimmed.is_empty() && !is_expect_line(trimmed) {
+            let at = offset + lead;
+            return Some(
+                Problem::error(
+                    "loop::expect-line",
+                    Span::new(at, at + trimmed.len()),
+                    "malformed expect line",
+                    "cannot read this line",
+                )
+                .help("an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last"),
+            );
+        }
+        offset += line.len();
+    }
+    None
+}
+
+fn is_expect_line(line: &str) -> bool {
+    if line.starts_with('#') || line.starts_with("//") {
+        return true;
+    }
+    let mut words = line.split_whitespace().peekable();
+    if words.peek() == Some(&"limit") {
+        return words.count() == 2;
+    }
+    let mut rest = line;
+    for key in ["turn", "at"] {
+        if let Some(after) = rest.strip_prefix(key).filter(|a| a.starts_with(char::is_whitespace)) {
+            let after = after.trim_start();
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits == 0 {
+                return false;
+            }
+            rest = after[digits..].trim_start();
+        }
+    }
+    if !rest.starts_with('"') {
+        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[word_end..].trim_start();
+    }
+    rest.starts_with('"') && rest.ends_with('"') && rest.len() >= 2
 }
 
 fn unknown_statement(head: Pair<Rule>) -> Problem {

@@ -50,12 +50,14 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
         format!("expected {expected}, found {found_desc}"),
         "unexpected here",
     )
-    .help(help_for(&expected, found));
+    .help(help_for(&src[..at.min(src.len())], &expected, found));
     (p, at)
 }
 
-fn help_for(expected: &str, found: &str) -> String {
-    if found.starts_with('"') {
+fn help_for(before: &str, expected: &str, found: &str) -> String {
+    if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
+        "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number".into()
+    } else if found.starts_with('"') {
         "a string here needs a statement before it, e.g. `log \"text\"`".into()
     } else if found.starts_with(|c: char| c.is_ascii_digit()) {
         "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`".into()

@@ -1,0 +1,68 @@
+//! One small file per kind of bad input (tests/diagnostics/*.loop). Each
+//! file's first line says what loopsim must answer:
+//! `# expect: [warning] CODE | part of the message | the text the span covers`.
+//! A file without that line must run cleanly (exit 0).
+
+use loopsim::load::{load_bytes, LoadError};
+use std::process::Command;
+
+struct Expected {
+    warning: bool,
+    code: String,
+    message: String,
+    spanned: String,
+}
+
+fn expected(bytes: &[u8]) -> Option<Expected> {
+    let text = String::from_utf8_lossy(bytes);
+    let header = text.lines().next()?.strip_prefix("# expect: ")?;
+    let mut parts = header.splitn(3, " | ");
+    let code = parts.next()?;
+    let (warning, code) = match code.strip_prefix("warning ") {
+        Some(c) => (true, c),
+        None => (false, code),
+    };
+    let spanned = parts.nth(1)?.replace("\\0", "\0").replace("\\xff", "\u{fffd}");
+    let message = header.splitn(3, " | ").nth(1)?.to_string();
+    Some(Expected {
+        warning,
+        code: code.to_string(),
+        message,
+        spanned,
+    })
+}
+
+#[test]
+fn every_bad_input_gets_its_diagnostic_with_exit_code_and_span() {
+    let mut checked = 0;
+    let mut paths: Vec<_> = std::fs::read_dir("tests/diagnostics").unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    for path in paths {
+        let bytes = std::fs::read(&path).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .arg("run")
+            .arg("--no-race-check")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let name = path.display();
+        let Some(want) = expected(&bytes) else {
+            assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
+            continue;
+        };
+        assert_eq!(out.status.code(), Some(if want.warning { 0 } else { 2 }), "{name}: {stderr}");
+        assert!(stderr.contains(&want.message), "{name}: {:?} not in\n{stderr}", want.message);
+        assert!(stderr.contains("help:"), "{name}: no help line\n{stderr}");
+        let (problems, src) = match load_bytes("t.loop", &bytes) {
+            Err(LoadError::Invalid(fp)) => (fp.problems, fp.src.inner().clone()),
+            Ok(l) => (l.warnings, l.src),
+            Err(e) => panic!("{name}: {e:?}"),
+        };
+        let hit = problems.iter().find(|p| p.code == want.code && p.warning == want.warning);
+        let hit = hit.unwrap_or_else(|| panic!("{name}: no {} in {problems:?}", want.code));
+        assert_eq!(&src[hit.span.start..hit.span.end], want.spanned, "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} diagnostic files");
+}
