@@ -80,6 +80,30 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Print FILE as a standalone Node.js program that schedules what it
+    /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
+    EmitJs {
+        file: PathBuf,
+        /// Milliseconds per tick.
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        scale: u64,
+    },
+    /// Run each FILE's emitted program with real `node`, RUNS times, and check
+    /// that every order of lines it printed is one loopsim allows.
+    #[command(after_help = crate::verify::EXIT_CODES)]
+    Verify {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Runs per file.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
+        /// Milliseconds per tick.
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        scale: u64,
+        /// Runs at once [default: the number of cores]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        jobs: Option<u32>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -166,6 +190,8 @@ pub fn main() -> ExitCode {
         } => cmd_run(&out, file, *verbose, *explain, *format, run),
         Command::Check { files, run } => cmd_check(&out, files, run),
         Command::Test { paths, run } => cmd_test(&out, paths, run),
+        Command::EmitJs { file, scale } => cmd_emit_js(&out, file, *scale),
+        Command::Verify { files, runs, scale, jobs } => cmd_verify(&out, files, *runs, *scale, *jobs),
     };
     ExitCode::from(code as u8)
 }
@@ -239,26 +265,27 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             ..args.options(verbose)
         },
     );
-    if !args.no_race_check && args.node == "20" {
-        let orders = crate::orders::all_orders_within(
+    if !args.no_race_check && args.node == "20" && crate::orders::SearchBounds::worth_checking(&trace) {
+        let orders = crate::orders::all_orders_after(
             &loaded.file,
             &loaded.src,
             args.options(false),
             crate::orders::SearchBounds::race_check(),
+            &trace,
         );
         if let Some(warning) = crate::orders::race_warning(&trace, &orders) {
             out.one(&loaded, warning);
         }
     }
-    let text = match format {
-        Format::Text => trace.to_text(verbose, &Style { color: out.stdout_color }),
-        Format::Json => trace.to_json() + "\n",
-        Format::Svg => crate::render::to_svg(&run_file(&loaded, args.options(true))),
-        Format::Html => crate::render::to_html(&run_file(&loaded, args.options(true))),
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let _ = match format {
+        Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),
+        Format::Json => stdout.write_all((trace.to_json() + "\n").as_bytes()),
+        Format::Svg => stdout.write_all(crate::render::to_svg(&run_file(&loaded, args.options(true))).as_bytes()),
+        Format::Html => stdout.write_all(crate::render::to_html(&run_file(&loaded, args.options(true))).as_bytes()),
     };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
+    drop(stdout);
     match &trace.ending {
         Ending::Finished { .. } => Exit::Ok,
         Ending::Limit(hit) => {
@@ -403,4 +430,48 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
+    let loaded = match out.load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let opts = crate::emit::EmitOptions {
+        scale,
+        name: loaded.name.clone(),
+    };
+    let program = crate::emit::emit(&loaded.file, &loaded.src, &opts);
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(program.js.as_bytes());
+    let _ = stdout.flush();
+    Exit::Ok
+}
+
+fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Option<u32>) -> Exit {
+    let node = match crate::verify::node_version() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Invalid;
+        }
+    };
+    let mut loaded = Vec::new();
+    let mut worst = Exit::Ok;
+    for path in files {
+        match out.load(path) {
+            Ok(l) => loaded.push(l),
+            Err(code) => worst = worst.max(code),
+        }
+    }
+    let opts = crate::verify::Options {
+        runs,
+        scale,
+        jobs: jobs.map_or_else(crate::verify::default_jobs, |j| j as usize),
+        node,
+    };
+    if !crate::verify::verify(&loaded, &opts) {
+        worst = worst.max(Exit::PredictionFailed);
+    }
+    worst
 }

@@ -131,11 +131,19 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
         Ok(()) => Ending::Finished {
             turns: sched.turn(),
             ticks: sched.now(),
+            callbacks: sched.callbacks(),
         },
         Err(Stop::Limit(hit)) => Ending::Limit(hit),
     };
     interp.into_trace(title, ending)
 }
+
+/// Most `log` lines a trace holds; a run that prints more stops with
+/// [`LimitKind::Output`], so memory stays bounded.
+pub const MAX_TRACE_LOGS: usize = 2_000_000;
+
+/// Most events (verbose ones included) a trace records; verbose events past it are dropped.
+pub const MAX_TRACE_EVENTS: usize = 5_000_000;
 
 /// The main module, as a callback the loop runs first.
 pub(crate) const MAIN: Instance<'static> = Instance {
@@ -239,7 +247,10 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) {
+    fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
+        if self.log_spans.len() >= MAX_TRACE_LOGS {
+            return Err(self.output_limit(sched, span));
+        }
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.log_hash, &text).hash(&mut h);
         self.log_hash = h.finish();
@@ -249,6 +260,7 @@ impl<'a> Interp<'a> {
             self.explanations.push(why);
         }
         self.push(sched, EventKind::Log { text });
+        Ok(())
     }
 }
 
@@ -328,7 +340,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             None => {
                 if let Some(text) = label_text {
                     let text = render(text, &frame);
-                    self.log(sched, text, inst.cb.span);
+                    self.log(sched, text, inst.cb.span)?;
                 }
             }
         }
@@ -360,6 +372,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
         let max = match kind {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
+            LimitKind::Output => MAX_TRACE_LOGS as u64,
         };
         Stop::Limit(LimitHit {
             limit: kind,
@@ -413,6 +426,9 @@ impl<'a> Interp<'a> {
     }
 
     fn push<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, kind: EventKind) {
+        if self.events.len() >= MAX_TRACE_EVENTS && !matches!(kind, EventKind::Log { .. }) {
+            return; // verbose events past the bound are dropped; log lines stop the run instead
+        }
         self.events.push(Event {
             turn: sched.turn(),
             tick: sched.now(),
@@ -473,6 +489,19 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    fn output_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
+        Stop::Limit(LimitHit {
+            limit: LimitKind::Output,
+            max: MAX_TRACE_LOGS as u64,
+            queue: self.frame_phase,
+            line: self.line(span),
+            span,
+            waiting: sched.waiting(),
+            turn: sched.turn(),
+            tick: sched.now(),
+        })
+    }
+
     fn statement_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         Stop::Limit(LimitHit {
             limit: LimitKind::Callbacks,
@@ -490,7 +519,7 @@ impl<'a> Interp<'a> {
         match &stmt.kind {
             StmtKind::Log(text) => {
                 let text = render(text, &frame);
-                self.log(sched, text, stmt.span);
+                self.log(sched, text, stmt.span)?;
             }
             StmtKind::Work(n) => {
                 if self.opts.verbose {

@@ -8,6 +8,7 @@ use crate::trace::LimitHit;
 /// it, with what was left waiting.
 pub fn problem(hit: &LimitHit) -> Problem {
     let (message, label) = match (hit.limit, hit.queue) {
+        (LimitKind::Output, _) => ("the run prints more lines than a trace can hold".to_string(), "this line was one too many"),
         (LimitKind::Callbacks, Phase::NextTick) => (
             "the nextTick queue never empties: the loop is starved".to_string(),
             "feeds the nextTick queue",
@@ -29,6 +30,7 @@ pub fn problem(hit: &LimitHit) -> Problem {
     let stopped = match hit.limit {
         LimitKind::Turns => format!("stopped after {} turns (--max-turns)", hit.max),
         LimitKind::Callbacks => format!("stopped after {} callbacks or statements (--max-callbacks)", hit.max),
+        LimitKind::Output => format!("stopped after {} log lines (the most a trace holds)", hit.max),
     };
     let help = format!(
         "{}; {stopped}. Bound the chain with `times N`, or raise the limit if the run is meant to be this long",

@@ -2,7 +2,6 @@
 
 use crate::sched::{LimitKind, Phase, Waiting};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 /// One thing that happened, at a turn and a clock tick, in a phase or queue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -60,7 +59,7 @@ pub enum EventKind {
 #[serde(tag = "end", rename_all = "camelCase")]
 pub enum Ending {
     /// The loop ran out of work.
-    Finished { turns: u64, ticks: u64 },
+    Finished { turns: u64, ticks: u64, callbacks: u64 },
     /// A limit stopped it.
     Limit(LimitHit),
 }
@@ -116,6 +115,16 @@ impl Trace {
     /// Aligned text columns: turn, tick, phase, text; one line per event.
     /// Without `verbose` only `log` lines are shown.
     pub fn to_text(&self, verbose: bool, style: &Style) -> String {
+        let mut out = Vec::new();
+        let _ = self.write_text(&mut out, verbose, style);
+        String::from_utf8(out).expect("the trace is UTF-8")
+    }
+
+    /// [`to_text`](Self::to_text), written to `out` line by line.
+    ///
+    /// # Errors
+    /// Whatever writing to `out` fails with.
+    pub fn write_text(&self, out: &mut impl std::io::Write, verbose: bool, style: &Style) -> std::io::Result<()> {
         let shown: Vec<&Event> = self
             .events
             .iter()
@@ -123,8 +132,7 @@ impl Trace {
             .collect();
         let turn_w = shown.iter().map(|e| digits(e.turn)).max().unwrap_or(1).max(4);
         let tick_w = shown.iter().map(|e| digits(e.tick)).max().unwrap_or(1).max(4);
-        let mut out = String::new();
-        let _ = writeln!(
+        writeln!(
             out,
             "{}",
             style.dim(&format!(
@@ -134,22 +142,22 @@ impl Trace {
                 "phase",
                 if verbose { "event" } else { "log" }
             ))
-        );
+        )?;
         let mut logs = 0;
         for e in shown {
             let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
-            let _ = write!(out, "{}", style.dim(&cols));
+            write!(out, "{}", style.dim(&cols))?;
             let (phase, text) = describe(e);
-            let _ = writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), text);
+            writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), text)?;
             if matches!(e.kind, EventKind::Log { .. }) {
                 if let Some(why) = self.explanations.get(logs) {
                     let pad = " ".repeat(turn_w + tick_w + 15);
-                    let _ = writeln!(out, "{pad}{}", style.dim(&format!("↳ {why}")));
+                    writeln!(out, "{pad}{}", style.dim(&format!("↳ {why}")))?;
                 }
                 logs += 1;
             }
         }
-        out
+        Ok(())
     }
 }
 

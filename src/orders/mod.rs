@@ -54,8 +54,17 @@ impl SearchBounds {
     pub fn race_check() -> Self {
         SearchBounds {
             max_schedules: 5_000,
-            max_callbacks: 5_000_000,
+            max_callbacks: 2_000_000,
             max_orders: 2,
+        }
+    }
+
+    /// Whether `run` looks for races in a run this size at all: a large run
+    /// is left to `--all-orders`, so that `run` stays fast.
+    pub fn worth_checking(trace: &crate::trace::Trace) -> bool {
+        match &trace.ending {
+            Ending::Finished { turns, callbacks, .. } => *turns <= 10_000 && *callbacks <= 100_000 && trace.log_spans.len() <= 10_000,
+            Ending::Limit(_) => false,
         }
     }
 }
@@ -83,10 +92,15 @@ pub fn all_orders(file: &File, src: &str, opts: RunOptions) -> Orders {
 /// more or a bound is hit. Under a bound, the orders found are those closest
 /// to the default timing.
 pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) -> Orders {
-    let opts = interp::resolve_limits(file, opts);
     let model = interp::run(file, src, "", RunOptions { verbose: false, ..opts });
+    all_orders_after(file, src, opts, bounds, &model)
+}
+
+/// [`all_orders_within`] for a file whose model run is `model` already.
+pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: &crate::trace::Trace) -> Orders {
+    let opts = interp::resolve_limits(file, opts);
     let mut found: IndexMap<(Vec<String>, bool), String> = IndexMap::new();
-    found.insert((texts(&model), matches!(model.ending, Ending::Limit(_))), String::new());
+    found.insert((texts(model), matches!(model.ending, Ending::Limit(_))), String::new());
     let mut search = Search::default();
     let (mut schedules, mut callbacks) = (0usize, 0u64);
     let mut model_possible = false;
@@ -182,7 +196,11 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Opt
     let mut node = Node20::new(pool, module, opts.limits, &mut *search);
     let result = node.run(MAIN, &mut host);
     let spent = node.callbacks();
-    let trace = host.into_trace("", Ending::Finished { turns: 0, ticks: 0 });
+    let trace = host.into_trace("", Ending::Finished {
+        turns: 0,
+        ticks: 0,
+        callbacks: 0,
+    });
     let logs = texts(&trace);
     match result {
         Ok(()) => (Some(logs), false, spent),

@@ -690,7 +690,7 @@ fn text(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str, 
 
 fn ending_lines(trace: &Trace) -> Vec<String> {
     match &trace.ending {
-        Ending::Finished { turns, ticks } => vec![format!(
+        Ending::Finished { turns, ticks, .. } => vec![format!(
             "The loop exits after {turns} {} with the clock at tick {ticks}.",
             if *turns == 1 { "turn" } else { "turns" }
         )],
@@ -699,6 +699,7 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
             let limit = match hit.limit {
                 LimitKind::Turns => format!("{} turns (--max-turns)", thousands(hit.max)),
                 LimitKind::Callbacks => format!("{} callbacks (--max-callbacks)", thousands(hit.max)),
+                LimitKind::Output => format!("{} log lines (the most a trace holds)", thousands(hit.max)),
             };
             vec![
                 format!(

@@ -52,6 +52,8 @@ pub enum LimitKind {
     Turns,
     /// More callbacks than `max_callbacks`.
     Callbacks,
+    /// The trace grew past its bound (`interp::MAX_TRACE_EVENTS`): keeps memory bounded.
+    Output,
 }
 
 /// Bounds that stop a runaway run.
