@@ -68,4 +68,16 @@ while size < target:
     size += len(block.encode())
     k += 1
 write("e-ten-megabytes.loop", "".join(parts))
+
+# (e) also as realistic text: the examples' statements and comments, repeated to 10 MB.
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples")
+body = []
+for folder, _, files in sorted(os.walk(root)):
+    for name in sorted(files):
+        if name.endswith(".loop"):
+            text = open(os.path.join(folder, name), encoding="utf-8").read()
+            text = text.split("\nexpect {")[0]
+            body.extend(l for l in text.splitlines(True) if not l.startswith(("pool ", "module ", "title ")))
+body = "".join(body)
+write("e-realistic.loop", body * (target // len(body.encode()) + 1))
 print(out)

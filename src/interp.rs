@@ -55,10 +55,9 @@ pub struct Instance<'a> {
     /// Set by `again` inside a `.then` link: the chain does not go on.
     alone: bool,
     label: Option<u32>,
-    /// Where and when it was scheduled (for `--explain`; not part of its identity).
-    from: Origin,
-    /// Its pool job number (`submit`), 1-based.
-    job: u64,
+    /// With `--explain`: 1 + its index in [`Interp`]'s notes (where and when it
+    /// was scheduled, its pool job); 0 without. Not part of its identity.
+    note: u32,
 }
 
 /// The values of a body's texts, and the callback `again` repeats.
@@ -153,14 +152,7 @@ pub(crate) const MAIN: Instance<'static> = Instance {
     run: 1,
     alone: true,
     label: None,
-    from: Origin {
-        turn: 0,
-        tick: 0,
-        phase: None,
-        loop_phase: None,
-        line: 1,
-    },
-    job: 0,
+    note: 0,
 };
 
 static MAIN_CALLBACK: Callback = Callback {
@@ -204,6 +196,8 @@ pub(crate) struct Interp<'a> {
     why: Option<String>,
     loop_phase: Phase,
     submits: u64,
+    /// Where and when each scheduled callback was scheduled, and its pool job.
+    notes: Vec<(Origin, u64)>,
     pool_starts: Vec<u64>,
     pool_size: usize,
     slept: Option<(u64, u64, u64)>,
@@ -230,6 +224,7 @@ impl<'a> Interp<'a> {
             why: None,
             loop_phase: Phase::Main,
             submits: 0,
+            notes: Vec::new(),
             pool_starts: Vec::new(),
             pool_size: loop_config(file, &opts).0,
             slept: None,
@@ -547,8 +542,7 @@ impl<'a> Interp<'a> {
                     run: 1,
                     alone: false,
                     label: None,
-                    from: Origin::default(),
-                    job: 0,
+                    note: 0,
                 };
                 let inst = Instance {
                     label: self.intern_label(&inst, &frame),
@@ -594,17 +588,21 @@ impl<'a> Interp<'a> {
         let cb = inst.cb;
         let mut inst = inst;
         if self.opts.explain {
-            inst.from = Origin {
+            let from = Origin {
                 turn: sched.turn(),
                 tick: sched.now(),
                 phase: Some(self.frame_phase),
                 loop_phase: Some(self.loop_phase),
                 line: self.line(self.site_span(&inst)),
             };
-            if cb.kind.value == Kind::Submit {
+            let job = if cb.kind.value == Kind::Submit {
                 self.submits += 1;
-                inst.job = self.submits;
-            }
+                self.submits
+            } else {
+                0
+            };
+            self.notes.push((from, job));
+            inst.note = self.notes.len() as u32;
         }
         let handle = match cb.kind.value {
             Kind::Timeout => Some(sched.set_timeout(value(cb.delay), inst)),
@@ -649,6 +647,7 @@ impl<'a> Interp<'a> {
 
     fn explain(&self, inst: &Instance<'a>, ctx: &Ctx, run: u64) -> String {
         let cb = inst.cb;
+        let note = inst.note.checked_sub(1).map_or((Origin::default(), 0), |i| self.notes[i as usize]);
         let amount = match cb.kind.value {
             Kind::Timeout | Kind::Interval => value(cb.delay),
             Kind::Io => value(cb.after),
@@ -659,15 +658,13 @@ impl<'a> Interp<'a> {
             kind: cb.kind.value,
             link: inst.link,
             label: inst.label.map(|l| self.labels[l as usize].clone()),
-            from: inst.from,
+            from: note.0,
             turn: ctx.turn,
             tick: ctx.now,
             phase: ctx.phase,
             amount,
             run,
-            pool_start: (inst.job > 0)
-                .then(|| self.pool_starts.get(inst.job as usize - 1).copied())
-                .flatten(),
+            pool_start: (note.1 > 0).then(|| self.pool_starts.get(note.1 as usize - 1).copied()).flatten(),
             pool_size: self.pool_size,
             slept: self.slept.filter(|s| s.0 == ctx.turn).map(|s| (s.1, s.2)),
         };

@@ -480,3 +480,29 @@ fn node_10_runs_a_timer_list_and_the_check_phase_before_draining() {
     let out: Vec<&str> = script.log.iter().map(|l| l.3).collect();
     assert_eq!(out, ["i1", "i2", "i1 tick", "t1", "t2", "t1 promise", "t2 promise"]);
 }
+
+#[test]
+fn clearing_inside_a_list_keeps_the_others_in_order_and_slots_are_reused_safely() {
+    let table = vec![
+        vec![
+            Timeout(5, 1),
+            Timeout(5, 2),
+            Timeout(5, 3),
+            Clear(2),
+            Timeout(5, 4),
+            Clear(1),
+            Clear(3),
+            Clear(4),
+            Timeout(5, 5),
+            Timeout(5, 6),
+        ],
+        vec![Log("a")],
+        vec![Log("b")],
+        vec![Log("c")],
+        vec![Log("d")],
+        vec![Log("e"), Timeout(5, 2), Clear(6)],
+        vec![Log("f")],
+        vec![Log("b")],
+    ];
+    assert_eq!(run(table), ["1@5 timers e", "2@10 timers b"]);
+}

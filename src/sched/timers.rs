@@ -5,7 +5,7 @@
 //! LANGUAGE.md §5 rule 3. All times are in ticks.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap};
 
 /// The largest delay Node accepts (`TIMEOUT_MAX`, 2³¹−1 ms); larger ones become 1.
 pub const TIMEOUT_MAX: u64 = (1 << 31) - 1;
@@ -32,6 +32,8 @@ pub struct TimerId {
 enum TimerState {
     /// Linked into the list of its delay.
     Listed,
+    /// Cleared, still linked: unlinked when its list reaches it or is dropped.
+    Cleared,
     /// Taken off its list; its callback is running (intervals may be re-armed).
     Running,
     /// Cleared while running: an interval is not re-armed.
@@ -49,8 +51,13 @@ struct Timer<C> {
     repeat: bool,
     /// Runs so far (an interval's run number).
     runs: u64,
+    /// The next timer of its list ([`NIL`] for the last).
+    next: u32,
     cb: Option<C>,
 }
+
+/// No timer: the end of a list.
+const NIL: u32 = u32::MAX;
 
 /// One list per delay value (`TimersList`).
 struct TimerList {
@@ -58,8 +65,10 @@ struct TimerList {
     expiry: u64,
     id: u64,
     alive: bool,
-    /// Timer slots in insertion order; cleared ones are skipped lazily.
-    queue: VecDeque<TimerId>,
+    /// First and last timer slot, in insertion order, linked through
+    /// `Timer::next`; cleared ones are unlinked lazily.
+    head: u32,
+    tail: u32,
     live: usize,
 }
 
@@ -141,6 +150,7 @@ impl<C> NodeTimers<C> {
                     delay: 0,
                     repeat: false,
                     runs: 0,
+                    next: NIL,
                     cb: None,
                 });
                 (self.timers.len() - 1) as u32
@@ -176,9 +186,15 @@ impl<C> NodeTimers<C> {
                 l
             }
         };
-        let generation = self.timers[index as usize].generation;
+        self.timers[index as usize].next = NIL;
+        let tail = self.lists[list].tail;
+        if tail == NIL {
+            self.lists[list].head = index;
+        } else {
+            self.timers[tail as usize].next = index;
+        }
         let list = &mut self.lists[list];
-        list.queue.push_back(TimerId { index, generation });
+        list.tail = index;
         list.live += 1;
     }
 
@@ -189,7 +205,8 @@ impl<C> NodeTimers<C> {
             expiry,
             id,
             alive: true,
-            queue: VecDeque::new(),
+            head: NIL,
+            tail: NIL,
             live: 0,
         };
         let l = match self.free_lists.pop() {
@@ -218,11 +235,17 @@ impl<C> NodeTimers<C> {
             return;
         }
         list.alive = false;
-        list.queue = VecDeque::new();
+        let mut index = std::mem::replace(&mut list.head, NIL);
+        list.tail = NIL;
         if self.by_delay.get(&list.delay) == Some(&l) {
             self.by_delay.remove(&list.delay);
         }
         self.free_lists.push(l);
+        while index != NIL {
+            let next = self.timers[index as usize].next;
+            self.release(index);
+            index = next;
+        }
     }
 
     /// `clearTimeout`/`clearInterval`: unlinks the timer; a list it empties is
@@ -237,7 +260,9 @@ impl<C> NodeTimers<C> {
         match timer.state {
             TimerState::Listed => {
                 let delay = timer.delay;
-                self.release(id.index);
+                timer.state = TimerState::Cleared;
+                timer.cb = None;
+                self.live -= 1;
                 if let Some(&l) = self.by_delay.get(&delay) {
                     let list = &mut self.lists[l];
                     list.live -= 1;
@@ -252,16 +277,17 @@ impl<C> NodeTimers<C> {
                 self.live -= 1;
                 true
             }
-            TimerState::ClearedWhileRunning | TimerState::Free => false,
+            TimerState::Cleared | TimerState::ClearedWhileRunning | TimerState::Free => false,
         }
     }
 
     fn release(&mut self, index: u32) {
         let timer = &mut self.timers[index as usize];
-        if timer.state != TimerState::ClearedWhileRunning {
+        if !matches!(timer.state, TimerState::ClearedWhileRunning | TimerState::Cleared) {
             self.live -= 1;
         }
         timer.state = TimerState::Free;
+        timer.next = NIL;
         timer.cb = None;
         self.free.push(index);
     }
@@ -306,14 +332,15 @@ impl<C> NodeTimers<C> {
             return Head::ListDone;
         }
         loop {
-            let Some(&TimerId { index, generation }) = self.lists[l].queue.front() else {
+            let index = self.lists[l].head;
+            if index == NIL {
                 self.drop_list(l);
                 return Head::ListDone;
-            };
+            }
             let timer = &self.timers[index as usize];
-            if timer.state != TimerState::Listed || timer.generation != generation {
-                // Cleared (slot freed, maybe reused): skip it lazily.
-                self.lists[l].queue.pop_front();
+            if timer.state == TimerState::Cleared {
+                self.unlink_head(l);
+                self.release(index);
                 continue;
             }
             let due_at = timer.start.saturating_add(timer.delay);
@@ -330,10 +357,19 @@ impl<C> NodeTimers<C> {
         }
     }
 
-    fn take(&mut self, l: usize, index: u32) -> DueTimer<C> {
+    fn unlink_head(&mut self, l: usize) {
+        let head = self.lists[l].head;
+        let next = self.timers[head as usize].next;
         let list = &mut self.lists[l];
-        list.queue.pop_front();
-        list.live -= 1;
+        list.head = next;
+        if next == NIL {
+            list.tail = NIL;
+        }
+    }
+
+    fn take(&mut self, l: usize, index: u32) -> DueTimer<C> {
+        self.unlink_head(l);
+        self.lists[l].live -= 1;
         let timer = &mut self.timers[index as usize];
         timer.state = TimerState::Running;
         timer.runs += 1;
@@ -385,9 +421,9 @@ impl<C> NodeTimers<C> {
     /// The latest tick any timer, list or the handle is due at, if any.
     pub fn latest(&self) -> Option<u64> {
         let lists = self.lists.iter().filter(|l| l.alive).map(|l| {
-            let tail = l.queue.iter().rev().find_map(|id| {
-                let t = &self.timers[id.index as usize];
-                (t.generation == id.generation && t.state == TimerState::Listed).then(|| t.start.saturating_add(t.delay))
+            let tail = (l.tail != NIL).then(|| {
+                let t = &self.timers[l.tail as usize];
+                t.start.saturating_add(t.delay)
             });
             l.expiry.max(tail.unwrap_or(0))
         });
@@ -418,11 +454,13 @@ impl<C> NodeTimers<C> {
         lists.sort_by_key(|l| (l.expiry, l.id));
         for l in lists {
             (l.delay, rel(l.expiry)).hash(h);
-            for id in &l.queue {
-                let t = &self.timers[id.index as usize];
-                if t.generation == id.generation && t.state == TimerState::Listed {
-                    (rel(t.start), t.repeat, t.runs, id.index, &t.cb).hash(h);
+            let mut index = l.head;
+            while index != NIL {
+                let t = &self.timers[index as usize];
+                if t.state == TimerState::Listed {
+                    (rel(t.start), t.repeat, t.runs, index, &t.cb).hash(h);
                 }
+                index = t.next;
             }
         }
         (self.handle_due.map(rel), rel(self.next_expiry), self.live).hash(h);
