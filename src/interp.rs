@@ -181,6 +181,8 @@ pub(crate) struct Interp<'a> {
     /// A running hash of the log texts so far.
     log_hash: u64,
     labels: IndexSet<String>,
+    /// The file has a `clear`: live handles must be tracked by label.
+    clears: bool,
     /// Live handles per label id, for `clear`.
     live: IndexMap<u32, IndexSet<Handle>>,
     /// `{k}` counters per callback site.
@@ -214,6 +216,7 @@ impl<'a> Interp<'a> {
             log_hash: 0,
             labels: IndexSet::new(),
             live: IndexMap::new(),
+            clears: has_clear(&file.body),
             counts: vec![0; file.sites],
             frame_phase: Phase::Main,
             last: None,
@@ -306,7 +309,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
         if self.opts.explain {
             self.why = Some(self.explain(&inst, &ctx, run));
         }
-        if let (Some(label), Some(handle)) = (inst.label, ctx.handle) {
+        if let (Some(label), Some(handle), true) = (inst.label, ctx.handle, self.clears) {
             if inst.cb.kind.value != Kind::Interval {
                 if let Some(set) = self.live.get_mut(&label) {
                     set.swap_remove(&handle);
@@ -633,7 +636,7 @@ impl<'a> Interp<'a> {
                 None
             }
         };
-        if let (Some(handle), Some(label)) = (handle, inst.label) {
+        if let (Some(handle), Some(label), true) = (handle, inst.label, self.clears) {
             self.live.entry(label).or_default().insert(handle);
         }
         if self.opts.verbose {
@@ -690,6 +693,16 @@ impl<'a> Interp<'a> {
             Kind::Pending => "deferred to the pending phase".into(),
         }
     }
+}
+
+/// Whether any statement in `stmts` (bodies included) is a `clear`.
+fn has_clear(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Clear(_) => true,
+        StmtKind::Repeat { body, .. } => has_clear(body),
+        StmtKind::Callback(cb) => cb.body.as_deref().is_some_and(has_clear) || cb.links.iter().any(|l| l.body.as_deref().is_some_and(has_clear)),
+        _ => false,
+    })
 }
 
 fn value(n: Option<Spanned<u64>>) -> u64 {
