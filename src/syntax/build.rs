@@ -18,7 +18,7 @@ pub const MAX_NESTING: usize = 100;
 
 pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     if let Some(open) = first_too_deep(src) {
-        return Err(vec![too_deep(Span::new(open, open + 1))]);
+        return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open] == b'(')]);
     }
     let chunks = super::chunk::chunks(src);
     let parsed = super::chunk::in_parallel(&chunks, |&(start, end)| {
@@ -123,34 +123,55 @@ fn parse_chunk(builder: &mut Builder, chunk: &str) -> (Option<File>, Vec<Problem
     (None, problems)
 }
 
-/// The first `{` opened more than [`MAX_NESTING`] blocks deep, skipping
-/// strings and comments. Checked before parsing: the parser's time grows with
-/// the nesting depth of a block that fails to parse.
+/// The first `{` or `(` opened more than [`MAX_NESTING`] deep, skipping
+/// strings and comments as the grammar does. Checked before parsing: pest
+/// recurses once per `{` and per `(` (of an unknown statement), without a
+/// stack guard, and its time grows with the depth of a block that fails to
+/// parse. A `(` stays open past its line only inside a `{ … }` opened after it
+/// (`paren_group` in the grammar); a `"` that closes nowhere on its line is
+/// plain text (`string_any` fails there).
 fn first_too_deep(src: &str) -> Option<usize> {
     let bytes = src.as_bytes();
-    let mut depth = 0usize;
+    let mut open: Vec<u8> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'#' => i = skip_line(bytes, i),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i),
+            b'#' => i = skip_line(bytes, i).saturating_sub(1),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i).saturating_sub(1),
             b'"' => {
-                i += 1;
-                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
-                    i += if bytes[i] == b'\\' && bytes.get(i + 1) != Some(&b'\n') {
+                let mut j = i + 1;
+                while j < bytes.len() && !matches!(bytes[j], b'"' | b'\n') {
+                    j += if bytes[j] == b'\\' && bytes.get(j + 1).is_some_and(|&b| b != b'\n') {
                         2
                     } else {
                         1
                     };
                 }
+                if bytes.get(j) == Some(&b'"') {
+                    i = j;
+                }
             }
-            b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
+            c @ (b'{' | b'(') => {
+                open.push(c);
+                if open.len() > MAX_NESTING {
                     return Some(i);
                 }
             }
-            b'}' => depth = depth.saturating_sub(1),
+            b')' => {
+                if open.last() == Some(&b'(') {
+                    open.pop();
+                }
+            }
+            b'}' => {
+                if let Some(at) = open.iter().rposition(|&c| c == b'{') {
+                    open.truncate(at);
+                }
+            }
+            b'\n' => {
+                while open.last() == Some(&b'(') {
+                    open.pop();
+                }
+            }
             _ => {}
         }
         i += 1;
@@ -304,7 +325,7 @@ impl Builder {
     fn statements(&mut self, body: Pair<Rule>) -> Vec<Stmt> {
         if self.depth >= MAX_NESTING {
             let open = body.as_span().start();
-            self.problems.push(too_deep(Span::new(open, open + 1)));
+            self.problems.push(too_deep(Span::new(open, open + 1), false));
             return Vec::new();
         }
         self.depth += 1;
@@ -693,9 +714,25 @@ impl Builder {
 }
 
 /// The pair's span without the white space pest may take after its last token.
+/// That includes comments skipped before an optional part that is not there
+/// (`nextTick "a" { again }` then a comment line): the span ends with the
+/// last token.
 fn trimmed(pair: &Pair<Rule>) -> Span {
     let start = pair.as_span().start();
-    Span::new(start, start + pair.as_str().trim_end().len())
+    let text = &pair.as_str()[..content_end(pair) - start];
+    Span::new(start, start + text.trim_end().len())
+}
+
+/// Where the pair's last present part ends: a rule that ends with optional
+/// parts (`callback`, `then_link`, `unknown`) spans the blanks and comments
+/// pest skipped looking for them.
+fn content_end(pair: &Pair<Rule>) -> usize {
+    match pair.as_rule() {
+        Rule::callback | Rule::then_link | Rule::unknown => {
+            pair.clone().into_inner().last().map_or(pair.as_span().end(), |p| content_end(&p))
+        }
+        _ => pair.as_span().end(),
+    }
 }
 
 /// The text of a part as written (placeholders kept verbatim).
@@ -729,8 +766,13 @@ fn misplaced_directive(span: Span, text: &str) -> Problem {
     .help(format!("move `{text}` to the top of the file, above the first statement"))
 }
 
-/// A block opened [`MAX_NESTING`] blocks deep (or deeper than the parser's stack allows).
-pub(super) fn too_deep(span: Span) -> Problem {
+/// A block (or, with `paren`, a `(`) opened more than [`MAX_NESTING`] deep.
+pub(super) fn too_deep(span: Span, paren: bool) -> Problem {
+    if paren {
+        return Problem::error("loop::nesting", span, "parentheses are nested too deeply", "nested too deeply here").help(format!(
+            "blocks and parentheses may nest at most {MAX_NESTING} deep; .loop statements take no parentheses (is this JavaScript?)"
+        ));
+    }
     Problem::error("loop::nesting", span, "blocks are nested too deeply", "nested too deeply here").help(format!(
         "a file may nest blocks at most {MAX_NESTING} deep; use `repeat N` or `again` instead of writing levels out"
     ))
