@@ -233,7 +233,7 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
                 for x in [
                     t.saturating_sub(1),
                     t,
-                    t + 1,
+                    t.saturating_add(1),
                     t.saturating_sub(offset + 1),
                     t.saturating_sub(offset),
                     t.saturating_sub(offset) + 1,

@@ -284,7 +284,7 @@ impl<C: Clone> Scheduler<C> {
         self.poll_phase(host)?;
         self.check_phase(host)?;
         self.close_phase(host)?;
-        self.now = self.now.max(turn_start + 1);
+        self.now = self.now.max(turn_start.saturating_add(1));
         self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
         self.flush_pool_log(host);
         Ok(())

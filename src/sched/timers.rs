@@ -102,7 +102,7 @@ pub struct NodeTimers<C> {
     heap: BinaryHeap<Reverse<(u64, u64, usize)>>,
     next_list_id: u64,
     /// Node's `nextExpiry`: the expiry it last told the handle about.
-    next_expiry: u64,
+    next_expiry: Option<u64>,
     /// The libuv timer handle's due tick, if started.
     handle_due: Option<u64>,
     live: usize,
@@ -118,7 +118,7 @@ impl<C> Default for NodeTimers<C> {
             by_delay: HashMap::new(),
             heap: BinaryHeap::new(),
             next_list_id: 0,
-            next_expiry: u64::MAX,
+            next_expiry: None,
             handle_due: None,
             live: 0,
         }
@@ -179,9 +179,9 @@ impl<C> NodeTimers<C> {
             None => {
                 let expiry = start.saturating_add(delay);
                 let l = self.new_list(delay, expiry);
-                if self.next_expiry > expiry {
+                if self.next_expiry.is_none_or(|n| n > expiry) {
                     self.handle_due = Some(expiry);
-                    self.next_expiry = expiry;
+                    self.next_expiry = Some(expiry);
                 }
                 l
             }
@@ -307,7 +307,7 @@ impl<C> NodeTimers<C> {
     /// Starts a `processTimers(now)` run: Node resets `nextExpiry`, and the
     /// handle is stopped while it runs.
     pub fn begin_run(&mut self) {
-        self.next_expiry = u64::MAX;
+        self.next_expiry = None;
         self.handle_due = None;
     }
 
@@ -317,7 +317,7 @@ impl<C> NodeTimers<C> {
         match self.peek_list() {
             None => Err(None),
             Some(l) if self.lists[l].expiry > now => {
-                self.next_expiry = self.lists[l].expiry;
+                self.next_expiry = Some(self.lists[l].expiry);
                 Err(Some(self.lists[l].expiry))
             }
             Some(l) => Ok(l),
@@ -345,7 +345,7 @@ impl<C> NodeTimers<C> {
             }
             let due_at = timer.start.saturating_add(timer.delay);
             if due_at > now {
-                let expiry = due_at.max(now + 1);
+                let expiry = due_at.max(now.saturating_add(1));
                 let id = self.fresh_id();
                 let list = &mut self.lists[l];
                 list.expiry = expiry;
@@ -413,7 +413,7 @@ impl<C> NodeTimers<C> {
     /// Ends a `RunTimers` call (`src/env.cc`): the handle is restarted at
     /// `max(last_reading + 1, expiry)` when a list is left, else stays stopped.
     pub fn end_run(&mut self, next: Option<u64>, last_reading: u64) {
-        self.handle_due = next.map(|e| e.max(last_reading + 1));
+        self.handle_due = next.map(|e| e.max(last_reading.saturating_add(1)));
     }
 }
 
@@ -463,6 +463,6 @@ impl<C> NodeTimers<C> {
                 index = t.next;
             }
         }
-        (self.handle_due.map(rel), rel(self.next_expiry), self.live).hash(h);
+        (self.handle_due.map(rel), self.next_expiry.map(rel), self.live).hash(h);
     }
 }
