@@ -141,6 +141,10 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
 /// [`LimitKind::Output`], so memory stays bounded.
 pub const MAX_TRACE_LOGS: usize = 2_000_000;
 
+/// Most callbacks waiting at once (scheduled, not yet run): past it the run
+/// stops with [`LimitKind::Waiting`], so memory stays bounded.
+pub const MAX_WAITING: usize = 5_000_000;
+
 /// Most events (verbose ones included) a trace records; verbose events past it are dropped.
 pub const MAX_TRACE_EVENTS: usize = 5_000_000;
 
@@ -371,6 +375,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
             LimitKind::Output => MAX_TRACE_LOGS as u64,
+            LimitKind::Waiting => MAX_WAITING as u64,
         };
         Stop::Limit(LimitHit {
             limit: kind,
@@ -534,7 +539,7 @@ impl<'a> Interp<'a> {
             }
             StmtKind::Again => {
                 if let Some(this) = frame.this {
-                    self.again(sched, this);
+                    self.again(sched, this)?;
                 }
             }
             StmtKind::Callback(cb) => {
@@ -551,7 +556,7 @@ impl<'a> Interp<'a> {
                     label: self.intern_label(&inst, &frame),
                     ..inst
                 };
-                self.schedule(sched, inst);
+                self.schedule(sched, inst)?;
             }
         }
         Ok(())
@@ -574,20 +579,33 @@ impl<'a> Interp<'a> {
     }
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
-    fn again<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) {
+    fn again<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| this.run >= t.value) {
-            return;
+            return Ok(());
         }
         let next = Instance {
             run: this.run + 1,
             alone: this.alone || this.link > 0,
             ..this
         };
-        self.schedule(sched, next);
+        self.schedule(sched, next)
     }
 
-    fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
+    fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+        let w = sched.waiting();
+        if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
+            return Err(Stop::Limit(LimitHit {
+                limit: LimitKind::Waiting,
+                max: MAX_WAITING as u64,
+                queue: inst.cb.kind.value.phase(),
+                line: self.line(inst.cb.span),
+                span: inst.cb.span,
+                waiting: w,
+                turn: sched.turn(),
+                tick: sched.now(),
+            }));
+        }
         let cb = inst.cb;
         let mut inst = inst;
         if self.opts.explain {
@@ -646,6 +664,7 @@ impl<'a> Interp<'a> {
             let line = self.line(self.site_span(&inst));
             self.push(sched, EventKind::Schedule { kind, label, detail, line });
         }
+        Ok(())
     }
 
     fn explain(&self, inst: &Instance<'a>, ctx: &Ctx, run: u64) -> String {
@@ -700,7 +719,9 @@ fn has_clear(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match &s.kind {
         StmtKind::Clear(_) => true,
         StmtKind::Repeat { body, .. } => has_clear(body),
-        StmtKind::Callback(cb) => cb.body.as_deref().is_some_and(has_clear) || cb.links.iter().any(|l| l.body.as_deref().is_some_and(has_clear)),
+        StmtKind::Callback(cb) => {
+            cb.body.as_deref().is_some_and(has_clear) || cb.links.iter().any(|l| l.body.as_deref().is_some_and(has_clear))
+        }
         _ => false,
     })
 }

@@ -8,7 +8,14 @@ use crate::trace::LimitHit;
 /// it, with what was left waiting.
 pub fn problem(hit: &LimitHit) -> Problem {
     let (message, label) = match (hit.limit, hit.queue) {
-        (LimitKind::Output, _) => ("the run prints more lines than a trace can hold".to_string(), "this line was one too many"),
+        (LimitKind::Output, _) => (
+            "the run prints more lines than a trace can hold".to_string(),
+            "this line was one too many",
+        ),
+        (LimitKind::Waiting, _) => (
+            "too many callbacks are waiting at once".to_string(),
+            "schedules more than the run can hold",
+        ),
         (LimitKind::Callbacks, Phase::NextTick) => (
             "the nextTick queue never empties: the loop is starved".to_string(),
             "feeds the nextTick queue",
@@ -31,11 +38,13 @@ pub fn problem(hit: &LimitHit) -> Problem {
         LimitKind::Turns => format!("stopped after {} turns (--max-turns)", hit.max),
         LimitKind::Callbacks => format!("stopped after {} callbacks or statements (--max-callbacks)", hit.max),
         LimitKind::Output => format!("stopped after {} log lines (the most a trace holds)", hit.max),
+        LimitKind::Waiting => format!("stopped with {} callbacks waiting (the most a run holds)", hit.max),
     };
-    let help = format!(
-        "{}; {stopped}. Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
-        left_waiting(&hit.waiting)
-    );
+    let advice = match hit.limit {
+        LimitKind::Output | LimitKind::Waiting => "this bound keeps memory in check: make the scenario smaller",
+        LimitKind::Turns | LimitKind::Callbacks => "bound the chain with `times N`, or raise the limit if the run is meant to be this long",
+    };
+    let help = format!("{}; {stopped}. {advice}", left_waiting(&hit.waiting));
     Problem::error("loop::limit", hit.span, message, label).help(help)
 }
 

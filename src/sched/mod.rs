@@ -52,8 +52,10 @@ pub enum LimitKind {
     Turns,
     /// More callbacks than `max_callbacks`.
     Callbacks,
-    /// The trace grew past its bound (`interp::MAX_TRACE_EVENTS`): keeps memory bounded.
+    /// The trace grew past its bound (`interp::MAX_TRACE_LOGS`): keeps memory bounded.
     Output,
+    /// Too many callbacks waiting at once (`interp::MAX_WAITING`): keeps memory bounded.
+    Waiting,
 }
 
 /// Bounds that stop a runaway run.
