@@ -84,8 +84,9 @@ enum Command {
     /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
     EmitJs {
         file: PathBuf,
-        /// Milliseconds per tick.
-        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        /// Milliseconds per tick; 0 takes no time at all (every delay, job and
+        /// `work` becomes 0 ms: for benchmarks, not for orders)
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(0..=60_000))]
         scale: u64,
     },
     /// Run each FILE's emitted program with real `node`, RUNS times, and check
@@ -97,10 +98,12 @@ enum Command {
         /// Runs per file.
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
-        /// Milliseconds per tick.
-        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+        /// Milliseconds per tick; 0 takes no time at all (every delay, job and
+        /// `work` becomes 0 ms: for benchmarks, not for orders)
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(0..=60_000))]
         scale: u64,
-        /// Runs at once [default: the number of cores]
+        /// Runs at once [default: the number of cores, four times that for a
+        /// program that mostly sleeps]
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         jobs: Option<u32>,
     },
@@ -467,7 +470,7 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
     let opts = crate::verify::Options {
         runs,
         scale,
-        jobs: jobs.map_or_else(crate::verify::default_jobs, |j| j as usize),
+        jobs: jobs.map(|j| j as usize),
         node,
     };
     if !crate::verify::verify(&loaded, &opts) {

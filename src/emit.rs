@@ -122,8 +122,10 @@ struct Uses {
     submit_work: bool,
     close: bool,
     pending: bool,
-    /// Named pipes worth making at startup.
+    /// Named pipes worth making at startup, besides `close`'s one.
     fifos: u64,
+    /// 1 when `close` needs its named pipe.
+    close_fifo: u64,
 }
 
 impl Uses {
@@ -155,7 +157,10 @@ impl Uses {
                                 self.fifos = self.fifos.saturating_add(times);
                             }
                         }
-                        Kind::Close => self.close = true,
+                        Kind::Close => {
+                            self.close = true;
+                            self.close_fifo = 1;
+                        }
                         Kind::Pending => self.pending = true,
                         _ => {}
                     }
@@ -193,8 +198,10 @@ fn header(out: &mut String, file: &File, opts: &EmitOptions, esm: bool, uses: &U
     if esm {
         out.push_str("// An ES module (`module esm`): the file must end in .mjs.\n");
     }
-    if uses.fifos() || uses.monitor() {
+    if uses.monitor() {
         out.push_str("// Linux only: it uses named pipes (mkfifo) and /proc.\n");
+    } else if uses.fifos() {
+        out.push_str("// It uses named pipes (mkfifo): Linux or another Unix.\n");
     }
     if !esm {
         out.push_str("'use strict';\n");
@@ -279,16 +286,22 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
         }
     }
     if uses.fifos() {
-        out.push_str(&runtime::FIFOS.replace("{COUNT}", &uses.fifos.clamp(1, 64).to_string()));
+        out.push_str(&runtime::FIFOS.replace("{COUNT}", &(uses.fifos.min(64) + uses.close_fifo).max(1).to_string()));
     }
     if uses.monitor() {
         out.push_str(&runtime::MONITOR.replace("{POOL}", &pool.to_string()));
     }
     if uses.io {
         let (who, arrive) = if uses.io_later {
-            ("written by the monitor thread; at once for `after 0`", runtime::IO_ARRIVE_LATER)
+            (
+                "The monitor thread\n// writes the byte (this thread, at once, for `after 0`).",
+                runtime::IO_ARRIVE_LATER,
+            )
         } else {
-            ("at once: every `io` here has already arrived", runtime::IO_ARRIVE_NOW)
+            (
+                "Every `io` here\n// has already arrived: the byte is written at once.",
+                runtime::IO_ARRIVE_NOW,
+            )
         };
         out.push_str(&runtime::IO.replace("{WHO}", who).replace("{ARRIVE}", arrive));
     }

@@ -6,7 +6,7 @@ use crate::emit::{self, EmitOptions};
 use crate::interp;
 use crate::load::Loaded;
 use crate::orders::{self, Orders};
-use crate::trace::Ending;
+use crate::trace::{Ending, EventKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -29,8 +29,9 @@ pub struct Options {
     pub runs: u32,
     /// Milliseconds per tick.
     pub scale: u64,
-    /// Runs at once.
-    pub jobs: usize,
+    /// Runs at once (`None`: one per core, four per core for a program
+    /// that mostly sleeps).
+    pub jobs: Option<usize>,
     /// `node --version`, for the header.
     pub node: String,
 }
@@ -151,7 +152,11 @@ impl FileReport {
             };
             out.push_str(&format!("  {:>5} x  {what}{stopped}\n", seen.count));
             if show_lines {
-                out.push_str(&lines_excerpt(&seen.run.lines));
+                let focus = match seen.allowed {
+                    Some(_) => None,
+                    None => first_difference(&seen.run.lines, &self.model),
+                };
+                out.push_str(&lines_excerpt(&seen.run.lines, focus));
             }
         }
         out
@@ -164,17 +169,25 @@ fn first_difference(a: &[String], b: &[String]) -> Option<usize> {
     (n < a.len().max(b.len())).then_some(n + 1)
 }
 
-fn lines_excerpt(lines: &[String]) -> String {
+/// Up to a dozen of `lines`, from the start or around `focus` (1-based,
+/// marked `>`: where the order leaves loopsim's).
+fn lines_excerpt(lines: &[String], focus: Option<usize>) -> String {
     const SHOW: usize = 12;
     let mut out = String::new();
     if lines.is_empty() {
         out.push_str("           (no lines)\n");
     }
-    for line in lines.iter().take(SHOW) {
-        out.push_str(&format!("           | {line}\n"));
+    let start = focus.map_or(0, |f| f.saturating_sub(4)).min(lines.len());
+    if start > 0 {
+        out.push_str(&format!("           … {start} earlier lines\n"));
     }
-    if lines.len() > SHOW {
-        out.push_str(&format!("           … {} more lines\n", lines.len() - SHOW));
+    for (i, line) in lines.iter().enumerate().skip(start).take(SHOW) {
+        let mark = if focus == Some(i + 1) { '>' } else { '|' };
+        out.push_str(&format!("           {mark} {line}\n"));
+    }
+    let shown = start + SHOW;
+    if lines.len() > shown {
+        out.push_str(&format!("           … {} more lines\n", lines.len() - shown));
     }
     out
 }
@@ -190,14 +203,20 @@ pub fn verify(files: &[Loaded], opts: &Options) -> bool {
     };
     let bar = ProgressBar::with_draw_target(Some(total), target);
     bar.set_style(
-        ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} runs, {elapsed}  {msg}")
+        ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} runs, {elapsed}  {wide_msg}")
             .expect("a valid template")
             .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     println!(
         "verify: node {}, {} runs per file, {} ms per tick, {} at once",
-        opts.node, opts.runs, opts.scale, opts.jobs
+        opts.node,
+        opts.runs,
+        opts.scale,
+        opts.jobs.map_or_else(
+            || format!("{} (x4 for programs that mostly sleep)", default_jobs()),
+            |j| j.to_string()
+        )
     );
     let (mut ok, mut bad) = (0, 0);
     for loaded in files {
@@ -232,13 +251,25 @@ pub fn verify_file(loaded: &Loaded, opts: &Options, bar: &ProgressBar) -> FileRe
         },
     );
     let orders = orders::all_orders(&loaded.file, &loaded.src, run_opts);
-    let model_ticks = match interp::run(&loaded.file, &loaded.src, "", interp::resolve_limits(&loaded.file, run_opts)).ending {
-        Ending::Finished { ticks, .. } => ticks,
+    let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
+    let model_ticks = match &model.ending {
+        Ending::Finished { ticks, .. } => *ticks,
         Ending::Limit(hit) => hit.tick,
+    };
+    let work_ticks = model.events.iter().fold(0u64, |sum, e| match e.kind {
+        EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
+        _ => sum,
+    });
+    // A program that mostly sleeps (waiting for timers, pool jobs, I/O) leaves the
+    // cores free: run more of them at once, unless --jobs says how many.
+    let jobs = match opts.jobs {
+        Some(j) => j,
+        None if work_ticks.saturating_mul(10) <= model_ticks && model_ticks.saturating_mul(opts.scale) >= 1000 => 4 * default_jobs(),
+        None => default_jobs(),
     };
     // Generous: a loaded machine, startup, and runs that stop at a limit.
     let limit = Duration::from_millis(model_ticks.saturating_mul(opts.scale).saturating_mul(3)) + Duration::from_secs(60);
-    let runs = run_program(&program, opts, limit, bar);
+    let runs = run_program(&program, opts.runs, jobs, limit, bar);
     let mut seen: Vec<Seen> = Vec::new();
     for run in runs {
         match seen.iter_mut().find(|s| s.run == run) {
@@ -249,7 +280,7 @@ pub fn verify_file(loaded: &Loaded, opts: &Options, bar: &ProgressBar) -> FileRe
             }
         }
     }
-    seen.sort_by(|a, b| b.count.cmp(&a.count));
+    seen.sort_by_key(|s| std::cmp::Reverse(s.count));
     FileReport {
         name: loaded.name.clone(),
         seen,
@@ -279,7 +310,7 @@ fn flatten(logs: &[String]) -> Vec<String> {
 }
 
 /// Runs the program `opts.runs` times, `opts.jobs` at once.
-fn run_program(program: &emit::Program, opts: &Options, limit: Duration, bar: &ProgressBar) -> Vec<Run> {
+fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration, bar: &ProgressBar) -> Vec<Run> {
     static DIRS: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "loopsim-verify-{}-{}",
@@ -297,27 +328,27 @@ fn run_program(program: &emit::Program, opts: &Options, limit: Duration, bar: &P
                 lines: Vec::new(),
                 end: RunEnd::Failed(format!("cannot write the program to {}: {e}", dir.display())),
             };
-            bar.inc(u64::from(opts.runs));
-            return vec![run; opts.runs as usize];
+            bar.inc(u64::from(runs));
+            return vec![run; runs as usize];
         }
     };
     let next = AtomicUsize::new(0);
-    let runs = Mutex::new(Vec::new());
+    let done = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..opts.jobs.max(1) {
+        for _ in 0..jobs.clamp(1, runs as usize) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= opts.runs as usize {
+                if i >= runs as usize {
                     break;
                 }
                 let run = run_once(&path, &dir, i, limit);
-                runs.lock().expect("no panics while locked").push(run);
+                done.lock().expect("no panics while locked").push(run);
                 bar.inc(1);
             });
         }
     });
     let _ = std::fs::remove_dir_all(&dir);
-    runs.into_inner().expect("no panics while locked")
+    done.into_inner().expect("no panics while locked")
 }
 
 /// One run of the program, its output in files (not pipes: no pipe-buffer

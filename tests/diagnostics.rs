@@ -16,14 +16,14 @@ struct Expected {
 fn expected(bytes: &[u8]) -> Option<Expected> {
     let text = String::from_utf8_lossy(bytes);
     let header = text.lines().next()?.strip_prefix("# expect: ")?;
-    let mut parts = header.splitn(3, " | ");
-    let code = parts.next()?;
+    let parts: Vec<&str> = header.splitn(3, " | ").collect();
+    let [code, message, spanned] = parts[..] else { return None };
     let (warning, code) = match code.strip_prefix("warning ") {
         Some(c) => (true, c),
         None => (false, code),
     };
-    let spanned = parts.nth(1)?.replace("\\0", "\0").replace("\\xff", "\u{fffd}");
-    let message = header.splitn(3, " | ").nth(1)?.to_string();
+    let spanned = spanned.replace("\\0", "\0").replace("\\xff", "\u{fffd}");
+    let message = message.to_string();
     Some(Expected {
         warning,
         code: code.to_string(),

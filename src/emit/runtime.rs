@@ -102,6 +102,9 @@ function monitor() {
       return '';
     }
   };
+  // Without a readable /proc/self/task/*/syscall (another kernel or architecture), a job is taken
+  // to start when it is submitted with a thread free, or when a job before it finishes.
+  const seen = READ !== undefined && syscall(self) !== '';
   const reader = (fd) => fs.readdirSync('/proc/self/task').find((tid) => syscall(tid).startsWith(`${READ}0x${fd.toString(16)} `));
   const byte = Buffer.from('x');
   const due = []; // bytes to write: { at, fd, job, seq }
@@ -121,8 +124,8 @@ function monitor() {
     Atomics.store(control, 2, read);
     if (waiting.size > 0 && taken < pool) {
       const now = clock();
-      let last = -1;
-      for (const tid of fs.readdirSync('/proc/self/task')) {
+      let last = seen ? -1 : [...waiting.values()].map((job) => job.seq).sort((a, b) => a - b)[pool - taken - 1] ?? Infinity;
+      for (const tid of seen ? fs.readdirSync('/proc/self/task') : []) {
         const call = tid === self ? '' : syscall(tid);
         if (!call.startsWith(READ)) continue;
         const fd = parseInt(call.split(' ')[1], 16);
@@ -141,7 +144,7 @@ function monitor() {
     due.sort((a, b) => a.at - b.at || a.seq - b.seq);
     while (due.length > 0 && due[0].at <= clock()) {
       const { fd, job } = due.shift();
-      const tid = job ? threadOf.get(fd) ?? reader(fd) : undefined;
+      const tid = job && seen ? threadOf.get(fd) ?? reader(fd) : undefined;
       threadOf.delete(fd);
       fs.writeSync(fd, byte);
       if (!job) continue;
@@ -179,8 +182,8 @@ function tell(kind, fd, value) {
 
 /// `io`. `{ARRIVE}`: how a byte due after `after > 0` ticks is written.
 pub const IO: &str = r#"
-// `io … after N`: a byte arrives on a named pipe N ticks from now ({WHO}),
-// and the pipe's 'data' callback runs in the poll phase. No thread-pool work is involved.
+// `io … after N`: a byte arrives on a named pipe N ticks from now, and the pipe's 'data'
+// callback runs in the poll phase. No thread-pool work is involved. {WHO}
 const idlePipes = [];
 function io(after, callback) {
   const pipe = idlePipes.pop() ?? openPipe();
@@ -212,9 +215,9 @@ pub const IO_ARRIVE_NOW: &str = "fs.writeSync(pipe.fd, 'x'); // already arrived"
 pub const SUBMIT: &str = r#"
 // `submit N`: a job that holds a pool thread for N ticks from when a thread takes it: the thread
 // blocks reading a named pipe until the monitor writes to it. Its callback runs in the poll phase.
-// `submit 0` is a real quick pool job: fs.stat of this script.
+// `submit 0` (or any job with --scale 0) is a real quick pool job: fs.stat of this script.
 function submit(n, callback) {
-  if (n === 0) {
+  if (n * TICK === 0) {
     fs.stat(process.argv[1], () => callback());
     return;
   }

@@ -196,11 +196,14 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Opt
     let mut node = Node20::new(pool, module, opts.limits, &mut *search);
     let result = node.run(MAIN, &mut host);
     let spent = node.callbacks();
-    let trace = host.into_trace("", Ending::Finished {
-        turns: 0,
-        ticks: 0,
-        callbacks: 0,
-    });
+    let trace = host.into_trace(
+        "",
+        Ending::Finished {
+            turns: 0,
+            ticks: 0,
+            callbacks: 0,
+        },
+    );
     let logs = texts(&trace);
     match result {
         Ok(()) => (Some(logs), false, spent),

@@ -157,10 +157,8 @@ fn first_too_deep(src: &str) -> Option<usize> {
                     return Some(i);
                 }
             }
-            b')' => {
-                if open.last() == Some(&b'(') {
-                    open.pop();
-                }
+            b')' if open.last() == Some(&b'(') => {
+                open.pop();
             }
             b'}' => {
                 if let Some(at) = open.iter().rposition(|&c| c == b'{') {
