@@ -19,7 +19,7 @@ pub fn check(file: &File) -> Vec<Problem> {
     checker.collect_labels(&file.body, false);
     checker.block(&file.body, Scope::default());
     let mut problems = checker.problems;
-    problems.sort_by_key(|p| (p.span.start, p.span.end));
+    problems.sort_by_key(|p| (p.span.start(), p.span.end()));
     problems
 }
 

@@ -147,12 +147,12 @@ impl Uses {
                         Kind::Timeout | Kind::Interval => self.timers = true,
                         Kind::Io => {
                             self.io = true;
-                            self.io_later |= cb.after.is_some_and(|a| a.value > 0);
+                            self.io_later |= cb.after().is_some_and(|a| a.value > 0);
                             self.fifos = self.fifos.saturating_add(times);
                         }
                         Kind::Submit => {
                             self.submit = true;
-                            if cb.ticks.is_some_and(|t| t.value > 0) {
+                            if cb.ticks().is_some_and(|t| t.value > 0) {
                                 self.submit_work = true;
                                 self.fifos = self.fifos.saturating_add(times);
                             }
@@ -543,12 +543,12 @@ impl<'a> Gen {
     fn schedule_call(&self, site: Site<'a>, f: &str, frame: &Frame) -> String {
         let cb = site.cb;
         let call = match site.kind() {
-            Kind::Timeout => format!("setTimeout({f}, ticks({}))", value(cb.delay)),
+            Kind::Timeout => format!("setTimeout({f}, ticks({}))", value(cb.delay())),
             Kind::Immediate => format!("setImmediate({f})"),
             Kind::NextTick => format!("process.nextTick({f})"),
             Kind::Microtask => format!("queueMicrotask({f})"),
-            Kind::Io => format!("io({}, {f})", value(cb.after)),
-            Kind::Submit => format!("submit({}, {f})", value(cb.ticks)),
+            Kind::Io => format!("io({}, {f})", value(cb.after())),
+            Kind::Submit => format!("submit({}, {f})", value(cb.ticks())),
             Kind::Close => format!("close({f})"),
             Kind::Pending => format!("pending({f})"),
             Kind::Interval | Kind::Then => unreachable!("written by interval() and then_chain()"),
@@ -642,7 +642,7 @@ impl<'a> Gen {
         let name = &this.name;
         let cb = site.cb;
         let call = match site.kind() {
-            Kind::Timeout => self.tracked(site, format!("setTimeout({name}, ticks({}), n + 1)", value(cb.delay)), frame),
+            Kind::Timeout => self.tracked(site, format!("setTimeout({name}, ticks({}), n + 1)", value(cb.delay())), frame),
             Kind::Immediate => self.tracked(site, format!("setImmediate({name}, n + 1)"), frame),
             Kind::NextTick => format!("process.nextTick({name}, n + 1)"),
             Kind::Microtask => format!("queueMicrotask(() => {name}(n + 1))"),
@@ -651,8 +651,8 @@ impl<'a> Gen {
                 format!("Promise.resolve().then(() => {name}(n + 1)){rest}")
             }
             Kind::Then => format!("Promise.resolve().then(() => {name}(n + 1))"),
-            Kind::Io => format!("io({}, () => {name}(n + 1))", value(cb.after)),
-            Kind::Submit => format!("submit({}, () => {name}(n + 1))", value(cb.ticks)),
+            Kind::Io => format!("io({}, () => {name}(n + 1))", value(cb.after())),
+            Kind::Submit => format!("submit({}, () => {name}(n + 1))", value(cb.ticks())),
             Kind::Close => format!("close(() => {name}(n + 1))"),
             Kind::Pending => format!("pending(() => {name}(n + 1))"),
             Kind::Interval => return String::new(),
@@ -667,7 +667,7 @@ impl<'a> Gen {
     fn interval(&mut self, cb: &'a Callback, frame: &Frame<'a>, level: usize) -> String {
         let p = pad(level);
         let site = Site { cb, link: 0 };
-        let delay = value(cb.delay);
+        let delay = value(cb.delay());
         let times = site.times();
         if times.is_none() && !site.uses(TextPart::Run) {
             let f = self.function(site, &[], level, None);

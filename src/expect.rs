@@ -109,7 +109,7 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
             None => return Err(ran_out(line, &logs, trace)),
         }
     }
-    let end = Span::new(expect.span.end - 1, expect.span.end);
+    let end = Span::new(expect.span.end() - 1, expect.span.end());
     if let Some(&(event, text)) = logs.get(expect.lines.len()) {
         return Err(Problem::error(
             "loop::prediction",

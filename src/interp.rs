@@ -161,14 +161,12 @@ pub(crate) const MAIN: Instance<'static> = Instance {
 
 static MAIN_CALLBACK: Callback = Callback {
     site: usize::MAX,
-    span: Span { start: 0, end: 0 },
+    span: Span::new(0, 0),
     kind: Spanned {
         value: Kind::Then,
-        span: Span { start: 0, end: 0 },
+        span: Span::new(0, 0),
     },
-    delay: None,
-    ticks: None,
-    after: None,
+    amount: None,
     times: None,
     label: None,
     body: None,
@@ -468,7 +466,7 @@ impl<'a> Interp<'a> {
     }
 
     fn line(&self, span: Span) -> usize {
-        match self.src_lines.binary_search(&span.start) {
+        match self.src_lines.binary_search(&span.start()) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
@@ -626,8 +624,8 @@ impl<'a> Interp<'a> {
             inst.note = self.notes.len() as u32;
         }
         let handle = match cb.kind.value {
-            Kind::Timeout => Some(sched.set_timeout(value(cb.delay), inst)),
-            Kind::Interval => Some(sched.set_interval(value(cb.delay), inst)),
+            Kind::Timeout => Some(sched.set_timeout(value(cb.delay()), inst)),
+            Kind::Interval => Some(sched.set_interval(value(cb.delay()), inst)),
             Kind::Immediate => Some(sched.set_immediate(inst)),
             Kind::NextTick => {
                 sched.next_tick(inst);
@@ -638,11 +636,11 @@ impl<'a> Interp<'a> {
                 None
             }
             Kind::Io => {
-                sched.io(value(cb.after), inst);
+                sched.io(value(cb.after()), inst);
                 None
             }
             Kind::Submit => {
-                sched.submit(value(cb.ticks), inst);
+                sched.submit(value(cb.ticks()), inst);
                 None
             }
             Kind::Close => {
@@ -671,9 +669,9 @@ impl<'a> Interp<'a> {
         let cb = inst.cb;
         let note = inst.note.checked_sub(1).map_or((Origin::default(), 0), |i| self.notes[i as usize]);
         let amount = match cb.kind.value {
-            Kind::Timeout | Kind::Interval => value(cb.delay),
-            Kind::Io => value(cb.after),
-            Kind::Submit => value(cb.ticks),
+            Kind::Timeout | Kind::Interval => value(cb.delay()),
+            Kind::Io => value(cb.after()),
+            Kind::Submit => value(cb.ticks()),
             _ => 0,
         };
         let why = Why {
@@ -697,14 +695,14 @@ impl<'a> Interp<'a> {
         let now = sched.now();
         match cb.kind.value {
             Kind::Timeout | Kind::Interval => {
-                let d = crate::sched::coerce_delay(value(cb.delay));
+                let d = crate::sched::coerce_delay(value(cb.delay()));
                 format!("due at {}", now.saturating_add(d))
             }
             Kind::Immediate => "queued for the check phase".into(),
             Kind::NextTick => "queued on the nextTick queue".into(),
             Kind::Microtask | Kind::Then => "queued on the microtask queue".into(),
-            Kind::Io => format!("arrives at {}", now.saturating_add(value(cb.after))),
-            Kind::Submit => match value(cb.ticks) {
+            Kind::Io => format!("arrives at {}", now.saturating_add(value(cb.after()))),
+            Kind::Submit => match value(cb.ticks()) {
                 1 => "1 tick of pool work".into(),
                 n => format!("{n} ticks of pool work"),
             },

@@ -47,6 +47,11 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
 /// # Errors
 /// [`LoadError::Invalid`] with every problem found.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    if bytes.len() >= u32::MAX as usize {
+        let p = Problem::error("loop::too-large", Span::new(0, 0), "the file is 4 GiB or more", "too large")
+            .help("a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)");
+        return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
+    }
     let src = match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
         Err(e) => {

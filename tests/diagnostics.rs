@@ -61,7 +61,7 @@ fn every_bad_input_gets_its_diagnostic_with_exit_code_and_span() {
         };
         let hit = problems.iter().find(|p| p.code == want.code && p.warning == want.warning);
         let hit = hit.unwrap_or_else(|| panic!("{name}: no {} in {problems:?}", want.code));
-        assert_eq!(&src[hit.span.start..hit.span.end], want.spanned, "{name}");
+        assert_eq!(&src[hit.span.start()..hit.span.end()], want.spanned, "{name}");
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} diagnostic files");

@@ -42,11 +42,14 @@ fn log_work_clear_again_repeat() {
 fn every_callback_kind_with_its_parts() {
     let t = callback(r#"timeout 5 "t" times 2 { log "x" }"#);
     assert_eq!(
-        (t.kind.value, t.delay.unwrap().value, lit(&t.label), t.times.unwrap().value),
+        (t.kind.value, t.delay().unwrap().value, lit(&t.label), t.times.unwrap().value),
         (Kind::Timeout, 5, "t", 2)
     );
     let i = callback(r#"interval 30 "tick" times 4"#);
-    assert_eq!((i.kind.value, i.delay.unwrap().value, i.body.is_none()), (Kind::Interval, 30, true));
+    assert_eq!(
+        (i.kind.value, i.delay().unwrap().value, i.body.is_none()),
+        (Kind::Interval, 30, true)
+    );
     for (src, kind) in [
         (r#"immediate "x""#, Kind::Immediate),
         (r#"nextTick "x""#, Kind::NextTick),
@@ -58,11 +61,11 @@ fn every_callback_kind_with_its_parts() {
         assert_eq!((cb.kind.value, lit(&cb.label)), (kind, "x"), "{src}");
     }
     let io = callback(r#"io "bytes" after 15 { log "b" }"#);
-    assert_eq!((io.kind.value, io.after.unwrap().value), (Kind::Io, 15));
+    assert_eq!((io.kind.value, io.after().unwrap().value), (Kind::Io, 15));
     let s1 = callback(r#"submit "readFile" 4"#);
     let s2 = callback("submit 100 { }");
     assert_eq!(
-        (s1.ticks.unwrap().value, s2.ticks.unwrap().value, s2.label.is_none()),
+        (s1.ticks().unwrap().value, s2.ticks().unwrap().value, s2.label.is_none()),
         (4, 100, true)
     );
     let th = callback(r#"then "a" { log "a" } .then "b" .then { log "c" }"#);

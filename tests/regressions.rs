@@ -60,7 +60,7 @@ fn header(path: &Path) -> (Outcome, bool) {
 
 fn spans_inside(what: &str, src: &str, problems: &[Problem]) {
     for p in problems {
-        let (s, e) = (p.span.start, p.span.end);
+        let (s, e) = (p.span.start(), p.span.end());
         assert!(s <= e && e <= src.len(), "{what}: span {s}..{e} outside {} bytes: {p:?}", src.len());
         assert!(
             src.is_char_boundary(s) && src.is_char_boundary(e),
@@ -80,7 +80,7 @@ fn outcome(path: &Path) -> Outcome {
             assert!(!fp.problems.is_empty(), "{what}: invalid without a problem");
             spans_inside(&what, src, &fp.problems);
             assert!(
-                fp.problems.iter().any(|p| !p.warning && p.span.start < p.span.end),
+                fp.problems.iter().any(|p| !p.warning && p.span.start() < p.span.end()),
                 "{what}: no error with a non-empty span: {:?}",
                 fp.problems
             );

@@ -2,28 +2,47 @@
 
 use crate::sched::Phase;
 
-/// A byte range `start..end` in the source file.
+/// A byte range `start..end` in the source file, in 32 bits (files are read
+/// whole and stay far below 4 GiB: `load` refuses larger ones).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Span {
-    pub start: usize,
-    pub end: usize,
+    start: u32,
+    end: u32,
 }
 
 impl Span {
     /// The span from `start` to `end` bytes.
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// First byte.
+    pub fn start(self) -> usize {
+        self.start as usize
+    }
+
+    /// One past the last byte.
+    pub fn end(self) -> usize {
+        self.end as usize
+    }
+
+    /// The same span `by` bytes later.
+    pub fn shifted(self, by: usize) -> Self {
+        Span::new(self.start() + by, self.end() + by)
     }
 
     /// The text the span covers in `src`.
     pub fn text(self, src: &str) -> &str {
-        &src[self.start..self.end]
+        &src[self.start()..self.end()]
     }
 }
 
 impl From<Span> for miette::SourceSpan {
     fn from(s: Span) -> Self {
-        (s.start, s.end - s.start).into()
+        (s.start(), s.end() - s.start()).into()
     }
 }
 
@@ -194,12 +213,10 @@ pub struct Callback {
     /// The whole statement.
     pub span: Span,
     pub kind: Spanned<Kind>,
-    /// `timeout`/`interval` delay, in ticks.
-    pub delay: Option<Spanned<u64>>,
-    /// `submit` duration, in ticks.
-    pub ticks: Option<Spanned<u64>>,
-    /// `io … after N`, in ticks.
-    pub after: Option<Spanned<u64>>,
+    /// The kind's number, in ticks: a `timeout`/`interval` delay, a `submit`
+    /// job's length, `io … after N` (see [`delay`](Self::delay),
+    /// [`ticks`](Self::ticks), [`after`](Self::after)).
+    pub amount: Option<Spanned<u64>>,
     /// `times N`: runs at most N times in all.
     pub times: Option<Spanned<u64>>,
     pub label: Option<Text>,
@@ -207,6 +224,23 @@ pub struct Callback {
     pub body: Option<Vec<Stmt>>,
     /// `.then` links of a `then` chain, in order.
     pub links: Vec<Link>,
+}
+
+impl Callback {
+    /// A `timeout`/`interval` delay, in ticks.
+    pub fn delay(&self) -> Option<Spanned<u64>> {
+        self.amount.filter(|_| matches!(self.kind.value, Kind::Timeout | Kind::Interval))
+    }
+
+    /// A `submit` job's length, in ticks.
+    pub fn ticks(&self) -> Option<Spanned<u64>> {
+        self.amount.filter(|_| self.kind.value == Kind::Submit)
+    }
+
+    /// `io … after N`, in ticks.
+    pub fn after(&self) -> Option<Spanned<u64>> {
+        self.amount.filter(|_| self.kind.value == Kind::Io)
+    }
 }
 
 /// A `.then [LABEL] [times N] [BODY]` link of a `then` chain.

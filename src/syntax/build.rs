@@ -54,7 +54,7 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
         sites += builder.sites;
     }
     file.sites = sites;
-    problems.sort_by_key(|p| (p.span.start, p.span.end));
+    problems.sort_by_key(|p| (p.span.start(), p.span.end()));
     if problems.iter().any(|p| !p.warning) {
         Err(problems)
     } else {
@@ -65,23 +65,23 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
 /// `timeout soon "t"` reads as a timeout without a delay followed by an
 /// unknown statement `soon "t"`: one problem, "needs a delay, found `soon`".
 fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> {
-    problems.sort_by_key(|p| p.span.start);
+    problems.sort_by_key(|p| p.span.start());
     let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
     for p in problems {
         if let Some(prev) = out.last_mut() {
-            let between = src.get(prev.span.end..p.span.start).unwrap_or("\n");
+            let between = src.get(prev.span.end()..p.span.start()).unwrap_or("\n");
             let same_line = !between.contains('\n') && between.trim().is_empty();
             if matches!(prev.code, "loop::delay" | "loop::ticks") && p.code == "loop::unknown-statement" && same_line {
-                let text = &src[p.span.start..p.span.end];
+                let text = &src[p.span.start()..p.span.end()];
                 let word = text.split_whitespace().next().unwrap_or(text);
-                let kind = src[prev.span.start..prev.span.end]
+                let kind = src[prev.span.start()..prev.span.end()]
                     .split_whitespace()
                     .next()
                     .unwrap_or("timeout")
                     .to_string();
                 *prev = Problem::error(
                     prev.code,
-                    Span::new(p.span.start, p.span.start + word.len()),
+                    Span::new(p.span.start(), p.span.start() + word.len()),
                     format!("`{kind}` needs a number of ticks, found `{word}`"),
                     "not a number",
                 )
@@ -401,15 +401,14 @@ impl Builder {
                 value: kind,
                 span: kind_span,
             },
-            delay: None,
-            ticks: None,
-            after: None,
+            amount: None,
             times: None,
             label: None,
             body: None,
             links: Vec::new(),
         };
         let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
+        let mut after = None;
         for part in inner {
             match part.as_rule() {
                 Rule::integer => {
@@ -419,7 +418,7 @@ impl Builder {
                     }
                 }
                 Rule::string => cb.label = Some(self.text(part)),
-                Rule::after_clause => cb.after = self.clause(part),
+                Rule::after_clause => after = self.clause(part),
                 Rule::times_clause => cb.times = self.times(part),
                 Rule::body => cb.body = Some(self.statements(part)),
                 Rule::then_link => {
@@ -430,7 +429,10 @@ impl Builder {
             }
         }
         self.place_integers(&mut cb, span, ints);
-        if let Some(after) = cb.after.filter(|_| kind != Kind::Io) {
+        if kind == Kind::Io {
+            cb.amount = after;
+        }
+        if let Some(after) = after.filter(|_| kind != Kind::Io) {
             let at = after.span;
             self.problems.push(
                 Problem::error(
@@ -463,7 +465,7 @@ impl Builder {
             Kind::Timeout | Kind::Interval => {
                 let mut it = ints.into_iter();
                 match it.next() {
-                    Some((n, true)) => cb.delay = Some(n),
+                    Some((n, true)) => cb.amount = Some(n),
                     Some((n, false)) => {
                         self.problems.push(
                             Problem::error("loop::delay", n.span, "the delay comes before the label", "delay after the label")
@@ -482,7 +484,7 @@ impl Builder {
             Kind::Submit => {
                 let mut it = ints.into_iter();
                 match it.next() {
-                    Some((n, _)) => cb.ticks = Some(n),
+                    Some((n, _)) => cb.amount = Some(n),
                     None => self.problems.push(
                         Problem::error("loop::ticks", span, "`submit` needs the job's length in ticks", "no duration")
                             .help("write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)"),
@@ -652,7 +654,7 @@ impl Builder {
                     self.problems.push(
                         Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit").help(format!(
                             "the run stops at the limit (byte {}); move this line above it",
-                            limit.span.start
+                            limit.span.start()
                         )),
                     );
                     continue;
@@ -895,7 +897,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         let at = head.as_span().start() + open;
         return Problem::error(
             "loop::unterminated-string",
-            Span::new(at, span.end),
+            Span::new(at, span.end()),
             "unterminated string",
             "this string never ends",
         )

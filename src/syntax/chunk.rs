@@ -93,8 +93,7 @@ pub fn merge(file: &mut File, part: File) {
 }
 
 fn shift(span: &mut Span, by: usize) {
-    span.start += by;
-    span.end += by;
+    *span = span.shifted(by);
 }
 
 fn shift_spanned<T>(s: &mut Spanned<T>, by: usize) {
@@ -187,7 +186,7 @@ fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
     cb.site += sites;
     shift(&mut cb.span, by);
     shift_spanned(&mut cb.kind, by);
-    for n in [&mut cb.delay, &mut cb.ticks, &mut cb.after, &mut cb.times].into_iter().flatten() {
+    for n in [&mut cb.amount, &mut cb.times].into_iter().flatten() {
         shift_spanned(n, by);
     }
     if let Some(l) = &mut cb.label {
