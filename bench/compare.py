@@ -21,7 +21,7 @@ SEED = os.path.join(ROOT, "examples", "phases", "p01-read-callback-schedules-thr
 
 
 def measure(cmd, stdout=subprocess.DEVNULL, repeat=1):
-    """Best wall time (s) and peak RSS (MB) of `cmd`, each run in a fresh child."""
+    """Best wall time (s) of `repeat` runs, and the peak RSS (MB) of that run; each in a fresh child."""
     probe = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
@@ -61,11 +61,11 @@ def main():
         return ls, nd
 
     path = lambda n: os.path.join(OUT, n)
-    a_ls, a_nd = compare("(a) again chain of 1e6 immediates", path("a-immediate-chain.loop"))
-    b5_ls, _ = compare("(b) 1e5 timers, distinct delays", path("b-timers-1e5.loop"))
-    b6_ls, b6_nd = compare("(b) 1e6 timers, distinct delays", path("b-timers-1e6.loop"))
+    a_ls, a_nd = compare("(a) again chain of 1e6 immediates", path("a-immediate-chain.loop"), repeat=3)
+    b5_ls, _ = compare("(b) 1e5 timers, distinct delays", path("b-timers-1e5.loop"), repeat=3)
+    b6_ls, b6_nd = compare("(b) 1e6 timers, distinct delays", path("b-timers-1e6.loop"), repeat=3)
     compare("(c) 1e5 pool jobs on a pool of 4", path("c-pool-jobs.loop"))
-    d_ls, d_nd = compare("(d) 1e6 nextTicks and microtasks", path("d-ticks-and-microtasks.loop"))
+    d_ls, d_nd = compare("(d) 1e6 nextTicks and microtasks", path("d-ticks-and-microtasks.loop"), repeat=3)
     s_ls, s_nd = compare("seed puzzle P1 (process start to exit)", SEED, repeat=5)
 
     print(f"{'scenario':42} {'loopsim':>16} {'with trace':>16} {'node':>16} {'time ratio':>11} {'memory ratio':>13}")

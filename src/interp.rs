@@ -47,17 +47,35 @@ impl Default for RunOptions {
 pub struct Instance<'a> {
     cb: &'a Callback,
     /// 0: the callback itself; i: its i-th `.then` link.
-    link: usize,
-    /// `{i}` captured when it was scheduled.
-    index: Option<u64>,
+    link: u32,
+    /// `{i}` captured when it was scheduled (1-based, so never 0).
+    index: Option<std::num::NonZeroU64>,
     /// `{n}` of an `again` chain.
     run: u64,
     /// Set by `again` inside a `.then` link: the chain does not go on.
     alone: bool,
-    label: Option<u32>,
+    label: Label,
     /// With `--explain`: 1 + its index in [`Interp`]'s notes (where and when it
     /// was scheduled, its pool job); 0 without. Not part of its identity.
     note: u32,
+}
+
+/// An interned label id, or none (`u32::MAX`): 4 bytes where `Option<u32>` takes 8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Label(u32);
+
+impl Label {
+    const NONE: Label = Label(u32::MAX);
+
+    fn get(self) -> Option<u32> {
+        (self != Label::NONE).then_some(self.0)
+    }
+}
+
+impl From<Option<u32>> for Label {
+    fn from(id: Option<u32>) -> Self {
+        id.map_or(Label::NONE, Label)
+    }
 }
 
 /// The values of a body's texts, and the callback `again` repeats.
@@ -73,20 +91,20 @@ use crate::explain::{self, Origin, Why};
 
 impl Hash for Instance<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        (self.cb.site, self.link, self.index, self.run, self.alone, self.label).hash(h);
+        (self.cb.site, self.link, self.index, self.run, self.alone, self.label.0).hash(h);
     }
 }
 
 impl fmt::Display for Instance<'_> {
     /// `timeout "label"`, `.then`, or the kind alone.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.link == usize::MAX {
+        if self.link == u32::MAX {
             return f.write_str("the main module");
         }
         let (kind, label) = if self.link == 0 {
             (self.cb.kind.value.name(), self.cb.label.as_ref())
         } else {
-            (".then", self.cb.links[self.link - 1].label.as_ref())
+            (".then", self.cb.links[self.link as usize - 1].label.as_ref())
         };
         match label {
             Some(l) => write!(f, "{kind} \"{l}\""),
@@ -151,11 +169,11 @@ pub const MAX_TRACE_EVENTS: usize = 5_000_000;
 /// The main module, as a callback the loop runs first.
 pub(crate) const MAIN: Instance<'static> = Instance {
     cb: &MAIN_CALLBACK,
-    link: usize::MAX,
+    link: u32::MAX,
     index: None,
     run: 1,
     alone: true,
-    label: None,
+    label: Label::NONE,
     note: 0,
 };
 
@@ -200,6 +218,8 @@ pub(crate) struct Interp<'a> {
     why: Option<String>,
     loop_phase: Phase,
     submits: u64,
+    /// Callbacks scheduled so far.
+    scheduled: u64,
     /// Where and when each scheduled callback was scheduled, and its pool job.
     notes: Vec<(Origin, u64)>,
     pool_starts: Vec<u64>,
@@ -229,6 +249,7 @@ impl<'a> Interp<'a> {
             why: None,
             loop_phase: Phase::Main,
             submits: 0,
+            scheduled: 0,
             notes: Vec::new(),
             pool_starts: Vec::new(),
             pool_size: loop_config(file, &opts).0,
@@ -280,7 +301,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
     fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
-        if inst.link == usize::MAX {
+        if inst.link == u32::MAX {
             let frame = Frame {
                 index: None,
                 run: 1,
@@ -311,7 +332,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
         if self.opts.explain {
             self.why = Some(self.explain(&inst, &ctx, run));
         }
-        if let (Some(label), Some(handle), true) = (inst.label, ctx.handle, self.clears) {
+        if let (Some(label), Some(handle), true) = (inst.label.get(), ctx.handle, self.clears) {
             if inst.cb.kind.value != Kind::Interval {
                 if let Some(set) = self.live.get_mut(&label) {
                     set.swap_remove(&handle);
@@ -324,13 +345,13 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             }
         }
         let frame = Frame {
-            index: inst.index,
+            index: inst.index.map(|i| i.get()),
             run,
             count: self.counts[site],
             this: Some(Instance { run, ..inst }),
         };
         if self.opts.verbose {
-            let label = inst.label.map(|l| self.labels[l as usize].clone());
+            let label = inst.label.get().map(|l| self.labels[l as usize].clone());
             let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
             let line = self.line(self.site_span(&inst));
             self.push(sched, EventKind::Call { kind, label, line });
@@ -347,15 +368,15 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
         if self.opts.verbose {
             self.push(sched, EventKind::Return);
         }
-        if !inst.alone && inst.link < inst.cb.links.len() {
+        if !inst.alone && (inst.link as usize) < inst.cb.links.len() {
             let next = Instance {
                 link: inst.link + 1,
                 run: 1,
-                label: None,
+                label: Label::NONE,
                 ..inst
             };
             let next = Instance {
-                label: self.intern_label(&next, &frame),
+                label: Label::from(self.intern_label(&next, &frame)),
                 ..next
             };
             sched.queue_microtask(next);
@@ -442,15 +463,15 @@ impl<'a> Interp<'a> {
         if inst.link == 0 {
             inst.cb.site
         } else {
-            inst.cb.links[inst.link - 1].site
+            inst.cb.links[inst.link as usize - 1].site
         }
     }
 
     fn site_span(&self, inst: &Instance) -> Span {
-        if inst.link == 0 || inst.link == usize::MAX {
+        if inst.link == 0 || inst.link == u32::MAX {
             inst.cb.span
         } else {
-            inst.cb.links[inst.link - 1].span
+            inst.cb.links[inst.link as usize - 1].span
         }
     }
 
@@ -460,7 +481,7 @@ impl<'a> Interp<'a> {
         if inst.link == 0 {
             (cb.label.as_ref(), cb.times, cb.body.as_deref())
         } else {
-            let link: &'a Link = &cb.links[inst.link - 1];
+            let link: &'a Link = &cb.links[inst.link as usize - 1];
             (link.label.as_ref(), link.times, link.body.as_deref())
         }
     }
@@ -544,14 +565,14 @@ impl<'a> Interp<'a> {
                 let inst = Instance {
                     cb,
                     link: 0,
-                    index: frame.index,
+                    index: frame.index.and_then(std::num::NonZeroU64::new),
                     run: 1,
                     alone: false,
-                    label: None,
+                    label: Label::NONE,
                     note: 0,
                 };
                 let inst = Instance {
-                    label: self.intern_label(&inst, &frame),
+                    label: Label::from(self.intern_label(&inst, &frame)),
                     ..inst
                 };
                 self.schedule(sched, inst)?;
@@ -591,7 +612,13 @@ impl<'a> Interp<'a> {
     }
 
     fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
-        let w = sched.waiting();
+        // Checked every 1,024 schedulings: the bound may be passed by that many.
+        self.scheduled = self.scheduled.wrapping_add(1);
+        let w = if self.scheduled % 1024 == 0 {
+            sched.waiting()
+        } else {
+            crate::sched::Waiting::default()
+        };
         if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
             return Err(Stop::Limit(LimitHit {
                 limit: LimitKind::Waiting,
@@ -652,11 +679,11 @@ impl<'a> Interp<'a> {
                 None
             }
         };
-        if let (Some(handle), Some(label), true) = (handle, inst.label, self.clears) {
+        if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.clears) {
             self.live.entry(label).or_default().insert(handle);
         }
         if self.opts.verbose {
-            let label = inst.label.map(|l| self.labels[l as usize].clone());
+            let label = inst.label.get().map(|l| self.labels[l as usize].clone());
             let kind = if inst.link > 0 { ".then" } else { cb.kind.value.name() };
             let detail = self.schedule_detail(sched, cb);
             let line = self.line(self.site_span(&inst));
@@ -676,8 +703,8 @@ impl<'a> Interp<'a> {
         };
         let why = Why {
             kind: cb.kind.value,
-            link: inst.link,
-            label: inst.label.map(|l| self.labels[l as usize].clone()),
+            link: inst.link as usize,
+            label: inst.label.get().map(|l| self.labels[l as usize].clone()),
             from: note.0,
             turn: ctx.turn,
             tick: ctx.now,

@@ -4,8 +4,9 @@
 //! `listOnTimeout`, `unenroll`) and `src/env.cc` (`RunTimers`, `ScheduleTimer`):
 //! LANGUAGE.md §5 rule 3. All times are in ticks.
 
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// The largest delay Node accepts (`TIMEOUT_MAX`, 2³¹−1 ms); larger ones become 1.
 pub const TIMEOUT_MAX: u64 = (1 << 31) - 1;
@@ -50,7 +51,7 @@ struct Timer<C> {
     delay: u64,
     repeat: bool,
     /// Runs so far (an interval's run number).
-    runs: u64,
+    runs: u32,
     /// The next timer of its list ([`NIL`] for the last).
     next: u32,
     cb: Option<C>,
@@ -98,7 +99,8 @@ pub struct NodeTimers<C> {
     free: Vec<u32>,
     lists: Vec<TimerList>,
     free_lists: Vec<usize>,
-    by_delay: HashMap<u64, usize>,
+    /// The list of each delay (Node's `timerListMap`).
+    by_delay: FxHashMap<u64, usize>,
     heap: BinaryHeap<Reverse<(u64, u64, usize)>>,
     next_list_id: u64,
     /// Node's `nextExpiry`: the expiry it last told the handle about.
@@ -115,7 +117,7 @@ impl<C> Default for NodeTimers<C> {
             free: Vec::new(),
             lists: Vec::new(),
             free_lists: Vec::new(),
-            by_delay: HashMap::new(),
+            by_delay: FxHashMap::default(),
             heap: BinaryHeap::new(),
             next_list_id: 0,
             next_expiry: None,
@@ -237,8 +239,10 @@ impl<C> NodeTimers<C> {
         list.alive = false;
         let mut index = std::mem::replace(&mut list.head, NIL);
         list.tail = NIL;
-        if self.by_delay.get(&list.delay) == Some(&l) {
-            self.by_delay.remove(&list.delay);
+        if let std::collections::hash_map::Entry::Occupied(e) = self.by_delay.entry(list.delay) {
+            if *e.get() == l {
+                e.remove();
+            }
         }
         self.free_lists.push(l);
         while index != NIL {
@@ -372,9 +376,9 @@ impl<C> NodeTimers<C> {
         self.lists[l].live -= 1;
         let timer = &mut self.timers[index as usize];
         timer.state = TimerState::Running;
-        timer.runs += 1;
+        timer.runs = timer.runs.saturating_add(1);
         DueTimer {
-            run: timer.runs,
+            run: u64::from(timer.runs),
             id: TimerId {
                 index,
                 generation: timer.generation,

@@ -221,7 +221,7 @@ pub struct Callback {
     pub times: Option<Spanned<u64>>,
     pub label: Option<Text>,
     /// The body; `None` for a label-only callback (which logs its label).
-    pub body: Option<Vec<Stmt>>,
+    pub body: Option<Box<[Stmt]>>,
     /// `.then` links of a `then` chain, in order.
     pub links: Vec<Link>,
 }
@@ -250,7 +250,7 @@ pub struct Link {
     pub site: usize,
     pub label: Option<Text>,
     pub times: Option<Spanned<u64>>,
-    pub body: Option<Vec<Stmt>>,
+    pub body: Option<Box<[Stmt]>>,
     pub span: Span,
 }
 

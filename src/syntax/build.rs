@@ -420,7 +420,7 @@ impl Builder {
                 Rule::string => cb.label = Some(self.text(part)),
                 Rule::after_clause => after = self.clause(part),
                 Rule::times_clause => cb.times = self.times(part),
-                Rule::body => cb.body = Some(self.statements(part)),
+                Rule::body => cb.body = Some(self.statements(part).into_boxed_slice()),
                 Rule::then_link => {
                     let link = self.link(part);
                     cb.links.push(link);
@@ -516,7 +516,7 @@ impl Builder {
                 Rule::dot_then => {}
                 Rule::string => link.label = Some(self.text(part)),
                 Rule::times_clause => link.times = self.times(part),
-                Rule::body => link.body = Some(self.statements(part)),
+                Rule::body => link.body = Some(self.statements(part).into_boxed_slice()),
                 r => unreachable!("link part {r:?}"),
             }
         }
