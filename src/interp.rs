@@ -614,7 +614,7 @@ impl<'a> Interp<'a> {
     fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         // Checked every 1,024 schedulings: the bound may be passed by that many.
         self.scheduled = self.scheduled.wrapping_add(1);
-        let w = if self.scheduled % 1024 == 0 {
+        let w = if self.scheduled.is_multiple_of(1024) {
             sched.waiting()
         } else {
             crate::sched::Waiting::default()
