@@ -201,3 +201,21 @@ fn empty_file_gives_an_empty_trace() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o), "turn  tick  phase      log\n");
 }
+
+#[test]
+fn every_output_format_is_byte_identical_from_run_to_run() {
+    let file = "examples/thread-pool/p12-avatar-answers-last.loop";
+    for args in [
+        vec!["run", "--format", "json", file],
+        vec!["run", "--format", "svg", file],
+        vec!["run", "--explain", "--verbose", file],
+        vec!["run", "--all-orders", "--format", "json", file],
+    ] {
+        let a = loopsim(&args, None);
+        let b = loopsim(&args, None);
+        assert_eq!(a.status.code(), Some(0), "{args:?}");
+        assert!(!a.stdout.is_empty(), "{args:?}");
+        assert_eq!(a.stdout, b.stdout, "{args:?}");
+        assert_eq!(a.stderr, b.stderr, "{args:?}");
+    }
+}
