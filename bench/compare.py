@@ -39,7 +39,7 @@ def measure(cmd, stdout=subprocess.DEVNULL, repeat=1):
 
 
 def emit(loop_file):
-    js = loop_file[:-5] + ".js"
+    js = os.path.join(OUT, os.path.basename(loop_file)[:-5] + ".js")
     with open(js, "w") as f:
         subprocess.run([LOOPSIM, "emit-js", "--scale", "0", loop_file], stdout=f, check=True)
     return js
