@@ -13,10 +13,11 @@ use std::process::ExitCode;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success (every prediction held)
-  1  a prediction failed
+  0  success: the run ended (run), every prediction held (check, test)
+  1  a prediction failed, or there was none to check
   2  the input is invalid (syntax or check errors, unreadable file)
-  3  a run hit a limit (--max-turns, --max-callbacks)";
+  3  a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines
+     and on callbacks waiting at once)";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -241,7 +242,12 @@ impl Output {
                 Ok(loaded)
             }
             Err(LoadError::Io { name, error }) => {
-                eprintln!("error: cannot read {name}: {error}");
+                let hint = if path.is_dir() {
+                    " (for a folder, use `loopsim test FOLDER`)"
+                } else {
+                    ""
+                };
+                eprintln!("error: cannot read {name}: {error}{hint}");
                 Err(Exit::Invalid)
             }
             Err(LoadError::Invalid(problems)) => {
@@ -268,7 +274,8 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             ..args.options(verbose)
         },
     );
-    if !args.no_race_check && args.node == "20" && crate::orders::SearchBounds::worth_checking(&trace) {
+    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
+    if !args.no_race_check && !predicted_all && args.node == "20" && crate::orders::SearchBounds::worth_checking(&trace) {
         let orders = crate::orders::all_orders_after(
             &loaded.file,
             &loaded.src,
@@ -317,7 +324,7 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit
 
 /// The verdict on one file's prediction.
 enum Verdict {
-    Pass { lines: usize },
+    Pass { lines: usize, racy: bool },
     Fail(Problem),
     NoPrediction,
 }
@@ -342,8 +349,37 @@ fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
             return Verdict::Fail(p);
         }
     }
-    Verdict::Pass { lines: expect.lines.len() }
+    // A one-order prediction of a file Node 20 prints in several orders holds
+    // for the model only: say so (`expect … or …` lists them all).
+    let racy = expect.or.is_empty()
+        && crate::orders::SearchBounds::worth_checking(&trace)
+        && crate::orders::all_orders_after(
+            &loaded.file,
+            &loaded.src,
+            args.options(false),
+            crate::orders::SearchBounds::race_check(),
+            &trace,
+        )
+        .orders
+        .len()
+            > 1;
+    Verdict::Pass {
+        lines: expect.lines.len(),
+        racy,
+    }
 }
+
+/// "1 line", "4 lines".
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
+    }
+}
+
+const RACY: &str =
+    "real Node 20 can also print other orders: `loopsim run --all-orders` lists them, `expect { … } or { … }` predicts them all";
 
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     let mut worst = Exit::Ok;
@@ -351,8 +387,11 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
         let code = match out.load(path) {
             Err(code) => code,
             Ok(loaded) => match verdict(&loaded, args) {
-                Verdict::Pass { lines } => {
-                    println!("ok: {} ({lines} lines as predicted)", loaded.name);
+                Verdict::Pass { lines: n, racy } => {
+                    println!("ok: {} ({} as predicted)", loaded.name, lines(n));
+                    if racy {
+                        eprintln!("warning: {}: {RACY}", loaded.name);
+                    }
                     Exit::Ok
                 }
                 Verdict::Fail(p) => {
@@ -388,7 +427,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         let loaded = match out.load(path) {
             Ok(l) => l,
             Err(code) => {
-                println!("ERROR {}", path.display());
+                println!("ERROR {}: not a valid .loop file (see the diagnostic above)", path.display());
                 failed += 1;
                 worst = worst.max(code);
                 continue;
@@ -396,8 +435,9 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         };
         match verdict(&loaded, args) {
             Verdict::NoPrediction => {}
-            Verdict::Pass { lines } => {
-                println!("PASS  {} ({lines} lines)", loaded.name);
+            Verdict::Pass { lines: n, racy } => {
+                let note = if racy { "; the model's order, Node 20 has others" } else { "" };
+                println!("PASS  {} ({}{note})", loaded.name, lines(n));
                 passed += 1;
             }
             Verdict::Fail(p) => {
@@ -409,6 +449,14 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         }
     }
     println!("{passed} passed, {failed} failed");
+    if passed + failed == 0 {
+        let under: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        eprintln!(
+            "error: no .loop file with an expect block under {}: nothing was checked",
+            under.join(", ")
+        );
+        return worst.max(Exit::PredictionFailed);
+    }
     worst
 }
 

@@ -38,11 +38,11 @@ pub fn problem(hit: &LimitHit) -> Problem {
         LimitKind::Turns => format!("stopped after {} turns (--max-turns)", hit.max),
         LimitKind::Callbacks => format!("stopped after {} callbacks or statements (--max-callbacks)", hit.max),
         LimitKind::Output => format!("stopped after {} log lines (the most a trace holds)", hit.max),
-        LimitKind::Waiting => format!("stopped with {} callbacks waiting (the most a run holds)", hit.max),
+        LimitKind::Waiting => format!("stopped once more than {} callbacks were waiting (the most a run holds)", hit.max),
     };
     let advice = match hit.limit {
-        LimitKind::Output | LimitKind::Waiting => "this bound keeps memory in check: make the scenario smaller",
-        LimitKind::Turns | LimitKind::Callbacks => "bound the chain with `times N`, or raise the limit if the run is meant to be this long",
+        LimitKind::Output | LimitKind::Waiting => "This bound keeps memory in check: make the scenario smaller",
+        LimitKind::Turns | LimitKind::Callbacks => "Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
     };
     let help = format!("{}; {stopped}. {advice}", left_waiting(&hit.waiting));
     Problem::error("loop::limit", hit.span, message, label).help(help)

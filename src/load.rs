@@ -52,6 +52,17 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
             .help("a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)");
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
+    // A binary file: say so without showing its bytes.
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        let p = Problem::error(
+            "loop::encoding",
+            Span::new(0, 0),
+            format!("the file contains a NUL byte (at byte {at}): it is not text"),
+            "binary data",
+        )
+        .help("a .loop file is UTF-8 text; is this a binary file?");
+        return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
+    }
     let src = match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
         Err(e) => {

@@ -219,3 +219,26 @@ fn every_output_format_is_byte_identical_from_run_to_run() {
         assert_eq!(a.stderr, b.stderr, "{args:?}");
     }
 }
+
+#[test]
+fn a_one_order_prediction_of_a_racy_file_holds_with_a_warning() {
+    let src = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n}\n";
+    let o = loopsim(&["check", "r.loop"], Some(("r.loop", src)));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("real Node 20 can also print other orders"), "{}", stderr(&o));
+    let o = loopsim(&["test", "examples/phases"], None);
+    assert!(
+        stdout(&o).contains("p06-main-module-timeout-vs-immediate.loop (2 lines; the model's order, Node 20 has others)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn test_on_a_folder_without_predictions_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("loopsim-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = loopsim(&["test", dir.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no .loop file with an expect block"), "{}", stderr(&o));
+}

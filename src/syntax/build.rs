@@ -409,12 +409,15 @@ impl Builder {
         };
         let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
         let mut after = None;
+        // A number that is there but invalid (negative, too large) was reported already.
+        let mut bad_number = false;
         for part in inner {
             match part.as_rule() {
                 Rule::integer => {
                     let before_label = cb.label.is_none();
-                    if let Some(n) = self.spanned_int(part) {
-                        ints.push((n, before_label));
+                    match self.spanned_int(part) {
+                        Some(n) => ints.push((n, before_label)),
+                        None => bad_number = true,
                     }
                 }
                 Rule::string => cb.label = Some(self.text(part)),
@@ -428,7 +431,7 @@ impl Builder {
                 r => unreachable!("callback part {r:?}"),
             }
         }
-        self.place_integers(&mut cb, span, ints);
+        self.place_integers(&mut cb, span, ints, bad_number);
         if kind == Kind::Io {
             cb.amount = after;
         }
@@ -459,7 +462,7 @@ impl Builder {
     }
 
     /// Assigns the header's integers: a delay for timers, a duration for `submit`.
-    fn place_integers(&mut self, cb: &mut Callback, span: Span, ints: Vec<(Spanned<u64>, bool)>) {
+    fn place_integers(&mut self, cb: &mut Callback, span: Span, ints: Vec<(Spanned<u64>, bool)>, bad_number: bool) {
         let kind = cb.kind.value;
         match kind {
             Kind::Timeout | Kind::Interval => {
@@ -472,6 +475,7 @@ impl Builder {
                                 .help(format!("write `{} {} \"label\"`", kind.name(), n.value)),
                         )
                     }
+                    None if bad_number => {}
                     None => self.problems.push(
                         Problem::error("loop::delay", cb.kind.span, format!("`{}` needs a delay", kind.name()), "no delay")
                             .help(format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name())),
@@ -485,6 +489,7 @@ impl Builder {
                 let mut it = ints.into_iter();
                 match it.next() {
                     Some((n, _)) => cb.amount = Some(n),
+                    None if bad_number => {}
                     None => self.problems.push(
                         Problem::error("loop::ticks", span, "`submit` needs the job's length in ticks", "no duration")
                             .help("write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)"),
@@ -916,7 +921,9 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         )
         .help(format!("in .loop this is written `{stmt}`"));
     }
-    let help = match suggest::closest(word, &suggest::STATEMENTS) {
+    let mut words: Vec<&str> = suggest::STATEMENTS.to_vec();
+    words.extend(["pool", "module", "title", "expect"]);
+    let help = match suggest::closest(word, &words) {
         Some(s) => format!("did you mean `{s}`?"),
         None => "a statement starts with one of: log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again".into(),
     };

@@ -55,7 +55,9 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
 }
 
 fn help_for(before: &str, expected: &str, found: &str) -> String {
-    if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
+    if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
+        "ticks are whole numbers: write `1` or `2`, not a fraction".into()
+    } else if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
         "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number".into()
     } else if found.starts_with('"') {
         "a string here needs a statement before it, e.g. `log \"text\"`".into()
