@@ -48,10 +48,11 @@ pub struct Instance<'a> {
     cb: &'a Callback,
     /// 0: the callback itself; i: its i-th `.then` link.
     link: u32,
-    /// `{i}` captured when it was scheduled (1-based, so never 0).
-    index: Option<std::num::NonZeroU64>,
+    /// `{i}` captured when it was scheduled (1-based, so never 0; the
+    /// statement bound stops a `repeat` long before 2³² iterations).
+    index: Option<std::num::NonZeroU32>,
     /// `{n}` of an `again` chain.
-    run: u64,
+    run: u32,
     /// Set by `again` inside a `.then` link: the chain does not go on.
     alone: bool,
     label: Label,
@@ -328,7 +329,11 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
         let site = self.site(&inst);
         self.counts[site] += 1;
         let (label_text, times, body) = self.parts(&inst);
-        let run = if inst.cb.kind.value == Kind::Interval { ctx.run } else { inst.run };
+        let run = if inst.cb.kind.value == Kind::Interval {
+            ctx.run
+        } else {
+            u64::from(inst.run)
+        };
         if self.opts.explain {
             self.why = Some(self.explain(&inst, &ctx, run));
         }
@@ -345,10 +350,13 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             }
         }
         let frame = Frame {
-            index: inst.index.map(|i| i.get()),
+            index: inst.index.map(|i| u64::from(i.get())),
             run,
             count: self.counts[site],
-            this: Some(Instance { run, ..inst }),
+            this: Some(Instance {
+                run: u32::try_from(run).unwrap_or(u32::MAX),
+                ..inst
+            }),
         };
         if self.opts.verbose {
             let label = inst.label.get().map(|l| self.labels[l as usize].clone());
@@ -565,7 +573,7 @@ impl<'a> Interp<'a> {
                 let inst = Instance {
                     cb,
                     link: 0,
-                    index: frame.index.and_then(std::num::NonZeroU64::new),
+                    index: frame.index.and_then(|i| u32::try_from(i).ok()).and_then(std::num::NonZeroU32::new),
                     run: 1,
                     alone: false,
                     label: Label::NONE,
@@ -600,11 +608,11 @@ impl<'a> Interp<'a> {
     /// `again`: the running callback once more, the same way; bounded by `times`.
     fn again<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
-        if times.is_some_and(|t| this.run >= t.value) {
+        if times.is_some_and(|t| u64::from(this.run) >= t.value) {
             return Ok(());
         }
         let next = Instance {
-            run: this.run + 1,
+            run: this.run.saturating_add(1),
             alone: this.alone || this.link > 0,
             ..this
         };
