@@ -393,27 +393,14 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
     }
 
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
-        let (queue, span) = match self.last {
-            Some(inst) => (phase, self.site_span(&inst)),
-            None => (phase, Span::default()),
-        };
-        let line = self.line(span);
+        let span = self.last.map_or(Span::default(), |inst| self.site_span(&inst));
         let max = match kind {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
             LimitKind::Output => MAX_TRACE_LOGS as u64,
             LimitKind::Waiting => MAX_WAITING as u64,
         };
-        Stop::Limit(LimitHit {
-            limit: kind,
-            max,
-            queue,
-            line,
-            span,
-            waiting: sched.waiting(),
-            turn: sched.turn(),
-            tick: sched.now(),
-        })
+        self.stop(sched, kind, max, phase, span)
     }
 
     fn observe(&mut self, event: LoopEvent) {
@@ -520,23 +507,19 @@ impl<'a> Interp<'a> {
     }
 
     fn output_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
-        Stop::Limit(LimitHit {
-            limit: LimitKind::Output,
-            max: MAX_TRACE_LOGS as u64,
-            queue: self.frame_phase,
-            line: self.line(span),
-            span,
-            waiting: sched.waiting(),
-            turn: sched.turn(),
-            tick: sched.now(),
-        })
+        self.stop(sched, LimitKind::Output, MAX_TRACE_LOGS as u64, self.frame_phase, span)
     }
 
     fn statement_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
+        self.stop(sched, LimitKind::Callbacks, self.opts.max_statements, self.frame_phase, span)
+    }
+
+    /// A limit hit at the statement or callback at `span`, with what is left waiting.
+    fn stop<L: EventLoop<Instance<'a>>>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
         Stop::Limit(LimitHit {
-            limit: LimitKind::Callbacks,
-            max: self.opts.max_statements,
-            queue: self.frame_phase,
+            limit,
+            max,
+            queue,
             line: self.line(span),
             span,
             waiting: sched.waiting(),
@@ -628,16 +611,13 @@ impl<'a> Interp<'a> {
             crate::sched::Waiting::default()
         };
         if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
-            return Err(Stop::Limit(LimitHit {
-                limit: LimitKind::Waiting,
-                max: MAX_WAITING as u64,
-                queue: inst.cb.kind.value.phase(),
-                line: self.line(inst.cb.span),
-                span: inst.cb.span,
-                waiting: w,
-                turn: sched.turn(),
-                tick: sched.now(),
-            }));
+            return Err(self.stop(
+                sched,
+                LimitKind::Waiting,
+                MAX_WAITING as u64,
+                inst.cb.kind.value.phase(),
+                inst.cb.span,
+            ));
         }
         let cb = inst.cb;
         let mut inst = inst;

@@ -922,7 +922,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         .help(format!("in .loop this is written `{stmt}`"));
     }
     let mut words: Vec<&str> = suggest::STATEMENTS.to_vec();
-    words.extend(["pool", "module", "title", "expect"]);
+    words.extend(suggest::OTHER_ITEMS);
     let help = match suggest::closest(word, &words) {
         Some(s) => format!("did you mean `{s}`?"),
         None => "a statement starts with one of: log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again".into(),

@@ -8,32 +8,10 @@ use crate::problem::Problem;
 /// Files up to this size are parsed in one piece.
 const CHUNK: usize = 256 * 1024;
 
-/// Words that start a top-level item: a new line at nesting depth 0 that
-/// starts with one of them starts a new statement, never continues one.
-const STARTERS: [&str; 19] = [
-    "log",
-    "work",
-    "clear",
-    "repeat",
-    "again",
-    "timeout",
-    "interval",
-    "immediate",
-    "nextTick",
-    "microtask",
-    "then",
-    "io",
-    "submit",
-    "close",
-    "pending",
-    "pool",
-    "module",
-    "title",
-    "expect",
-];
-
 /// Byte ranges covering `src`, each at least [`CHUNK`] long (but the last),
-/// cut only before a line that starts a top-level item.
+/// cut only before a line at nesting depth 0 that starts with a statement
+/// keyword, a directive or `expect` (a new item: a header never continues
+/// with one of those words).
 pub fn chunks(src: &str) -> Vec<(usize, usize)> {
     if src.len() <= CHUNK {
         return vec![(0, src.len())];
@@ -71,7 +49,7 @@ fn skip_line(bytes: &[u8], i: usize) -> usize {
 
 fn starts_item(rest: &str) -> bool {
     let word: &str = rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
-    STARTERS.contains(&word)
+    super::suggest::STATEMENTS.contains(&word) || super::suggest::OTHER_ITEMS.contains(&word)
 }
 
 /// Moves a problem found in a chunk to its place in the file.

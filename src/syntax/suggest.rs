@@ -20,6 +20,10 @@ pub const STATEMENTS: [&str; 15] = [
     "pending",
 ];
 
+/// Words that start a top-level item other than a statement: the directives
+/// and `expect`.
+pub const OTHER_ITEMS: [&str; 4] = ["pool", "module", "title", "expect"];
+
 /// The closest of `candidates` to `word` (case-insensitive edit distance at
 /// most a third of its length, at least 1), if any.
 pub fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
