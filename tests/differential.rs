@@ -9,18 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            loop_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "loop") {
-            out.push(path);
-        }
-    }
-}
+mod common;
+use common::loop_files;
 
 fn node_available() -> bool {
     Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())

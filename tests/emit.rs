@@ -58,18 +58,8 @@ fn load(path: &Path) -> Loaded {
     load::load(path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
 }
 
-fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            loop_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "loop") {
-            out.push(path);
-        }
-    }
-}
+mod common;
+use common::loop_files;
 
 /// Every example, and every conformance case when `../shared/conformance` is there.
 fn all_files() -> Vec<PathBuf> {

@@ -1,0 +1,17 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+
+/// Every `.loop` file under `dir` (recursively), sorted; nothing if `dir` is missing.
+pub fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            loop_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "loop") {
+            out.push(path);
+        }
+    }
+}
