@@ -1,11 +1,11 @@
 //! The command line: `loopsim run | check | test`.
 
-use crate::expect;
 use crate::interp::{self, RunOptions};
 use crate::load::{self, LoadError, Loaded};
 use crate::problem::{FileProblems, Problem};
 use crate::sched::Limits;
 use crate::trace::{Ending, Style, Trace};
+use crate::verdict::{verdict, Verdict};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -322,53 +322,6 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit
     Exit::Ok
 }
 
-/// The verdict on one file's prediction.
-enum Verdict {
-    Pass { lines: usize, racy: bool },
-    Fail(Problem),
-    NoPrediction,
-}
-
-fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
-    let Some(expect) = &loaded.file.expect else {
-        return Verdict::NoPrediction;
-    };
-    let trace = run_file(
-        loaded,
-        RunOptions {
-            explain: true,
-            ..args.options(false)
-        },
-    );
-    if let Err(p) = expect::check(expect, &trace) {
-        return Verdict::Fail(p);
-    }
-    if !expect.or.is_empty() {
-        let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
-        if let Err(p) = expect::check_orders(expect, &orders) {
-            return Verdict::Fail(p);
-        }
-    }
-    // A one-order prediction of a file Node 20 prints in several orders holds
-    // for the model only: say so (`expect … or …` lists them all).
-    let racy = expect.or.is_empty()
-        && crate::orders::SearchBounds::worth_checking(&trace)
-        && crate::orders::all_orders_after(
-            &loaded.file,
-            &loaded.src,
-            args.options(false),
-            crate::orders::SearchBounds::race_check(),
-            &trace,
-        )
-        .orders
-        .len()
-            > 1;
-    Verdict::Pass {
-        lines: expect.lines.len(),
-        racy,
-    }
-}
-
 /// "1 line", "4 lines".
 fn lines(n: usize) -> String {
     if n == 1 {
@@ -378,19 +331,19 @@ fn lines(n: usize) -> String {
     }
 }
 
-const RACY: &str =
-    "real Node 20 can also print other orders: `loopsim run --all-orders` lists them, `expect { … } or { … }` predicts them all";
-
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     let mut worst = Exit::Ok;
     for path in files {
         let code = match out.load(path) {
             Err(code) => code,
-            Ok(loaded) => match verdict(&loaded, args) {
-                Verdict::Pass { lines: n, racy } => {
+            Ok(loaded) => match verdict(&loaded, args.options(false)) {
+                Verdict::Pass { lines: n, notes, race } => {
                     println!("ok: {} ({} as predicted)", loaded.name, lines(n));
-                    if racy {
-                        eprintln!("warning: {}: {RACY}", loaded.name);
+                    for note in notes {
+                        println!("  note: {note}");
+                    }
+                    if let Some(warning) = race {
+                        out.one(&loaded, warning);
                     }
                     Exit::Ok
                 }
@@ -433,11 +386,21 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 continue;
             }
         };
-        match verdict(&loaded, args) {
+        match verdict(&loaded, args.options(false)) {
             Verdict::NoPrediction => {}
-            Verdict::Pass { lines: n, racy } => {
-                let note = if racy { "; the model's order, Node 20 has others" } else { "" };
-                println!("PASS  {} ({}{note})", loaded.name, lines(n));
+            Verdict::Pass { lines: n, notes, race } => {
+                let racy = if race.is_some() {
+                    "; the model's order, Node has others"
+                } else {
+                    ""
+                };
+                println!("PASS  {} ({}{racy})", loaded.name, lines(n));
+                for note in notes {
+                    println!("      note: {note}");
+                }
+                if let Some(warning) = race {
+                    println!("      warning: {}: {}", warning.message, warning.help.unwrap_or_default());
+                }
                 passed += 1;
             }
             Verdict::Fail(p) => {

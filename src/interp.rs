@@ -117,6 +117,9 @@ impl fmt::Display for Instance<'_> {
 /// Why a run stopped early.
 pub(crate) enum Stop {
     Limit(LimitHit),
+    /// A guided search's schedule printed a line its target order does not
+    /// have there (see [`Interp::with_target`]).
+    Diverged,
 }
 
 /// The options with `auto_limits` resolved into limits for `file`.
@@ -152,6 +155,12 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
             callbacks: sched.callbacks(),
         },
         Err(Stop::Limit(hit)) => Ending::Limit(hit),
+        // No target order is set on this run: it never diverges.
+        Err(Stop::Diverged) => Ending::Finished {
+            turns: sched.turn(),
+            ticks: sched.now(),
+            callbacks: sched.callbacks(),
+        },
     };
     interp.into_trace(title, ending)
 }
@@ -226,6 +235,9 @@ pub(crate) struct Interp<'a> {
     pool_starts: Vec<u64>,
     pool_size: usize,
     slept: Option<(u64, u64, u64)>,
+    /// The order of log texts a guided search is looking for: a run that
+    /// prints anything else stops with [`Stop::Diverged`].
+    target: Option<&'a [String]>,
 }
 
 impl<'a> Interp<'a> {
@@ -255,7 +267,15 @@ impl<'a> Interp<'a> {
             pool_starts: Vec::new(),
             pool_size: loop_config(file, &opts).0,
             slept: None,
+            target: None,
         }
+    }
+
+    /// Stops the run ([`Stop::Diverged`]) at the first log line that differs
+    /// from `target` (or goes past its end).
+    pub(crate) fn with_target(mut self, target: &'a [String]) -> Self {
+        self.target = Some(target);
+        self
     }
 
     /// The trace of the run so far.
@@ -272,6 +292,11 @@ impl<'a> Interp<'a> {
     fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
         if self.log_spans.len() >= MAX_TRACE_LOGS {
             return Err(self.output_limit(sched, span));
+        }
+        if let Some(target) = self.target {
+            if target.get(self.log_spans.len()) != Some(&text) {
+                return Err(Stop::Diverged);
+            }
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.log_hash, &text).hash(&mut h);

@@ -18,4 +18,5 @@ pub mod render;
 pub mod sched;
 pub mod syntax;
 pub mod trace;
+pub mod verdict;
 pub mod verify;

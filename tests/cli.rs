@@ -143,7 +143,8 @@ fn test_command_prints_a_line_per_file_and_a_summary() {
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
     assert!(
-        out.lines().all(|l| l.starts_with("PASS  ") || l.ends_with(" passed, 0 failed")),
+        out.lines()
+            .all(|l| l.starts_with("PASS  ") || l.starts_with("      warning: ") || l.ends_with(" passed, 0 failed")),
         "{out}"
     );
     assert!(out.ends_with("5 passed, 0 failed\n"), "{out}");
@@ -188,11 +189,11 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
     let impossible = "io \"x\"\nimmediate \"i\"\nexpect {\n  \"x\"\n  \"i\"\n} or {\n  \"i\"\n  \"x\"\n}\n";
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", impossible)));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("real Node 20 never prints this order"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("real Node never prints this order"), "{}", stderr(&o));
     let missing = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n} or {\n  \"i\"\n  \"t\"\n}\n";
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", missing)));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("real Node 20 can also print: t | i"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("real Node can also print: t | i"), "{}", stderr(&o));
 }
 
 #[test]
@@ -225,12 +226,58 @@ fn a_one_order_prediction_of_a_racy_file_holds_with_a_warning() {
     let src = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n}\n";
     let o = loopsim(&["check", "r.loop"], Some(("r.loop", src)));
     assert_eq!(o.status.code(), Some(0));
-    assert!(stderr(&o).contains("real Node 20 can also print other orders"), "{}", stderr(&o));
-    let o = loopsim(&["test", "examples/phases"], None);
     assert!(
-        stdout(&o).contains("p06-main-module-timeout-vs-immediate.loop (2 lines; the model's order, Node 20 has others)"),
+        stderr(&o).contains("real Node 20 can print these lines in another order"),
         "{}",
-        stdout(&o)
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("Node 20 may print this first"),
+        "run's race warning: {}",
+        stderr(&o)
+    );
+    let o = loopsim(&["test", "examples/phases"], None);
+    let out = stdout(&o);
+    assert!(
+        out.contains("p06-main-module-timeout-vs-immediate.loop (2 lines; the model's order, Node has others)\n      warning: real Node 20 can print these lines in another order"),
+        "{out}"
+    );
+}
+
+/// Seed 000's second puzzle: real Node 20 printed the timer after both
+/// immediates in 29 of 30 runs; the model puts it between them.
+const P2_AS_NODE_USUALLY_PRINTS: &str = "io \"read\" {\n  log \"read\"\n  timeout 0 \"timer\"\n  immediate \"first\" {\n    log \"first\"\n    immediate \"second\"\n  }\n}\nexpect {\n  \"read\"\n  \"first\"\n  \"second\"\n  \"timer\"\n}\n";
+
+#[test]
+fn an_order_real_node_prints_is_accepted_with_a_note() {
+    let o = loopsim(&["check", "p2.loop"], Some(("p2.loop", P2_AS_NODE_USUALLY_PRINTS)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("ok: "), "{out}");
+    assert!(out.ends_with(
+        "p2.loop (4 lines as predicted)\n  note: real Node prints this order when no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn); the seed model's trace is another order Node can print (`loopsim run` shows it)\n"
+    ), "{out}");
+}
+
+#[test]
+fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
+    let impossible = P2_AS_NODE_USUALLY_PRINTS.replace("\"read\"\n  \"first\"", "\"first\"\n  \"read\"");
+    let o = loopsim(&["check", "p2.loop"], Some(("p2.loop", &impossible)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("prediction failed at log line 1: expected \"first\", got \"read\""),
+        "{err}"
+    );
+    assert!(err.contains("real Node cannot print this order either"), "{err}");
+    // Right order, wrong field: the order is the model's, so only the field is blamed.
+    let field = "timeout 0 \"t\"\nexpect {\n  turn 2 \"t\"\n}\n";
+    let o = loopsim(&["check", "f.loop"], Some(("f.loop", field)));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the order of the lines is right (it is the model's)"),
+        "{}",
+        stderr(&o)
     );
 }
 

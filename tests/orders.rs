@@ -184,3 +184,73 @@ fn run_warns_of_a_race_only_where_there_is_one() {
     assert!(racy.contains("Node 20 may print this first"), "{racy}");
     assert_eq!(run("examples/phases/p01-read-callback-schedules-three.loop"), "");
 }
+
+mod membership {
+    use loopsim::interp::RunOptions;
+    use loopsim::load::load_bytes;
+    use loopsim::orders::membership::{can_print, Membership};
+    use loopsim::orders::SearchBounds;
+
+    fn can(src: &str, order: &[&str]) -> Membership {
+        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+        let order: Vec<String> = order.iter().map(|s| s.to_string()).collect();
+        can_print(
+            &loaded.file,
+            &loaded.src,
+            RunOptions::default(),
+            &order,
+            false,
+            SearchBounds::default(),
+        )
+    }
+
+    const P2: &str =
+        "io \"read\" {\n  log \"read\"\n  timeout 0 \"timer\"\n  immediate \"first\" { log \"first\" immediate \"second\" }\n}\n";
+
+    #[test]
+    fn the_model_order_needs_a_millisecond_to_pass() {
+        assert_eq!(
+            can(P2, &["read", "first", "timer", "second"]),
+            Membership::Possible {
+                race: "a millisecond boundary passed before the timers phase of turn 2".into()
+            }
+        );
+    }
+
+    #[test]
+    fn real_nodes_usual_p2_order_is_possible() {
+        // Real Node 20 printed the timer after both immediates in 29 of 30 runs.
+        assert_eq!(
+            can(P2, &["read", "first", "second", "timer"]),
+            Membership::Possible {
+                race: "no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn)".into()
+            }
+        );
+    }
+
+    #[test]
+    fn an_order_no_schedule_prints_is_impossible() {
+        assert_eq!(can(P2, &["first", "read", "timer", "second"]), Membership::Impossible);
+        assert_eq!(can(P2, &["read", "first", "timer"]), Membership::Impossible, "a missing line");
+        assert_eq!(
+            can(P2, &["read", "first", "timer", "second", "more"]),
+            Membership::Impossible,
+            "a line too many"
+        );
+    }
+
+    #[test]
+    fn a_cut_short_search_claims_nothing() {
+        let loaded = load_bytes("t.loop", P2.as_bytes()).expect("valid");
+        // The model's order needs a deviation from the default timing: not the first schedule.
+        let order: Vec<String> = ["read", "first", "timer", "second"].map(String::from).to_vec();
+        let tiny = SearchBounds {
+            max_schedules: 1,
+            ..SearchBounds::default()
+        };
+        assert_eq!(
+            can_print(&loaded.file, &loaded.src, RunOptions::default(), &order, false, tiny),
+            Membership::Undecided { schedules: 1 }
+        );
+    }
+}

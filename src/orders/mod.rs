@@ -6,6 +6,7 @@
 //! depth-first search replays the run once per choice sequence, pruning
 //! schedules that reach a state (log so far included) already explored.
 
+pub mod membership;
 pub mod node20;
 pub mod report;
 
@@ -109,7 +110,7 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
         search.cut = false;
         search.restart(Vec::new());
         loop {
-            let (logs, stopped, spent) = replay(file, src, opts, &mut search);
+            let (logs, stopped, spent) = replay(file, src, opts, &mut search, None);
             callbacks += spent;
             schedules += 1;
             if let Some(logs) = logs {
@@ -189,10 +190,14 @@ fn texts(trace: &crate::trace::Trace) -> Vec<String> {
 }
 
 /// Runs one schedule; returns its log (`None` if pruned), whether it was
-/// stopped, and how many callbacks it ran.
-fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Option<Vec<String>>, bool, u64) {
+/// stopped, and how many callbacks it ran. With a `target`, a schedule is
+/// pruned at its first log line that differs from the target's.
+fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, u64) {
     let (pool, module) = interp::loop_config(file, &opts);
     let mut host = Interp::new(file, src, RunOptions { verbose: false, ..opts });
+    if let Some(target) = target {
+        host = host.with_target(target);
+    }
     let mut node = Node20::new(pool, module, opts.limits, &mut *search);
     let result = node.run(MAIN, &mut host);
     let spent = node.callbacks();
@@ -207,7 +212,8 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Opt
     let logs = texts(&trace);
     match result {
         Ok(()) => (Some(logs), false, spent),
-        Err(Halt::Host(_)) => (Some(logs), true, spent),
+        Err(Halt::Host(interp::Stop::Diverged)) => (None, false, spent),
+        Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true, spent),
         Err(Halt::Pruned) if search.cycle => (Some(logs), true, spent),
         Err(Halt::Pruned) => (None, false, spent),
     }

@@ -1,0 +1,168 @@
+//! The verdict on a file's prediction (`check`, `test`): does the `expect`
+//! block say what the run does, and can real Node print it?
+//!
+//! A prediction holds when each of its alternatives is an order real Node can
+//! print: either the seed model's trace (every field written is compared), or
+//! another order Node can print (texts and `limit` only: turns, ticks and
+//! phases are the model's), decided exactly by [`membership::can_print`].
+//! With `or`, the alternatives must also name every order Node can print,
+//! when that list is complete. See `docs/language.md` ("Predictions").
+
+use crate::expect;
+use crate::interp::{self, RunOptions};
+use crate::load::Loaded;
+use crate::orders::membership::{self, Membership};
+use crate::orders::{self, SearchBounds};
+use crate::problem::Problem;
+use crate::sched::NodeVersion;
+use crate::syntax::ast::Expect;
+use crate::trace::Trace;
+
+/// The verdict on one file.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Every alternative is an order real Node can print.
+    Pass {
+        /// Expect lines of the first alternative.
+        lines: usize,
+        /// What the user should know beside the pass (one line each).
+        notes: Vec<String>,
+        /// `run`'s race warning, when the prediction names one order of a file
+        /// that Node prints in several.
+        race: Option<Problem>,
+    },
+    /// The prediction is wrong (or could not be decided): the diagnostic.
+    Fail(Problem),
+    /// The file has no `expect` block.
+    NoPrediction,
+}
+
+/// How one alternative relates to the run.
+enum Holds {
+    /// It is the seed model's trace.
+    Model,
+    /// Another order real Node can print, when `race`.
+    Node(String),
+}
+
+/// Checks `loaded`'s prediction with `opts` (its `explain` is turned on).
+pub fn verdict(loaded: &Loaded, opts: RunOptions) -> Verdict {
+    let Some(expect) = &loaded.file.expect else {
+        return Verdict::NoPrediction;
+    };
+    let trace = interp::run(&loaded.file, &loaded.src, "", RunOptions { explain: true, ..opts });
+    let mut holds = Vec::new();
+    let several = !expect.or.is_empty();
+    for alt in expect.alternatives() {
+        match alternative(loaded, opts, alt, &trace, several) {
+            Ok(h) => holds.push(h),
+            Err(p) => return Verdict::Fail(p),
+        }
+    }
+    let mut notes = Vec::new();
+    if let Some(Holds::Node(race)) = holds.first().filter(|_| expect.or.is_empty()) {
+        notes.push(format!(
+            "real Node prints this order when {race}; the seed model's trace is another order Node can print (`loopsim run` shows it)"
+        ));
+        if expect.lines.iter().any(|l| l.turn.is_some() || l.at.is_some() || l.phase.is_some()) {
+            notes.push(
+                "turns, ticks and phases are the model's: for an order the model does not print, only the texts were compared".into(),
+            );
+        }
+    }
+    let mut race = None;
+    if !expect.or.is_empty() {
+        let all = orders::all_orders(&loaded.file, &loaded.src, opts);
+        if all.truncated {
+            notes.push(
+                "each alternative is an order Node can print; whether they are all of them is unknown (the list of orders was cut short)"
+                    .into(),
+            );
+        } else if let Err(p) = missing_order(expect, &all) {
+            return Verdict::Fail(p);
+        }
+    } else if matches!(holds.first(), Some(Holds::Model)) && opts.node == NodeVersion::Node20 && SearchBounds::worth_checking(&trace) {
+        let found = orders::all_orders_after(&loaded.file, &loaded.src, opts, SearchBounds::race_check(), &trace);
+        race = orders::race_warning(&trace, &found);
+    }
+    Verdict::Pass {
+        lines: expect.lines.len(),
+        notes,
+        race,
+    }
+}
+
+/// Whether `alt` is the model's trace or another order Node can print.
+/// `several`: one of `or` alternatives, blamed as a whole when impossible.
+fn alternative(loaded: &Loaded, opts: RunOptions, alt: &Expect, trace: &Trace, several: bool) -> Result<Holds, Problem> {
+    let wrong = match expect::check_one(alt, trace) {
+        Ok(()) => return Ok(Holds::Model),
+        Err(_) if several => Problem::error(
+            "loop::prediction",
+            alt.span,
+            "this alternative is not the model's order",
+            "not the model's order",
+        ),
+        Err(p) => p,
+    };
+    let texts: Vec<String> = alt.lines.iter().map(|l| l.text.clone()).collect();
+    let stopped = alt.limit.is_some();
+    let model: Vec<String> = trace.logs().map(|(_, t)| t.to_string()).collect();
+    if texts == model && stopped == expect::limit_queue(trace).is_some() {
+        return Err(add_help(
+            wrong,
+            "the order of the lines is right (it is the model's); a field written there is not",
+        ));
+    }
+    if opts.node != NodeVersion::Node20 {
+        return Err(add_help(
+            wrong,
+            "whether real Node can print this order is searched for Node 20 only",
+        ));
+    }
+    match membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, SearchBounds::default()) {
+        Membership::Possible { race } => Ok(Holds::Node(race)),
+        Membership::Impossible if several => Err(Problem::error(
+            "loop::prediction",
+            alt.span,
+            "real Node never prints this order",
+            "not a possible order",
+        )
+        .help("no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print")),
+        Membership::Impossible => Err(add_help(
+            wrong,
+            "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)",
+        )),
+        Membership::Undecided { schedules } => Err(add_help(
+            wrong,
+            &format!("the model prints another order, and whether real Node can print this one is undecided: the search was cut short after {schedules} schedules"),
+        )),
+    }
+}
+
+/// The block-level failure when real Node can print an order no alternative names.
+fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
+    let named: Vec<(Vec<String>, bool)> = expect
+        .alternatives()
+        .map(|alt| (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some()))
+        .collect();
+    match all.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
+        None => Ok(()),
+        Some(missing) => Err(Problem::error(
+            "loop::prediction",
+            expect.span,
+            format!("real Node can also print: {}", missing.logs.join(" | ")),
+            "an order is missing",
+        )
+        .help(format!("it happens when {}; add it as `or {{ … }}`", missing.race))),
+    }
+}
+
+/// `p` with `more` added to its help line.
+fn add_help(mut p: Problem, more: &str) -> Problem {
+    p.help = Some(match p.help.take() {
+        Some(h) => format!("{h}\n{more}"),
+        None => more.to_string(),
+    });
+    p
+}
