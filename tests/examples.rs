@@ -52,13 +52,45 @@ fn loopsim_test_examples_passes_every_puzzle() {
 
 #[test]
 fn conformance_cases_with_expect_pass() {
-    let dir = std::path::Path::new("../shared/conformance");
-    if !dir.is_dir() {
-        println!("skipped: ../shared/conformance is not here");
-        return;
-    }
-    let (ok, stdout) = loopsim_test("../shared/conformance");
+    let (ok, stdout) = loopsim_test("tests/conformance");
     assert!(ok, "{stdout}");
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
+}
+
+/// Every order real Node printed for a conformance case (its `.orders` file:
+/// `COUNT order | of | lines`) passes `check` when written as the prediction.
+#[test]
+fn every_order_real_node_printed_passes_check() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir("tests/conformance").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "orders") {
+            continue;
+        }
+        let src = std::fs::read_to_string(path.with_extension("loop")).unwrap();
+        for line in std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+            let order = line.split_once(' ').unwrap().1;
+            let expect: String = order.split(" | ").map(|t| format!("  \"{t}\"\n")).collect();
+            let dir = std::env::temp_dir().join(format!("loopsim-orders-{}-{checked}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join("case.loop");
+            std::fs::write(&file, format!("{src}\nexpect {{\n{expect}}}\n")).unwrap();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+                .arg("check")
+                .arg(&file)
+                .output()
+                .unwrap();
+            let _ = std::fs::remove_dir_all(&dir);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}: {order}\n{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "the recorded orders of conformance 01");
 }

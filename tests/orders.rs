@@ -1,5 +1,5 @@
 //! `--all-orders`: every order real Node 20 can print (ALL-ORDERS.md), checked
-//! against the orders real Node 20 printed (the conformance cases) and the
+//! against the orders real Node 20 printed (tests/conformance) and the
 //! seed puzzles' known races.
 
 use loopsim::interp::RunOptions;
@@ -38,7 +38,7 @@ fn files(dir: &str) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn the_model_order_is_always_one_node_can_print() {
-    for path in files("examples").into_iter().chain(files("../shared/conformance")) {
+    for path in files("examples").into_iter().chain(files("tests/conformance")) {
         let o = orders_of(&path);
         assert!(
             o.model_possible || o.truncated,
@@ -50,11 +50,8 @@ fn the_model_order_is_always_one_node_can_print() {
 
 #[test]
 fn conformance_cases_where_node_printed_one_order_get_exactly_one() {
-    let cases = files("../shared/conformance");
-    if cases.is_empty() {
-        println!("skipped: ../shared/conformance is not here");
-        return;
-    }
+    let cases = files("tests/conformance");
+    assert!(cases.len() >= 12, "the conformance cases are in the repository");
     for path in cases {
         if path.with_extension("orders").exists() {
             continue;
@@ -66,7 +63,7 @@ fn conformance_cases_where_node_printed_one_order_get_exactly_one() {
 
 #[test]
 fn conformance_races_give_exactly_the_orders_node_printed() {
-    for path in files("../shared/conformance") {
+    for path in files("tests/conformance") {
         let Ok(recorded) = std::fs::read_to_string(path.with_extension("orders")) else {
             continue;
         };
