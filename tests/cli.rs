@@ -289,3 +289,23 @@ fn test_on_a_folder_without_predictions_is_an_error() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no .loop file with an expect block"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_quote_in_a_slash_slash_comment_opens_no_string() {
+    let o = loopsim(&["run", "c.loop"], Some(("c.loop", "log \"a\" 5 // say \"hi\n")));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("found `5`"), "blamed on the stray number: {err}");
+    assert!(!err.contains("unterminated string"), "{err}");
+}
+
+#[test]
+fn a_delay_written_as_a_string_is_named_as_such() {
+    let o = loopsim(&["run", "d.loop"], Some(("d.loop", "timeout \"5\" \"t\"\n")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("a delay or a count is a plain number, not a string: `timeout 5 \"label\"`"),
+        "{}",
+        stderr(&o)
+    );
+}

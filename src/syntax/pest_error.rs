@@ -59,6 +59,8 @@ fn help_for(before: &str, expected: &str, found: &str) -> String {
         "ticks are whole numbers: write `1` or `2`, not a fraction".into()
     } else if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
         "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number".into()
+    } else if found.starts_with('"') && quoted_number(before) {
+        "a delay or a count is a plain number, not a string: `timeout 5 \"label\"`, not `timeout \"5\" \"label\"`".into()
     } else if found.starts_with('"') {
         "a string here needs a statement before it, e.g. `log \"text\"`".into()
     } else if found.starts_with(|c: char| c.is_ascii_digit()) {
@@ -68,8 +70,20 @@ fn help_for(before: &str, expected: &str, found: &str) -> String {
     } else if expected.contains("string") {
         "labels and texts are double-quoted: \"like this\"".into()
     } else {
-        "see LANGUAGE.md §3 for the statement forms; run `loopsim --help` for an example".into()
+        "docs/language.md lists the statement forms; run `loopsim --help` for an example".into()
     }
+}
+
+/// Whether `before` ends with a keyword that takes a number, then a quoted
+/// number (`timeout "5"`): the number was written as a string.
+fn quoted_number(before: &str) -> bool {
+    let mut words = before.split_whitespace().rev();
+    let (Some(last), Some(keyword)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let digits = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'));
+    digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        && ["timeout", "interval", "submit", "work", "repeat", "times", "after", "pool"].contains(&keyword)
 }
 
 /// The token at `at`, for "found …".
@@ -96,17 +110,15 @@ fn unterminated_string(src: &str, at: usize) -> Option<Problem> {
     let line = &src[line_start..line_end];
     let mut open: Option<usize> = None;
     let mut escaped = false;
-    let mut in_comment = false;
     for (i, c) in line.char_indices() {
-        if in_comment {
-            break;
-        }
         match (c, open, escaped) {
             (_, Some(_), true) => escaped = false,
             ('\\', Some(_), false) => escaped = true,
             ('"', Some(_), false) => open = None,
             ('"', None, _) => open = Some(i),
-            ('#', None, _) => in_comment = true,
+            // A comment (`#` or `//`) ends the line's code.
+            ('#', None, _) => break,
+            ('/', None, _) if line[i + 1..].starts_with('/') => break,
             _ => {}
         }
     }
