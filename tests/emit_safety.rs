@@ -284,10 +284,14 @@ fn js_string_escapes_what_json_leaves_raw() {
 }
 
 fn emit_js(args: &[&str], src: &str) -> (Option<i32>, String, String) {
-    let dir = std::env::temp_dir().join(format!("loopsim-emit-safety-{}", std::process::id()));
+    static DIRS: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "loopsim-emit-safety-{}-{}",
+        std::process::id(),
+        DIRS.fetch_add(1, Ordering::SeqCst)
+    ));
     std::fs::create_dir_all(&dir).unwrap();
-    static FILES: AtomicUsize = AtomicUsize::new(0);
-    let file = dir.join(format!("f{}.loop", FILES.fetch_add(1, Ordering::SeqCst)));
+    let file = dir.join("f.loop");
     std::fs::write(&file, src).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
         .arg("emit-js")
@@ -296,7 +300,7 @@ fn emit_js(args: &[&str], src: &str) -> (Option<i32>, String, String) {
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&dir);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     (out.status.code(), String::from_utf8(out.stdout).unwrap(), stderr)
 }
