@@ -455,7 +455,13 @@ fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
         scale,
         name: loaded.name.clone(),
     };
-    let program = crate::emit::emit(&loaded.file, &loaded.src, &opts);
+    let program = match crate::emit::emit(&loaded.file, &loaded.src, &opts) {
+        Ok(p) => p,
+        Err(problems) => {
+            out.problems(&FileProblems::new(&loaded.name, &loaded.src, problems));
+            return Exit::Invalid;
+        }
+    };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(program.js.as_bytes());
     let _ = stdout.flush();
@@ -473,9 +479,23 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
     let mut loaded = Vec::new();
     let mut worst = Exit::Ok;
     for path in files {
-        match out.load(path) {
-            Ok(l) => loaded.push(l),
-            Err(code) => worst = worst.max(code),
+        let l = match out.load(path) {
+            Ok(l) => l,
+            Err(code) => {
+                worst = worst.max(code);
+                continue;
+            }
+        };
+        let opts = crate::emit::EmitOptions {
+            scale,
+            name: l.name.clone(),
+        };
+        match crate::emit::emit(&l.file, &l.src, &opts) {
+            Ok(program) => loaded.push((l, program)),
+            Err(problems) => {
+                out.problems(&FileProblems::new(&l.name, &l.src, problems));
+                worst = worst.max(Exit::Invalid);
+            }
         }
     }
     let opts = crate::verify::Options {

@@ -9,11 +9,17 @@
 //! phase), `submit` (a pool thread blocked reading a named pipe for N ticks),
 //! `close` (a pipe handle's close callback), `pending` (a connect that fails at
 //! once), `work` (a busy loop). One tick is `scale` milliseconds.
+//!
+//! Every text from the file (its title and name, labels, `log` texts) reaches
+//! the program only inside a string literal written by [`js_string`]: never in
+//! a comment or a template literal, where a line terminator or a backtick in the
+//! text could end it and turn the rest of the text into code.
 
 mod runtime;
 
 use crate::interp::{self, RunOptions};
-use crate::sched::{LimitKind, Module};
+use crate::problem::Problem;
+use crate::sched::{coerce_delay, LimitKind, Module, TIMEOUT_MAX};
 use crate::syntax::ast::*;
 use crate::trace::Ending;
 use std::collections::BTreeSet;
@@ -27,7 +33,7 @@ pub const DEFAULT_SCALE: u64 = 20;
 pub struct EmitOptions {
     /// Milliseconds per tick.
     pub scale: u64,
-    /// The file's name, for the header comment.
+    /// The file's name, for the header (as a string literal, `SOURCE`).
     pub name: String,
 }
 
@@ -69,7 +75,14 @@ struct Limit {
 }
 
 /// The Node.js program for a checked file.
-pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Program {
+///
+/// # Errors
+/// The file's timers that Node cannot run at `opts.scale` ([`scale_problems`]).
+pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<Problem>> {
+    let problems = scale_problems(file, opts.scale);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let esm = file.module.is_some_and(|m| m.value == Module::Esm);
     let uses = Uses::of(file);
     // A file loopsim stops at a limit never ends by itself: the program counts callbacks too.
@@ -105,7 +118,64 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Program {
     }
     out.push_str("\n// ---- the program: the file's main module ----\n");
     out.push_str(&body);
-    Program { js: out, esm }
+    Ok(Program { js: out, esm })
+}
+
+/// Node's timers run a delay above [`TIMEOUT_MAX`] milliseconds (2³¹−1, about
+/// 24.8 days) after 1 ms. loopsim's model does the same in ticks (a delay above
+/// [`TIMEOUT_MAX`] ticks is one tick), and the program's `ticks()` does it too;
+/// but a delay the model keeps whose milliseconds at `scale` (ms per tick) are
+/// above [`TIMEOUT_MAX`] would run after 1 ms in Node and at its tick in the
+/// model. One error per such `timeout`/`interval`, at its delay, with the
+/// largest scale that fits every timer of the file.
+pub fn scale_problems(file: &File, scale: u64) -> Vec<Problem> {
+    let mut delays = Vec::new();
+    timer_delays(&file.body, &mut delays);
+    let too_long: Vec<(Kind, Spanned<u64>)> = delays
+        .into_iter()
+        .filter(|(_, d)| coerce_delay(d.value).saturating_mul(scale) > TIMEOUT_MAX)
+        .collect();
+    let Some(longest) = too_long.iter().map(|(_, d)| coerce_delay(d.value)).max() else {
+        return Vec::new();
+    };
+    let fits = TIMEOUT_MAX / longest;
+    too_long
+        .into_iter()
+        .map(|(kind, d)| {
+            let ms = u128::from(d.value) * u128::from(scale);
+            Problem::error(
+                "loop::scale",
+                d.span,
+                format!(
+                    "at --scale {scale} the delay of this `{}` is {ms} ms, more than Node's maximum timer delay ({TIMEOUT_MAX} ms)",
+                    kind.name()
+                ),
+                format!("{} ticks × {scale} ms", d.value),
+            )
+            .help(format!(
+                "Node would run it 1 ms after it is set, loopsim {} ticks after: use `--scale {fits}` or less for this file",
+                d.value
+            ))
+        })
+        .collect()
+}
+
+/// Every `timeout`/`interval` delay in `stmts`, bodies included.
+fn timer_delays(stmts: &[Stmt], out: &mut Vec<(Kind, Spanned<u64>)>) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Repeat { body, .. } => timer_delays(body, out),
+            StmtKind::Callback(cb) => {
+                if let Some(d) = cb.delay() {
+                    out.push((cb.kind.value, d));
+                }
+                for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                    timer_delays(body, out);
+                }
+            }
+            StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) | StmtKind::Again => {}
+        }
+    }
 }
 
 /// What a file uses, to include only the helpers it needs.
@@ -187,10 +257,10 @@ impl Uses {
 
 fn header(out: &mut String, file: &File, opts: &EmitOptions, esm: bool, uses: &Uses) {
     let ext = if esm { "mjs" } else { "js" };
-    if let Some(title) = &file.title {
-        out.push_str(&format!("// {}\n", one_line(&title.value)));
-    }
-    out.push_str(&format!("// Emitted by `loopsim emit-js` from {}.\n", one_line(&opts.name)));
+    let titled = if file.title.is_some() { ", titled TITLE" } else { "" };
+    out.push_str(&format!(
+        "// Emitted by `loopsim emit-js` from the .loop file named in SOURCE{titled} (below). Texts from\n// the file appear only in string literals.\n"
+    ));
     out.push_str(&format!(
         "// One tick is {} ms (--scale {}). Save as a .{ext} file and run it with node: it prints one line\n// per `log`, in the order this run of Node gives them.\n",
         opts.scale, opts.scale
@@ -206,6 +276,10 @@ fn header(out: &mut String, file: &File, opts: &EmitOptions, esm: bool, uses: &U
     if !esm {
         out.push_str("'use strict';\n");
     }
+    out.push_str(&format!("const SOURCE = {};\n", js_string(&opts.name)));
+    if let Some(title) = &file.title {
+        out.push_str(&format!("const TITLE = {};\n", js_string(&title.value)));
+    }
 }
 
 fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit: Option<Limit>, scale: u64) {
@@ -217,7 +291,8 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
         ));
     }
     let mut imports: Vec<(&str, &str)> = Vec::new();
-    if uses.fifos() || uses.pending {
+    // `submit 0` alone is an fs.stat.
+    if uses.fifos() || uses.pending || uses.submit {
         imports.push(("fs", "node:fs"));
     }
     if uses.net() {
@@ -508,21 +583,19 @@ impl<'a> Gen {
             }
         }
         flush(&mut lit, &mut parts);
-        match parts.as_slice() {
-            [] => "''".into(),
-            [Ok(s)] => js_string(s),
-            _ => {
-                let mut out = String::from("`");
-                for part in &parts {
-                    match part {
-                        Ok(s) => out.push_str(&template_escape(s)),
-                        Err(v) => out.push_str(&format!("${{{v}}}")),
-                    }
-                }
-                out.push('`');
-                out
-            }
+        // String literals and variables joined by `+`, starting with a string (so that
+        // two numbers next to each other are not added).
+        let mut out: Vec<String> = Vec::new();
+        if !matches!(parts.first(), Some(Ok(_))) {
+            out.push("\"\"".into());
         }
+        for part in parts {
+            out.push(match part {
+                Ok(s) => js_string(&s),
+                Err(v) => v,
+            });
+        }
+        out.join(" + ")
     }
 
     /// A callback statement.
@@ -609,16 +682,16 @@ impl<'a> Gen {
                 None => String::new(),
             },
         };
-        let comment = match (site.body(), site.label()) {
-            (Some(_), Some(label)) => format!(" // {}", one_line(&format!("\"{label}\""))),
-            _ => String::new(),
-        };
+        // A body's label, as written (placeholders verbatim), for the reader.
+        if let (Some(_), Some(label)) = (site.body(), site.label()) {
+            pre.insert(0, format!("const label = {};", js_string(&label.to_string())));
+        }
         let head = if again {
-            format!("function {name}(n = 1) {{{comment}\n")
+            format!("function {name}(n = 1) {{\n")
         } else {
-            format!("() => {{{comment}\n")
+            "() => {\n".to_string()
         };
-        if !again && pre.is_empty() && comment.is_empty() {
+        if !again && pre.is_empty() {
             let lines: Vec<&str> = body.lines().collect();
             match lines.as_slice() {
                 [] => return "() => {}".into(),
@@ -715,30 +788,23 @@ fn value(n: Option<Spanned<u64>>) -> u64 {
     n.map_or(0, |n| n.value)
 }
 
-/// A JavaScript string literal.
-fn js_string(s: &str) -> String {
-    serde_json::to_string(s).expect("strings serialize")
-}
-
-/// Text inside a template literal.
-fn template_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '`' => out.push_str("\\`"),
-            '$' => out.push_str("\\$"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
+/// A JavaScript string literal: JSON's escaping (serde_json), plus `\uXXXX`
+/// for what JSON leaves raw but a JavaScript reader or an HTML page should not
+/// see raw: U+2028 and U+2029 (line terminators), DEL and the C1 controls,
+/// the bidirectional formatting characters (they can make code read other than
+/// it runs), and `<` (no `</script>` or `<!--`).
+pub fn js_string(s: &str) -> String {
+    let json = serde_json::to_string(s).expect("strings serialize");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        let escape = matches!(c,
+            '\u{2028}' | '\u{2029}' | '\u{7f}'..='\u{9f}' | '<'
+            | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if escape {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
         }
     }
     out
-}
-
-/// A text for a `//` comment: one line.
-fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
 }

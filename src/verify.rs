@@ -2,7 +2,7 @@
 //! real `node`, many times, and check that every order of log lines Node
 //! printed is one loopsim allows ([`crate::orders::all_orders`]).
 
-use crate::emit::{self, EmitOptions};
+use crate::emit;
 use crate::interp;
 use crate::load::Loaded;
 use crate::orders::{self, Orders};
@@ -20,7 +20,8 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   0  every order real Node printed is one loopsim allows
   1  some run printed an order loopsim does not allow, crashed, or did not finish
-  2  the input is invalid (syntax or check errors, unreadable file), or `node` is missing";
+  2  the input is invalid (syntax or check errors, unreadable file, a timer whose delay at
+     --scale is above Node's maximum), or `node` is missing";
 
 /// Options of [`verify`].
 #[derive(Debug, Clone)]
@@ -192,9 +193,10 @@ fn lines_excerpt(lines: &[String], focus: Option<usize>) -> String {
     out
 }
 
-/// Verifies every file, printing a report per file and a summary; true when
-/// every real order is allowed.
-pub fn verify(files: &[Loaded], opts: &Options) -> bool {
+/// Verifies every file with its emitted program ([`emit::emit`] at
+/// `opts.scale`), printing a report per file and a summary; true when every
+/// real order is allowed.
+pub fn verify(files: &[(Loaded, emit::Program)], opts: &Options) -> bool {
     let total = files.len() as u64 * u64::from(opts.runs);
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -219,9 +221,9 @@ pub fn verify(files: &[Loaded], opts: &Options) -> bool {
         )
     );
     let (mut ok, mut bad) = (0, 0);
-    for loaded in files {
+    for (loaded, program) in files {
         bar.set_message(loaded.name.clone());
-        let report = verify_file(loaded, opts, &bar);
+        let report = verify_file(loaded, program, opts, &bar);
         bar.suspend(|| print!("{}", report.render()));
         if report.ok() {
             ok += 1;
@@ -237,19 +239,11 @@ pub fn verify(files: &[Loaded], opts: &Options) -> bool {
     bad == 0
 }
 
-/// Runs one file's program `opts.runs` times and compares what it printed
-/// with the orders loopsim allows.
-pub fn verify_file(loaded: &Loaded, opts: &Options, bar: &ProgressBar) -> FileReport {
+/// Runs one file's program (emitted at `opts.scale`) `opts.runs` times and
+/// compares what it printed with the orders loopsim allows.
+pub fn verify_file(loaded: &Loaded, program: &emit::Program, opts: &Options, bar: &ProgressBar) -> FileReport {
     let start = Instant::now();
     let run_opts = emit::run_options();
-    let program = emit::emit(
-        &loaded.file,
-        &loaded.src,
-        &EmitOptions {
-            scale: opts.scale,
-            name: loaded.name.clone(),
-        },
-    );
     let orders = orders::all_orders(&loaded.file, &loaded.src, run_opts);
     let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
     let model_ticks = match &model.ending {
@@ -269,7 +263,7 @@ pub fn verify_file(loaded: &Loaded, opts: &Options, bar: &ProgressBar) -> FileRe
     };
     // Generous: a loaded machine, startup, and runs that stop at a limit.
     let limit = Duration::from_millis(model_ticks.saturating_mul(opts.scale).saturating_mul(3)) + Duration::from_secs(60);
-    let runs = run_program(&program, opts.runs, jobs, limit, bar);
+    let runs = run_program(program, opts.runs, jobs, limit, bar);
     let mut seen: Vec<Seen> = Vec::new();
     for run in runs {
         match seen.iter_mut().find(|s| s.run == run) {
@@ -312,7 +306,10 @@ fn flatten(logs: &[String]) -> Vec<String> {
 /// Runs the program `opts.runs` times, `opts.jobs` at once.
 fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration, bar: &ProgressBar) -> Vec<Run> {
     static DIRS: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
+    // Node runs in this folder: a relative TMPDIR would name another one from there.
+    let tmp = std::env::temp_dir();
+    let tmp = std::path::absolute(&tmp).unwrap_or(tmp);
+    let dir = tmp.join(format!(
         "loopsim-verify-{}-{}",
         std::process::id(),
         DIRS.fetch_add(1, Ordering::SeqCst)

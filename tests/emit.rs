@@ -51,7 +51,7 @@ fn program(loaded: &Loaded) -> Program {
         scale: emit::DEFAULT_SCALE,
         name: loaded.name.clone(),
     };
-    emit::emit(&loaded.file, &loaded.src, &opts)
+    emit::emit(&loaded.file, &loaded.src, &opts).expect("the scale fits every timer")
 }
 
 fn load(path: &Path) -> Loaded {
@@ -130,6 +130,16 @@ fn only_the_helpers_a_file_needs() {
     }
     assert!(js.contains("process.nextTick(() => console.log(\"a\"));"));
     assert!(js.contains("Promise.resolve().then(() => console.log(\"b\"));"));
+}
+
+#[test]
+fn submit_0_alone_imports_fs() {
+    // `submit 0` is an fs.stat: it needs `fs` even without named pipes.
+    let cjs = program(&load::load_bytes("s.loop", b"submit \"a\" 0\n").unwrap()).js;
+    assert!(cjs.contains("const fs = require('node:fs');"), "{cjs}");
+    assert!(cjs.contains("fs.stat(process.argv[1], () => callback());"), "{cjs}");
+    let esm = program(&load::load_bytes("s.loop", b"module esm\nsubmit \"a\" 0\n").unwrap()).js;
+    assert!(esm.contains("import fs from 'node:fs';"), "{esm}");
 }
 
 #[test]

@@ -4,9 +4,10 @@
 
 /// `timeout`/`interval` delays.
 pub const TICKS: &str = r#"
-// `timeout`/`interval` delays: n ticks in milliseconds. As in Node, a delay below 1 becomes 1
-// (here 1 tick: `timeout 0` and `timeout 1` are the same timer list, as setTimeout 0 and 1 are).
-const ticks = (n) => Math.max(n, 1) * TICK;
+// `timeout`/`interval` delays: n ticks in milliseconds. As in Node, a delay below 1 or above
+// 2147483647 becomes 1 (here 1 tick: `timeout 0` and `timeout 1` are the same timer list, as
+// setTimeout 0 and 1 are). loopsim refuses a scale at which some delay would exceed 2147483647 ms.
+const ticks = (n) => (n >= 1 && n <= 2147483647 ? n : 1) * TICK;
 "#;
 
 /// The clock shared by `work` and the monitor thread.

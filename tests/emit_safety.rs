@@ -1,0 +1,363 @@
+//! `emit-js` never lets a text from the file become code: every file of
+//! `safety::cases()` (a hostile text as the title and in every string position)
+//! and a hostile file name are emitted, the JavaScript is split into code,
+//! comments, string and template literals by a small tokenizer, and the hostile
+//! text must be only in string literals, escaped so that they decode to it. And
+//! the timers Node would clamp at the chosen `--scale` are refused.
+
+use loopsim::emit::{self, EmitOptions, Program};
+use loopsim::load;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod safety;
+use safety::{cases, loop_string, PAYLOAD};
+
+/// The pieces of a JavaScript source.
+#[derive(Debug, Default)]
+struct Pieces {
+    /// Code outside comments and literals (template substitutions included).
+    code: String,
+    /// `//` and `/* */` comments.
+    comments: Vec<String>,
+    /// `'…'` and `"…"` literals, decoded.
+    strings: Vec<String>,
+    /// The literal text of template literals, as written.
+    templates: Vec<String>,
+}
+
+/// JavaScript's line terminators (a `//` comment ends at any of them).
+fn line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// Splits `js` into [`Pieces`]. Enough JavaScript for the emitted programs:
+/// they have no regular-expression literals.
+fn tokenize(js: &str) -> Pieces {
+    let chars: Vec<char> = js.chars().collect();
+    let mut pieces = Pieces::default();
+    let end = code(&chars, 0, false, &mut pieces);
+    assert_eq!(end, chars.len(), "unbalanced `}}` at char {end}");
+    pieces
+}
+
+/// Code from `at` to the end, or (`in_template`) to the `}` closing a `${`.
+fn code(c: &[char], mut at: usize, in_template: bool, out: &mut Pieces) -> usize {
+    let mut depth = 0usize;
+    while at < c.len() {
+        match c[at] {
+            '/' if c.get(at + 1) == Some(&'/') => {
+                let start = at;
+                while at < c.len() && !line_terminator(c[at]) {
+                    at += 1;
+                }
+                out.comments.push(c[start..at].iter().collect());
+            }
+            '/' if c.get(at + 1) == Some(&'*') => {
+                let start = at;
+                at += 2;
+                while at + 1 < c.len() && !(c[at] == '*' && c[at + 1] == '/') {
+                    at += 1;
+                }
+                assert!(at + 1 < c.len(), "unterminated /* comment at char {start}");
+                at += 2;
+                out.comments.push(c[start..at].iter().collect());
+            }
+            q @ ('\'' | '"') => at = string(c, at + 1, q, out),
+            '`' => at = template(c, at + 1, out),
+            '{' => {
+                depth += 1;
+                out.code.push('{');
+                at += 1;
+            }
+            '}' if in_template && depth == 0 => return at + 1,
+            '}' => {
+                depth = depth.checked_sub(1).expect("balanced braces");
+                out.code.push('}');
+                at += 1;
+            }
+            ch => {
+                out.code.push(ch);
+                at += 1;
+            }
+        }
+    }
+    assert!(!in_template, "unterminated ${{ … }}");
+    at
+}
+
+/// A string literal from after its opening quote; returns the index after it.
+fn string(c: &[char], mut at: usize, quote: char, out: &mut Pieces) -> usize {
+    let start = at;
+    let mut units: Vec<u16> = Vec::new();
+    let hex = |s: &[char]| u32::from_str_radix(&s.iter().collect::<String>(), 16).expect("hex digits");
+    loop {
+        let ch = *c.get(at).unwrap_or_else(|| panic!("unterminated string at char {start}"));
+        assert!(!matches!(ch, '\n' | '\r'), "a raw line break in the string literal at char {start}");
+        at += 1;
+        match ch {
+            q if q == quote => break,
+            '\\' => {
+                let e = c[at];
+                at += 1;
+                let decoded = match e {
+                    'n' => '\n',
+                    'r' => '\r',
+                    't' => '\t',
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    'v' => '\u{b}',
+                    '0' => '\0',
+                    'x' => {
+                        at += 2;
+                        char::from_u32(hex(&c[at - 2..at])).unwrap()
+                    }
+                    'u' if c[at] == '{' => {
+                        let close = at + c[at..].iter().position(|&x| x == '}').unwrap();
+                        let v = hex(&c[at + 1..close]);
+                        at = close + 1;
+                        let mut buf = [0u16; 2];
+                        units.extend_from_slice(char::from_u32(v).unwrap().encode_utf16(&mut buf));
+                        continue;
+                    }
+                    'u' => {
+                        at += 4;
+                        units.push(hex(&c[at - 4..at]) as u16);
+                        continue;
+                    }
+                    other => {
+                        assert!(!line_terminator(other), "a line continuation in a string");
+                        other
+                    }
+                };
+                let mut buf = [0u16; 2];
+                units.extend_from_slice(decoded.encode_utf16(&mut buf));
+            }
+            ch => {
+                let mut buf = [0u16; 2];
+                units.extend_from_slice(ch.encode_utf16(&mut buf));
+            }
+        }
+    }
+    out.strings.push(String::from_utf16(&units).expect("no lone surrogates"));
+    at
+}
+
+/// A template literal from after its backtick; returns the index after it.
+fn template(c: &[char], mut at: usize, out: &mut Pieces) -> usize {
+    let mut text = String::new();
+    loop {
+        match *c.get(at).expect("unterminated template literal") {
+            '`' => break,
+            '\\' => {
+                text.extend(&c[at..at + 2]);
+                at += 2;
+            }
+            '$' if c.get(at + 1) == Some(&'{') => at = code(c, at + 2, true, out),
+            ch => {
+                text.push(ch);
+                at += 1;
+            }
+        }
+    }
+    out.templates.push(text);
+    at + 1
+}
+
+fn emit_named(name: &str, src: &str, scale: u64) -> Result<Program, String> {
+    let loaded = load::load_bytes(name, src.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e:?}\n{src}"));
+    let opts = EmitOptions {
+        scale,
+        name: name.to_string(),
+    };
+    emit::emit(&loaded.file, &loaded.src, &opts).map_err(|p| format!("{p:?}"))
+}
+
+/// Where `PWN` (which starts the payload) occurs in `js` outside string literals.
+fn outside_strings(js: &str) -> Vec<String> {
+    let pieces = tokenize(js);
+    let mut found = Vec::new();
+    if pieces.code.contains("PWN") {
+        found.push(format!("code: {}", pieces.code));
+    }
+    for comment in pieces.comments.iter().filter(|c| c.contains("PWN")) {
+        found.push(format!("comment: {comment}"));
+    }
+    for template in pieces.templates.iter().filter(|t| t.contains("PWN")) {
+        found.push(format!("template literal: {template}"));
+    }
+    found
+}
+
+#[test]
+fn the_tokenizer_finds_text_outside_string_literals() {
+    // A check that passes anything proves nothing: these must be caught.
+    let sneaky = [
+        "// PWN\n",
+        "// a\u{2028}PWN\n",
+        "/* PWN */",
+        "`PWN ${1}`",
+        "`${'a'} PWN`",
+        "'\\'PWN'; PWN",
+        "const a = \"x\\\\\"; PWN",
+    ];
+    for js in sneaky {
+        assert!(!outside_strings(js).is_empty(), "{js:?}");
+    }
+    let pieces = tokenize(r#"f("PWN \u2028 \" \\ \x41 \u{1F600} \uD83D\uDE00", 'P\'WN') // ok"#);
+    assert_eq!(pieces.strings, ["PWN \u{2028} \" \\ A 😀 😀", "P'WN"]);
+    assert_eq!(pieces.comments, ["// ok"]);
+    assert!(outside_strings(r#"f("PWN `${x}` */ // </script>"); `${"PWN"}`"#).is_empty());
+}
+
+#[test]
+fn payload_in_every_string_position_stays_in_string_literals() {
+    let all = cases();
+    assert_eq!(all.len(), 2 * (12 * 4 + 3));
+    for case in &all {
+        let program = emit_named("payload.loop", &case.src, emit::DEFAULT_SCALE).unwrap();
+        let js = &program.js;
+        assert_eq!(program.esm, case.what.ends_with("module esm"), "{}", case.what);
+        let context = || format!("{}:\n{js}", case.what);
+        assert!(!js.contains(['\u{2028}', '\u{2029}']), "a raw line terminator: {}", context());
+        for raw in ['\u{7f}', '\u{85}', '\u{202e}', '\r', '\t'] {
+            assert!(!js.contains(raw), "raw {raw:?}: {}", context());
+        }
+        assert!(!js.contains("</script"), "{}", context());
+        let outside = outside_strings(js);
+        assert!(outside.is_empty(), "{outside:#?}\n{}", context());
+        let pieces = tokenize(js);
+        // The title, decoded exactly, and the payload whole in at least one more literal.
+        assert!(js.contains("\nconst TITLE = \"PWN "), "{}", context());
+        let whole = pieces.strings.iter().filter(|s| *s == PAYLOAD).count();
+        assert!(whole >= 2, "{whole} literals decode to the payload: {}", context());
+        assert!(pieces.templates.iter().all(|t| !t.contains("PWN")));
+    }
+}
+
+#[test]
+fn every_label_with_a_body_is_a_string_literal() {
+    // The form a label with a body takes (it used to be a `//` comment).
+    let src = format!("timeout 1 {} {{ log \"x\" }}\n", loop_string("a\u{2028}b"));
+    let js = emit_named("f.loop", &src, 20).unwrap().js;
+    assert!(
+        js.contains("setTimeout(() => {\n  const label = \"a\\u2028b\";\n  console.log(\"x\");\n}, ticks(1));\n"),
+        "{js}"
+    );
+    // {i}, {n}, {k} between texts: string literals joined by `+`, starting with a string.
+    let src = "repeat 2 { timeout 1 \"{i}{k}\" times 2 { log \"{n}{i}<`${x}`>\" again } }\n";
+    let js = emit_named("f.loop", src, 20).unwrap().js;
+    assert!(js.contains("const label = \"{i}{k}\";"), "{js}");
+    assert!(js.contains("console.log(\"\" + n + i + \"\\u003c`${x}`>\");"), "{js}");
+}
+
+#[test]
+fn hostile_file_names_are_string_literals() {
+    let names = [
+        "x\u{2028}require('fs').writeFileSync('pwned', 'x');//.loop",
+        "x\u{2029}PWN */ `${1}` </script>.loop",
+        "dir/PWN\nname\r\u{1}\u{1b}\".loop",
+        "PWN\\\\'.loop",
+    ];
+    for name in names {
+        for esm in [false, true] {
+            let module = if esm { "module esm\n" } else { "" };
+            let program = emit_named(name, &format!("{module}log \"a\"\n"), 20).unwrap();
+            let js = &program.js;
+            assert!(!js.contains(['\u{2028}', '\u{2029}', '\r', '\u{1}', '\u{1b}']), "{js}");
+            let pieces = tokenize(js);
+            assert!(pieces.strings.iter().any(|s| s == name), "{name:?} not decoded from:\n{js}");
+            let hidden = pieces.code.contains("pwned")
+                || pieces.comments.iter().any(|c| c.contains("pwned") || c.contains("PWN"))
+                || pieces.code.contains("PWN");
+            assert!(!hidden, "{name:?} outside a string literal:\n{js}");
+        }
+    }
+}
+
+#[test]
+fn js_string_escapes_what_json_leaves_raw() {
+    assert_eq!(
+        emit::js_string("a\"\\\n\u{1}\u{7f}\u{85}\u{2028}\u{2029}\u{202e}</script>é😀"),
+        r#""a\"\\\n\u0001\u007f\u0085\u2028\u2029\u202e\u003c/script>é😀""#
+    );
+}
+
+fn emit_js(args: &[&str], src: &str) -> (Option<i32>, String, String) {
+    static DIRS: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "loopsim-emit-safety-{}-{}",
+        std::process::id(),
+        DIRS.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("f.loop");
+    std::fs::write(&file, src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .arg("emit-js")
+        .args(args)
+        .arg(&file)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap(), stderr)
+}
+
+#[test]
+fn timers_node_would_clamp_at_this_scale_are_refused() {
+    // 200 000 000 ticks × 20 ms = 4e9 ms: Node would run it after 1 ms.
+    let src = "log \"a\"\ntimeout 200000000 \"late\"\n";
+    let (code, stdout, stderr) = emit_js(&[], src);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("loop::scale"), "{stderr}");
+    assert!(
+        stderr.contains("at --scale 20 the delay of this `timeout` is 4000000000 ms, more than Node's maximum timer delay (2147483647 ms)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("200000000 ticks × 20 ms"), "{stderr}");
+    assert!(stderr.contains(".loop:2:9]"), "at the delay: {stderr}");
+    assert!(stderr.contains("use `--scale 10` or less for this file"), "{stderr}");
+    // At --scale 10 it fits (2e9 ms).
+    let (code, stdout, stderr) = emit_js(&["--scale", "10"], src);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("setTimeout(() => console.log(\"late\"), ticks(200000000));"),
+        "{stdout}"
+    );
+    // An interval inside a callback, and the largest scale that fits every timer.
+    let src = "immediate { interval 1073741824 \"iv\" times 1 }\ntimeout 1000000000\n";
+    let (code, _, stderr) = emit_js(&["--scale", "3"], src);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("this `interval` is 3221225472 ms"), "{stderr}");
+    assert!(stderr.contains("this `timeout` is 3000000000 ms"), "{stderr}");
+    assert_eq!(stderr.matches("use `--scale 1` or less").count(), 2, "{stderr}");
+    // Exactly the maximum is allowed.
+    let (code, _, stderr) = emit_js(&["--scale", "1"], "timeout 2147483647\n");
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+#[test]
+fn delays_node_raises_to_one_are_one_tick_in_the_program_too() {
+    // The model runs a delay above 2147483647 ticks after 1 tick (as Node does in ms); at any
+    // scale the program does the same through ticks(), which is not refused.
+    let src = "timeout 3000000000 \"x\"\nimmediate \"a\"\n";
+    let (code, stdout, stderr) = emit_js(&["--scale", "60000"], src);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("const ticks = (n) => (n >= 1 && n <= 2147483647 ? n : 1) * TICK;"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("setTimeout(() => console.log(\"x\"), ticks(3000000000));"),
+        "{stdout}"
+    );
+    let loaded = load::load_bytes("f.loop", src.as_bytes()).unwrap();
+    let trace = loopsim::interp::run(&loaded.file, &loaded.src, "", emit::run_options());
+    let logs: Vec<String> = trace.logs().map(|(_, t)| t.to_string()).collect();
+    assert_eq!(logs, ["a", "x"]);
+    // --scale 0 takes no time: nothing is too long.
+    assert_eq!(emit_js(&["--scale", "0"], "timeout 4000000000\n").0, Some(0));
+}

@@ -1,0 +1,94 @@
+//! `.loop` files with hostile texts in every place a text can go, for the
+//! emit-js safety suites (`tests/emit_safety.rs`, and `tests/node_safety.rs`
+//! with real `node`).
+
+/// A text that breaks out of a careless JavaScript comment, string or template
+/// literal, or HTML `<script>`: quotes, a backtick, `${`, `*/`, `</script>`, a
+/// newline, U+2028 and U+2029 (JavaScript line terminators) each followed by
+/// code that writes the file named by `$LOOPSIM_PWNED`, backslashes (one
+/// before `u0041`, one last), the control characters a `.loop` string may hold
+/// (tab, carriage return, DEL, C1), a bidi override, a BOM, an emoji. Every occurrence of `PWN` in an emitted program must be inside a
+/// string literal.
+pub const PAYLOAD: &str = concat!(
+    "PWN \"'`${globalThis.PWNED = 1}` */ /* --> <!-- </script><script>\n",
+    "require('fs').writeFileSync(process.env.LOOPSIM_PWNED, 'n');//",
+    "\u{2028}require('fs').writeFileSync(process.env.LOOPSIM_PWNED, 'ls');//",
+    "\u{2029}require('fs').writeFileSync(process.env.LOOPSIM_PWNED, 'ps');//",
+    " \\u0041 \u{7f}\u{85}\r\t \u{202e}rtl\u{202c} \u{feff} 😀 ' \\"
+);
+
+/// `text` as a `.loop` string literal (quotes included).
+pub fn loop_string(text: &str) -> String {
+    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    format!("\"{escaped}\"")
+}
+
+/// One file of the suite.
+pub struct Case {
+    /// What the file covers.
+    pub what: String,
+    /// Its source.
+    pub src: String,
+}
+
+/// Files with [`PAYLOAD`] as the title and in every string position: each
+/// callback kind's label without and with a body (and in an `again` chain with
+/// `times`), `log` texts with `{i}`, `{n}`, `{k}` between copies of it, a
+/// `then` chain's labels, `clear`; each as CommonJS and as `module esm`. One
+/// callback kind per file, so that real Node has one order.
+pub fn cases() -> Vec<Case> {
+    let p = loop_string(PAYLOAD);
+    let around = |placeholder: &str| loop_string(&format!("{PAYLOAD}{placeholder}{PAYLOAD}"));
+    let log_n = format!("log {}", around("{n}"));
+    // (what, the callback header before the label, after it)
+    let kinds = [
+        ("timeout", "timeout 1", ""),
+        ("interval", "interval 1", ""),
+        ("immediate", "immediate", ""),
+        ("nextTick", "nextTick", ""),
+        ("microtask", "microtask", ""),
+        ("then", "then", ""),
+        ("io", "io", ""),
+        ("io after", "io", " after 1"),
+        ("submit 0", "submit", " 0"),
+        ("submit", "submit", " 1"),
+        ("close", "close", ""),
+        ("pending", "pending", ""),
+    ];
+    let mut bodies: Vec<(String, String)> = Vec::new();
+    for (what, head, tail) in kinds {
+        let once = if what == "interval" { " times 1" } else { "" };
+        bodies.push((format!("{what}, label"), format!("{head} {p}{tail}{once}\n")));
+        bodies.push((
+            format!("{what}, label and body"),
+            format!("{head} {p}{tail}{once} {{ log {p}\n{log_n} }}\n"),
+        ));
+        let chain = if what == "interval" {
+            format!("{head} {p}{tail} times 2 {{ {log_n} }}\n")
+        } else {
+            format!("{head} {p}{tail} times 2 {{ {log_n} again }}\n")
+        };
+        bodies.push((format!("{what}, times and again"), chain));
+        bodies.push((
+            format!("{what}, {{i}} and {{k}} in a label"),
+            format!("repeat 2 {{ {head} {}{tail}{once} }}\n", around("{i}{k}")),
+        ));
+    }
+    bodies.push((
+        "a then chain".into(),
+        format!("then {p} .then {p} {{ log {p} }} .then {p} times 2 {{ {log_n} again }} .then {p}\n"),
+    ));
+    bodies.push(("clear".into(), format!("timeout 5 {p}\nimmediate {p} {{ clear {p} }}\n")));
+    bodies.push(("log".into(), format!("log {p}\nrepeat 2 {{ log {} }}\n", around("{i}"))));
+    let mut cases = Vec::new();
+    for esm in [false, true] {
+        for (what, body) in &bodies {
+            let module = if esm { "module esm\n" } else { "" };
+            cases.push(Case {
+                what: format!("{what}{}", if esm { ", module esm" } else { "" }),
+                src: format!("{module}title {p}\nlog \"main\"\n{body}"),
+            });
+        }
+    }
+    cases
+}
