@@ -1,170 +1,131 @@
-//! The differential suite (issue 3, point 5): every example and conformance
-//! case runs with real `node` (`loopsim verify`), and every order Node prints
-//! must be one loopsim allows. Also `verify`'s own behaviour, with a fake
-//! `node` whose output is known.
+//! The real-node suite (`cargo test --features real-node`): every example
+//! and conformance case runs with real `node` (`loopsim verify`), and every
+//! order Node prints must be one loopsim allows (`run --all-orders`: racy
+//! files are found by the search, never listed by hand).
 //!
-//! `LOOPSIM_DIFF_RUNS` (default 10) runs per file; `LOOPSIM_DIFF_SCALE`
-//! (default 10) milliseconds per tick, to keep the suite to a few minutes.
+//! It must pass on a machine whose cores are busy: one tick is 20 ms (far
+//! longer than a loaded machine's hiccups), and a file that disagrees is
+//! verified once more, which the output reports. `node` missing is a failure.
+//!
+//! `LOOPSIM_DIFF_RUNS` (default 5) runs per file; `LOOPSIM_DIFF_SCALE`
+//! (default 20) milliseconds per tick.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 mod common;
 use common::loop_files;
 
-fn node_available() -> bool {
-    Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
+fn require_node() {
+    let ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(ok, "the real-node suite needs `node` on PATH (it is a failure, not a skip)");
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-#[test]
-fn every_order_real_node_prints_is_allowed() {
-    if !node_available() {
-        println!("skipped: node not found");
-        return;
-    }
-    let mut files = Vec::new();
-    loop_files(Path::new("examples"), &mut files);
-    loop_files(Path::new("../shared/conformance"), &mut files);
-    let runs = env_number("LOOPSIM_DIFF_RUNS", 10).to_string();
-    let scale = env_number("LOOPSIM_DIFF_SCALE", 10).to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
-        .args(["verify", "--runs", &runs, "--scale", &scale])
-        .args(&files)
+fn verify(files: &[PathBuf], runs: u64) -> Output {
+    let scale = env_number("LOOPSIM_DIFF_SCALE", 20).to_string();
+    Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["verify", "--runs", &runs.to_string(), "--scale", &scale])
+        .args(files)
         .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+        .unwrap()
+}
+
+/// The files a verify report says real Node printed a disallowed order for.
+fn disagreeing(stdout: &str) -> Vec<PathBuf> {
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.contains(" runs in ") && !l.ends_with("all allowed"))
+        .filter_map(|l| l.rsplit_once(": ").map(|(name, _)| PathBuf::from(name)))
+        .collect()
+}
+
+/// Verifies `files`; a file that disagrees is verified once more, and the
+/// suite fails only if it disagrees again. Returns the report.
+fn verify_with_one_rerun(files: &[PathBuf], runs: u64) -> String {
+    let out = verify(files, runs);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     println!("{stdout}");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "real Node printed orders loopsim does not allow:\n{stdout}\n{}",
+    if out.status.code() == Some(0) {
+        return stdout;
+    }
+    let again = disagreeing(&stdout);
+    assert!(
+        !again.is_empty(),
+        "verify failed without a disagreeing file:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    println!("re-running {} file(s) that disagreed once: {again:?}", again.len());
+    let second = verify(&again, runs);
+    let report = String::from_utf8_lossy(&second.stdout);
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "real Node printed orders loopsim does not allow, twice:\n{report}\n{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    println!("re-run passed: {again:?} agreed the second time\n{report}");
+    stdout
 }
 
-/// A scratch folder with `file.loop` holding `src`, and a fake `node` (a shell
-/// script answering `--version` and printing `output` for any program).
-struct Scratch {
-    dir: PathBuf,
+#[test]
+fn every_order_real_node_prints_is_allowed() {
+    require_node();
+    let mut files = Vec::new();
+    loop_files(Path::new("examples"), &mut files);
+    loop_files(Path::new("tests/conformance"), &mut files);
+    assert!(files.len() >= 38, "every example and conformance case: {files:?}");
+    verify_with_one_rerun(&files, env_number("LOOPSIM_DIFF_RUNS", 5));
 }
 
-impl Scratch {
-    fn new(name: &str, src: &str, node_script: Option<&str>) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("loopsim-diff-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("bin")).unwrap();
-        std::fs::write(dir.join("file.loop"), src).unwrap();
-        if let Some(body) = node_script {
-            let script = format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo v20.0.0-fake; exit 0; fi\n{body}\n");
-            let path = dir.join("bin").join("node");
-            std::fs::write(&path, script).unwrap();
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            }
+/// Two threads spin on both cores while real `node` runs a sample of the
+/// examples (timers, the thread pool, io, starvation): the suite's scale
+/// keeps the orders what loopsim allows on a loaded machine.
+#[test]
+fn real_node_agrees_with_both_cores_busy() {
+    require_node();
+    let files: Vec<PathBuf> = [
+        "examples/phases/p01-read-callback-schedules-three.loop",
+        "examples/phases/p03-tick-between-two-timers.loop",
+        "examples/thread-pool/p12-avatar-answers-last.loop",
+        "examples/timers/p13-long-report-delays-later-timers.loop",
+        "examples/timers/p18-timer-100-runs-at-105.loop",
+        "examples/real-node/p19-immediate-before-timeout-in-io.loop",
+        "tests/conformance/22-threadpool-size-5.loop",
+    ]
+    .map(PathBuf::from)
+    .to_vec();
+    let stop = AtomicBool::new(false);
+    let report = std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            });
         }
-        Scratch { dir }
-    }
-
-    /// `loopsim verify ARGS file.loop` with only the fake `node` on PATH.
-    fn verify(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_loopsim"))
-            .arg("verify")
-            .args(args)
-            .arg(self.dir.join("file.loop"))
-            .env("PATH", self.dir.join("bin"))
-            .output()
-            .unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-const TWO_LINES: &str = "log \"first\"\nnextTick \"second\"\n";
-
-#[test]
-fn verify_without_node_is_a_clear_error() {
-    let s = Scratch::new("no-node", TWO_LINES, None);
-    let out = s.verify(&["--runs", "1"]);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("`node` was not found on PATH"), "{stderr}");
-}
-
-#[test]
-fn verify_accepts_the_orders_loopsim_allows() {
-    let s = Scratch::new("allowed", TWO_LINES, Some("echo first; echo second"));
-    let out = s.verify(&["--runs", "3"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("verify: node v20.0.0-fake, 3 runs per file"), "{stdout}");
-    assert!(stdout.contains("3 runs in"), "{stdout}");
-    assert!(stdout.contains("3 x  allowed: loopsim's own order"), "{stdout}");
-    assert!(stdout.contains("1 all allowed, 0 with orders loopsim does not allow"), "{stdout}");
-}
-
-#[test]
-fn verify_reports_an_order_loopsim_does_not_allow() {
-    let s = Scratch::new("not-allowed", TWO_LINES, Some("echo second; echo first"));
-    let out = s.verify(&["--runs", "2", "--jobs", "1"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.contains("2 x  NOT ALLOWED: differs from loopsim's order at line 1"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("> second"), "the first differing line is marked: {stdout}");
-}
-
-#[test]
-fn verify_reports_crashes_and_limits() {
-    let crash = Scratch::new("crash", TWO_LINES, Some("echo first; echo boom >&2; exit 5"));
-    let out = crash.verify(&["--runs", "1"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("NOT ALLOWED: the program failed"), "{stdout}");
-    assert!(stdout.contains("boom"), "{stdout}");
-    // A program stopped at loopsim's limit (exit 3) matches an order that stops.
-    let spin = "log \"start\"\nnextTick \"spin\" { again }\n";
-    let stopped = Scratch::new(
-        "stopped",
-        spin,
-        Some("echo start; echo 'loopsim: stopped: more than 5 callbacks' >&2; exit 3"),
-    );
-    let out = stopped.verify(&["--runs", "1"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("stopped at the limit"), "{stdout}");
-}
-
-#[test]
-fn verify_an_invalid_file_exits_2() {
-    let s = Scratch::new("invalid", "timeout \"no delay\"\nbogus\n", Some("echo"));
-    let out = s.verify(&["--runs", "1"]);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+        let report = verify_with_one_rerun(&files, 3);
+        stop.store(true, Ordering::Relaxed);
+        report
+    });
+    assert!(report.contains(&format!("verified {} file(s)", files.len())), "{report}");
 }
 
 #[test]
 fn verify_with_real_node() {
-    if !node_available() {
-        println!("skipped: node not found");
-        return;
-    }
+    require_node();
     let src =
         "timeout 1 \"timer\"\nimmediate \"immediate\" { nextTick \"tick\" then \"promise\" }\nio \"bytes\" after 2\nsubmit \"job\" 3\n";
-    let s = Scratch::new("real", src, None);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("file.loop"), src).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
         .args(["verify", "--runs", "4"])
-        .arg(s.dir.join("file.loop"))
+        .arg(dir.path().join("file.loop"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

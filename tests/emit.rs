@@ -1,16 +1,11 @@
 //! `loopsim emit-js`: the emitted JavaScript of a few files (snapshots in
-//! `snapshots/emit/`), and, when `node` is on PATH, the emitted program of
-//! every example and conformance case run once: it prints what `loopsim run`
-//! prints wherever real Node has only one order.
+//! `snapshots/emit/`). Running the programs with real `node` is the
+//! real-node suite's work (`tests/differential.rs`).
 
 use loopsim::emit::{self, EmitOptions, Program};
-use loopsim::interp;
 use loopsim::load::{self, Loaded};
-use loopsim::trace::Ending;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Every statement form, for the snapshot (not run: it races on purpose).
 const EVERY_STATEMENT: &str = r#"title "every statement"
@@ -40,12 +35,6 @@ close "c2" { log "c2" pending "p" }
 pending
 "#;
 
-/// Files whose real order races, by name: Node prints more than one order
-/// (README, "How exact is loopsim?"). P2 is one too: without a busy wait the
-/// timer lands between the two immediates only when a tick passes, which at
-/// 20 ms per tick it never does.
-const RACY: [&str; 5] = ["p02-", "p06-", "p11-", "p17-", "01-timeout-vs-immediate-main"];
-
 fn program(loaded: &Loaded) -> Program {
     let opts = EmitOptions {
         scale: emit::DEFAULT_SCALE,
@@ -56,21 +45,6 @@ fn program(loaded: &Loaded) -> Program {
 
 fn load(path: &Path) -> Loaded {
     load::load(path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
-}
-
-mod common;
-use common::loop_files;
-
-/// Every example, and every conformance case when `../shared/conformance` is there.
-fn all_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    loop_files(Path::new("examples"), &mut files);
-    loop_files(Path::new("../shared/conformance"), &mut files);
-    files
-}
-
-fn node_available() -> bool {
-    Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -157,77 +131,4 @@ fn emit_js_command_prints_the_program() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
-}
-
-/// What running one file's program found, if it disagrees with `loopsim run`.
-fn run_and_compare(path: &Path, dir: &Path) -> Option<String> {
-    let loaded = load(path);
-    let program = program(&loaded);
-    let stem = path.file_stem().unwrap().to_string_lossy();
-    let js = dir.join(format!("{stem}.{}", program.extension()));
-    std::fs::write(&js, &program.js).unwrap();
-    let trace = interp::run(&loaded.file, &loaded.src, "", emit::run_options());
-    let expected: Vec<String> = trace
-        .logs()
-        .flat_map(|(_, t)| t.split('\n').map(str::to_string).collect::<Vec<_>>())
-        .collect();
-    let stopped = matches!(trace.ending, Ending::Limit(_));
-    let out = Command::new("node").arg(&js).env("TMPDIR", dir).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let code = out.status.code();
-    let expected_code = if stopped { Some(3) } else { Some(0) };
-    if lines != expected || code != expected_code {
-        return Some(format!(
-            "{}: exit {code:?} (expected {expected_code:?})\n  node printed: {lines:?}\n  loopsim run: {expected:?}\n  stderr: {}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    None
-}
-
-#[test]
-fn emitted_programs_print_what_loopsim_prints() {
-    if !node_available() {
-        println!("skipped: node not found");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("loopsim-emit-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // Files where real Node races are skipped: one run proves nothing there.
-    let mut files: Vec<(u64, PathBuf)> = Vec::new();
-    for path in all_files() {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if RACY.iter().any(|r| name.starts_with(r)) {
-            println!("skipped (Node races): {}", path.display());
-            continue;
-        }
-        let loaded = load(&path);
-        let ticks = match interp::run(&loaded.file, &loaded.src, "", emit::run_options()).ending {
-            Ending::Finished { ticks, .. } => ticks,
-            Ending::Limit(hit) => hit.tick,
-        };
-        files.push((ticks, path));
-    }
-    assert!(files.len() >= 20, "most files have one order: {files:?}");
-    // Longest first, a few at once: the long ones mostly sleep.
-    files.sort_by_key(|f| std::cmp::Reverse(f.0));
-    let files: Vec<PathBuf> = files.into_iter().map(|(_, p)| p).collect();
-    let next = AtomicUsize::new(0);
-    let failures = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..4 {
-            scope.spawn(|| {
-                while let Some(path) = files.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    if let Some(failure) = run_and_compare(path, &dir) {
-                        failures.lock().unwrap().push(failure);
-                    }
-                }
-            });
-        }
-    });
-    let _ = std::fs::remove_dir_all(&dir);
-    let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

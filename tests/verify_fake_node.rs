@@ -1,0 +1,112 @@
+//! `loopsim verify`'s own behaviour, with a fake `node` (a shell script)
+//! whose output is known: deterministic, no real `node` needed.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// A scratch folder with `file.loop` holding `src`, and a fake `node` (a shell
+/// script answering `--version` and printing `output` for any program).
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str, src: &str, node_script: Option<&str>) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("loopsim-diff-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        std::fs::write(dir.join("file.loop"), src).unwrap();
+        if let Some(body) = node_script {
+            let script = format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo v20.0.0-fake; exit 0; fi\n{body}\n");
+            let path = dir.join("bin").join("node");
+            std::fs::write(&path, script).unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+        }
+        Scratch { dir }
+    }
+
+    /// `loopsim verify ARGS file.loop` with only the fake `node` on PATH.
+    fn verify(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .arg("verify")
+            .args(args)
+            .arg(self.dir.join("file.loop"))
+            .env("PATH", self.dir.join("bin"))
+            .output()
+            .unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+const TWO_LINES: &str = "log \"first\"\nnextTick \"second\"\n";
+
+#[test]
+fn verify_without_node_is_a_clear_error() {
+    let s = Scratch::new("no-node", TWO_LINES, None);
+    let out = s.verify(&["--runs", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`node` was not found on PATH"), "{stderr}");
+}
+
+#[test]
+fn verify_accepts_the_orders_loopsim_allows() {
+    let s = Scratch::new("allowed", TWO_LINES, Some("echo first; echo second"));
+    let out = s.verify(&["--runs", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("verify: node v20.0.0-fake, 3 runs per file"), "{stdout}");
+    assert!(stdout.contains("3 runs in"), "{stdout}");
+    assert!(stdout.contains("3 x  allowed: loopsim's own order"), "{stdout}");
+    assert!(stdout.contains("1 all allowed, 0 with orders loopsim does not allow"), "{stdout}");
+}
+
+#[test]
+fn verify_reports_an_order_loopsim_does_not_allow() {
+    let s = Scratch::new("not-allowed", TWO_LINES, Some("echo second; echo first"));
+    let out = s.verify(&["--runs", "2", "--jobs", "1"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("2 x  NOT ALLOWED: differs from loopsim's order at line 1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("> second"), "the first differing line is marked: {stdout}");
+}
+
+#[test]
+fn verify_reports_crashes_and_limits() {
+    let crash = Scratch::new("crash", TWO_LINES, Some("echo first; echo boom >&2; exit 5"));
+    let out = crash.verify(&["--runs", "1"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("NOT ALLOWED: the program failed"), "{stdout}");
+    assert!(stdout.contains("boom"), "{stdout}");
+    // A program stopped at loopsim's limit (exit 3) matches an order that stops.
+    let spin = "log \"start\"\nnextTick \"spin\" { again }\n";
+    let stopped = Scratch::new(
+        "stopped",
+        spin,
+        Some("echo start; echo 'loopsim: stopped: more than 5 callbacks' >&2; exit 3"),
+    );
+    let out = stopped.verify(&["--runs", "1"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("stopped at the limit"), "{stdout}");
+}
+
+#[test]
+fn verify_an_invalid_file_exits_2() {
+    let s = Scratch::new("invalid", "timeout \"no delay\"\nbogus\n", Some("echo"));
+    let out = s.verify(&["--runs", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}
