@@ -57,10 +57,12 @@ enum Command {
         verbose: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// List every order of log lines real Node 20 can print (ALL-ORDERS.md).
-        #[arg(long)]
+        /// List every order of log lines real Node 20 can print (docs/orders.md),
+        /// as text or JSON.
+        #[arg(long, conflicts_with_all = ["verbose", "explain", "no_race_check"])]
         all_orders: bool,
-        /// Under each line, the rule that placed it there.
+        /// Under each line, the rule that placed it there (docs/scheduling.md);
+        /// with `--format json`, an "explanations" array, one per log line.
         #[arg(long)]
         explain: bool,
         #[command(flatten)]
@@ -71,6 +73,10 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Refused: a failed prediction always says why its line ran there;
+        /// `loopsim run --explain FILE` explains every line.
+        #[arg(long, hide = true)]
+        explain: bool,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -175,6 +181,10 @@ pub enum Exit {
 /// Parses the arguments and runs the command.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(conflict) = conflict(&cli.command) {
+        use clap::CommandFactory;
+        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, conflict).exit();
+    }
     let out = Output::new(cli.color);
     let code = match &cli.command {
         Command::Run {
@@ -192,12 +202,40 @@ pub fn main() -> ExitCode {
             explain,
             ..
         } => cmd_run(&out, file, *verbose, *explain, *format, run),
-        Command::Check { files, run } => cmd_check(&out, files, run),
+        Command::Check { files, run, .. } => cmd_check(&out, files, run),
         Command::Test { paths, run } => cmd_test(&out, paths, run),
         Command::EmitJs { file, scale } => cmd_emit_js(&out, file, *scale),
         Command::Verify { files, runs, scale, jobs } => cmd_verify(&out, files, *runs, *scale, *jobs),
     };
     ExitCode::from(code as u8)
+}
+
+/// A combination of flags that cannot work together, which clap's own
+/// `conflicts_with` cannot say (it depends on values): refused, exit 2.
+fn conflict(command: &Command) -> Option<&'static str> {
+    if let Command::Check { explain: true, .. } = command {
+        return Some("check has no --explain: a failed prediction always says why the line ran there, and `loopsim run --explain FILE` explains every line");
+    }
+    let Command::Run {
+        all_orders,
+        explain,
+        format,
+        run,
+        ..
+    } = command
+    else {
+        return None;
+    };
+    let picture = matches!(format, Format::Svg | Format::Html);
+    if *all_orders && picture {
+        Some("--all-orders lists orders as text or JSON; --format svg and html draw one run (drop one of them)")
+    } else if *all_orders && run.node == "10" {
+        Some("--all-orders searches Node 20's real loop; --node 10 changes only the model's drain rule (drop one of them)")
+    } else if *explain && picture {
+        Some("--explain writes under each trace line (text, or JSON's \"explanations\"); the picture has no room for it (drop one of them)")
+    } else {
+        None
+    }
 }
 
 /// Where output goes, and whether it is coloured.

@@ -309,3 +309,53 @@ fn a_delay_written_as_a_string_is_named_as_such() {
         stderr(&o)
     );
 }
+
+#[test]
+fn flags_that_do_not_combine_are_refused_with_exit_2() {
+    let file = "examples/phases/p07-hundred-ticks-cost-one-turn.loop";
+    for (args, says) in [
+        (vec!["run", "--all-orders", "--verbose", file], "cannot be used with '--verbose'"),
+        (vec!["run", "--all-orders", "--explain", file], "cannot be used with '--explain'"),
+        (
+            vec!["run", "--all-orders", "--no-race-check", file],
+            "cannot be used with '--no-race-check'",
+        ),
+        (
+            vec!["run", "--all-orders", "--format", "svg", file],
+            "--all-orders lists orders as text or JSON",
+        ),
+        (
+            vec!["run", "--all-orders", "--format", "html", file],
+            "--all-orders lists orders as text or JSON",
+        ),
+        (
+            vec!["run", "--all-orders", "--node", "10", file],
+            "--all-orders searches Node 20's real loop",
+        ),
+        (vec!["run", "--explain", "--format", "svg", file], "the picture has no room for it"),
+        (vec!["check", "--explain", file], "check has no --explain"),
+    ] {
+        let o = loopsim(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: nothing printed");
+    }
+}
+
+#[test]
+fn the_combinations_that_work() {
+    let file = "examples/phases/p07-hundred-ticks-cost-one-turn.loop";
+    let o = loopsim(&["run", "--explain", "--format", "json", file], None);
+    assert_eq!(o.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let why = json["explanations"].as_array().unwrap();
+    assert_eq!(why.len(), 2, "one explanation per log line");
+    assert!(why[1]
+        .as_str()
+        .unwrap()
+        .ends_with("nothing else was ready, so the loop slept from tick 1 to 100 (rule 2)"));
+    let o = loopsim(&["run", "--all-orders", "--format", "json", file], None);
+    assert_eq!(o.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["orders"].as_array().unwrap().len(), 1);
+}
