@@ -500,6 +500,25 @@ fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
 }
 
 fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Option<u32>) -> Exit {
+    // Every file is loaded and planned first: one that is invalid, or whose run
+    // would last too long at this scale, is refused before anything runs.
+    let mut loaded = Vec::new();
+    let mut worst = Exit::Ok;
+    for path in files {
+        match out.load(path) {
+            Ok(l) => match crate::verify::plan(&l, scale) {
+                Ok(plan) => loaded.push((l, plan)),
+                Err(problem) => {
+                    out.one(&l, *problem);
+                    worst = worst.max(Exit::Invalid);
+                }
+            },
+            Err(code) => worst = worst.max(code),
+        }
+    }
+    if loaded.is_empty() {
+        return worst;
+    }
     let node = match crate::verify::node_version() {
         Ok(v) => v,
         Err(e) => {
@@ -507,14 +526,6 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
             return Exit::Invalid;
         }
     };
-    let mut loaded = Vec::new();
-    let mut worst = Exit::Ok;
-    for path in files {
-        match out.load(path) {
-            Ok(l) => loaded.push(l),
-            Err(code) => worst = worst.max(code),
-        }
-    }
     let opts = crate::verify::Options {
         runs,
         scale,
