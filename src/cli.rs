@@ -507,13 +507,9 @@ fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
 }
 
 fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Option<u32>) -> Exit {
-    let node = match crate::verify::node_version() {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::Invalid;
-        }
-    };
+    // Every file is loaded, emitted and planned first: one that is invalid, has
+    // a timer Node would clamp at this scale, or whose run would last too long,
+    // is refused before anything runs.
     let mut loaded = Vec::new();
     let mut worst = Exit::Ok;
     for path in files {
@@ -528,14 +524,32 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
             scale,
             name: l.name.clone(),
         };
-        match crate::emit::emit(&l.file, &l.src, &opts) {
-            Ok(program) => loaded.push((l, program)),
+        let program = match crate::emit::emit(&l.file, &l.src, &opts) {
+            Ok(program) => program,
             Err(problems) => {
                 out.problems(&FileProblems::new(&l.name, &l.src, problems));
+                worst = worst.max(Exit::Invalid);
+                continue;
+            }
+        };
+        match crate::verify::plan(&l, scale) {
+            Ok(plan) => loaded.push((l, program, plan)),
+            Err(problem) => {
+                out.one(&l, *problem);
                 worst = worst.max(Exit::Invalid);
             }
         }
     }
+    if loaded.is_empty() {
+        return worst;
+    }
+    let node = match crate::verify::node_version() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Invalid;
+        }
+    };
     let opts = crate::verify::Options {
         runs,
         scale,

@@ -1,14 +1,23 @@
 //! `loopsim verify`: run each file's emitted program ([`crate::emit`]) with
 //! real `node`, many times, and check that every order of log lines Node
 //! printed is one loopsim allows ([`crate::orders::all_orders`]).
+//!
+//! Safety: a file whose run would last longer than [`MAX_RUN`] at the chosen
+//! scale is refused before anything runs ([`plan`]); each run is killed at its
+//! time limit ([`time_limit`]); programs run in process groups of their own and
+//! temporary folders are private and removed, also on Ctrl-C ([`live`]).
+
+pub mod live;
 
 use crate::emit;
 use crate::interp;
 use crate::load::Loaded;
 use crate::orders::{self, Orders};
-use crate::trace::{Ending, EventKind};
+use crate::problem::Problem;
+use crate::syntax::ast::{Callback, Link, Span, Stmt, StmtKind};
+use crate::trace::{Ending, EventKind, Trace};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,10 +27,247 @@ use std::time::{Duration, Instant};
 /// `verify`'s exit codes.
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  every order real Node printed is one loopsim allows
-  1  some run printed an order loopsim does not allow, crashed, or did not finish
-  2  the input is invalid (syntax or check errors, unreadable file, a timer whose delay at
-     --scale is above Node's maximum), or `node` is missing";
+  0    every order real Node printed is one loopsim allows
+  1    some run printed an order loopsim does not allow, crashed, or hung (killed
+       at its time limit: 2 x the file's run at --scale, plus 20 s)
+  2    the input is invalid (syntax or check errors, unreadable file, a timer whose
+       delay at --scale is above Node's maximum, a run that would last over 10
+       minutes at this --scale), or `node` is missing
+  130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP. Running `node`
+       processes (their whole process groups) are killed and the temporary
+       folders removed first";
+
+/// The longest one run of a file may last at the chosen `--scale` (loopsim's
+/// run of it, in ticks, times milliseconds per tick): 10 minutes. A longer
+/// file is refused before anything runs.
+pub const MAX_RUN: Duration = Duration::from_secs(10 * 60);
+
+/// A run is killed after [`LIMIT_FACTOR`] times the file's own length (ticks ×
+/// scale) plus [`LIMIT_MARGIN`] (see [`time_limit`]).
+pub const LIMIT_FACTOR: u32 = 2;
+
+/// The fixed part of a run's time limit: 20 s, for Node's startup and
+/// callbacks on a loaded machine (the model counts neither).
+pub const LIMIT_MARGIN: Duration = Duration::from_secs(20);
+
+/// The time limit of one run of a file whose run (loopsim's) lasts `model_ms`
+/// milliseconds of real time: `LIMIT_FACTOR × model_ms + LIMIT_MARGIN`,
+/// saturating.
+pub fn time_limit(model_ms: u64) -> Duration {
+    Duration::from_millis(model_ms)
+        .saturating_mul(LIMIT_FACTOR)
+        .saturating_add(LIMIT_MARGIN)
+}
+
+/// What `verify` knows of a file before running it, from loopsim's run of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// The last tick loopsim's run reaches (where it ends, or stops at a
+    /// limit), `work`, timers, `io … after` and `submit` jobs included.
+    pub model_ticks: u64,
+    /// Ticks of `work` in that run (the main thread busy).
+    pub work_ticks: u64,
+    /// Milliseconds per tick.
+    pub scale: u64,
+}
+
+impl Plan {
+    /// How long the run lasts in real time at [`Plan::scale`], in milliseconds (saturating).
+    pub fn model_ms(&self) -> u64 {
+        self.model_ticks.saturating_mul(self.scale)
+    }
+
+    /// One run's time limit ([`time_limit`]).
+    pub fn limit(&self) -> Duration {
+        time_limit(self.model_ms())
+    }
+}
+
+/// Runs loopsim's model of `loaded` and plans its real runs at `scale`
+/// milliseconds per tick.
+///
+/// # Errors
+/// A `loop::verify-too-long` problem, at the statement where the run passes
+/// [`MAX_RUN`], when one run would last longer than that.
+pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
+    let run_opts = emit::run_options();
+    let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
+    let model_ticks = match &model.ending {
+        Ending::Finished { ticks, .. } => *ticks,
+        Ending::Limit(hit) => hit.tick,
+    };
+    let work_ticks = model.events.iter().fold(0u64, |sum, e| match e.kind {
+        EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
+        _ => sum,
+    });
+    let plan = Plan {
+        model_ticks,
+        work_ticks,
+        scale,
+    };
+    if u128::from(plan.model_ms()) > MAX_RUN.as_millis() {
+        return Err(Box::new(too_long(loaded, &model, &plan)));
+    }
+    Ok(plan)
+}
+
+/// A duration in milliseconds for people: `12.345 s`, `10 min`, `13 min 20 s`,
+/// `5 h 7 min`, `12 days`, `584542046 years` (to the millisecond below an hour).
+fn human(ms: u64) -> String {
+    const SEC: u64 = 1000;
+    const MIN: u64 = 60 * SEC;
+    const HOUR: u64 = 60 * MIN;
+    const DAY: u64 = 24 * HOUR;
+    const YEAR: u64 = 365 * DAY + DAY / 4;
+    // Seconds with up to three decimals, no trailing zeros.
+    let secs = |ms: u64| {
+        let text = format!("{}.{:03}", ms / SEC, ms % SEC);
+        format!("{} s", text.trim_end_matches('0').trim_end_matches('.'))
+    };
+    match ms {
+        _ if ms < MIN => secs(ms),
+        _ if ms < HOUR && ms.is_multiple_of(MIN) => format!("{} min", ms / MIN),
+        _ if ms < HOUR => format!("{} min {}", ms / MIN, secs(ms % MIN)),
+        _ if ms < 2 * DAY => format!("{} h {} min", ms / HOUR, ms % HOUR / MIN),
+        _ if ms < 2 * YEAR => format!("{} days", ms / DAY),
+        _ => format!("{} years", ms / YEAR),
+    }
+}
+
+/// The refusal of a file whose run lasts longer than [`MAX_RUN`]: at the first
+/// `work` that runs past it, or the statement of the first callback that runs
+/// after it (else where the run stopped at a limit, or the file's start).
+fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
+    let max_ms = u64::try_from(MAX_RUN.as_millis()).unwrap_or(u64::MAX);
+    // Ticks past `max_ticks` end after MAX_RUN (scale > 0 here: the run is longer than MAX_RUN).
+    let max_ticks = max_ms / plan.scale.max(1);
+    let scale = plan.scale;
+    let at = |ticks: u64| human(ticks.saturating_mul(scale));
+    let lines = LineIndex::new(&loaded.src);
+    let mut place = None;
+    for event in &model.events {
+        match &event.kind {
+            EventKind::Work { ticks, line } if event.tick.saturating_add(*ticks) > max_ticks => {
+                let end = event.tick.saturating_add(*ticks);
+                place = find_statement(&loaded.file.body, &lines, *line, Site::Work)
+                    .map(|span| (span, format!("busy until tick {end}: {} into the run", at(end))));
+                break;
+            }
+            EventKind::Call { kind, line, .. } if event.tick > max_ticks => {
+                let site = if *kind == ".then" { Site::Link } else { Site::Callback };
+                let tick = event.tick;
+                place = find_statement(&loaded.file.body, &lines, *line, site)
+                    .map(|span| (span, format!("runs at tick {tick}: {} into the run", at(tick))));
+                break;
+            }
+            _ => {}
+        }
+    }
+    let (span, label) = place.unwrap_or_else(|| match &model.ending {
+        Ending::Limit(hit) => (
+            hit.span,
+            format!("loopsim stops the run here, at tick {}: {} into it", hit.tick, at(hit.tick)),
+        ),
+        Ending::Finished { ticks, .. } => (
+            loaded.file.body.first().map_or(Span::new(0, 0), |s| s.span),
+            format!("the run lasts {ticks} ticks: {}", at(*ticks)),
+        ),
+    });
+    let fits = max_ms / plan.model_ticks.max(1);
+    let help = if fits >= 1 {
+        format!(
+            "use a smaller scale: `--scale {fits}` or less keeps one run of these {} ticks within {}; or make the run shorter",
+            plan.model_ticks,
+            human(max_ms)
+        )
+    } else {
+        format!(
+            "even `--scale 1` makes one run of these {} ticks last {}: make the run shorter (at most {max_ms} ticks fit in {} at `--scale 1`)",
+            plan.model_ticks,
+            human(plan.model_ticks),
+            human(max_ms)
+        )
+    };
+    Problem::error(
+        "loop::verify-too-long",
+        span,
+        format!(
+            "one run of this file would last {} of real time at {scale} ms per tick; `verify` runs files that last at most {}",
+            human(plan.model_ms()),
+            human(max_ms)
+        ),
+        label,
+    )
+    .help(help)
+}
+
+/// Line numbers (1-based) of byte offsets, as the trace counts them.
+struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    fn new(src: &str) -> Self {
+        LineIndex(std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect())
+    }
+
+    fn line(&self, span: Span) -> usize {
+        self.0.partition_point(|&start| start <= span.start())
+    }
+}
+
+/// Which statements a trace event's line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Site {
+    Work,
+    Callback,
+    Link,
+}
+
+/// The first statement of kind `site` that starts on `line` (its head, for a
+/// callback or `.then` link: without the body).
+fn find_statement(stmts: &[Stmt], lines: &LineIndex, line: usize, site: Site) -> Option<Span> {
+    for stmt in stmts {
+        let found = match &stmt.kind {
+            StmtKind::Work(_) if site == Site::Work && lines.line(stmt.span) == line => Some(stmt.span),
+            StmtKind::Repeat { body, .. } => find_statement(body, lines, line, site),
+            StmtKind::Callback(cb) => find_in_callback(cb, lines, line, site),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+fn find_in_callback(cb: &Callback, lines: &LineIndex, line: usize, site: Site) -> Option<Span> {
+    if site == Site::Callback && lines.line(cb.span) == line {
+        let ends = [
+            Some(cb.kind.span.end()),
+            cb.amount.map(|a| a.span.end()),
+            cb.times.map(|t| t.span.end()),
+            cb.label.as_ref().map(|l| l.span.end()),
+        ];
+        let end = ends.into_iter().flatten().max().unwrap_or(cb.span.end());
+        return Some(Span::new(cb.span.start(), end));
+    }
+    if let Some(found) = cb.body.as_deref().and_then(|body| find_statement(body, lines, line, site)) {
+        return Some(found);
+    }
+    cb.links.iter().find_map(|link| find_in_link(link, lines, line, site))
+}
+
+fn find_in_link(link: &Link, lines: &LineIndex, line: usize, site: Site) -> Option<Span> {
+    if site == Site::Link && lines.line(link.span) == line {
+        let ends = [
+            Some(link.span.start() + ".then".len()),
+            link.times.map(|t| t.span.end()),
+            link.label.as_ref().map(|l| l.span.end()),
+        ];
+        let end = ends.into_iter().flatten().max().unwrap_or(link.span.end()).min(link.span.end());
+        return Some(Span::new(link.span.start(), end));
+    }
+    link.body.as_deref().and_then(|body| find_statement(body, lines, line, site))
+}
 
 /// Options of [`verify`].
 #[derive(Debug, Clone)]
@@ -71,8 +317,8 @@ pub enum RunEnd {
     Stopped,
     /// It failed: exit status and the end of its stderr.
     Failed(String),
-    /// It was killed after this many seconds.
-    TimedOut(u64),
+    /// It hung: killed at its time limit, after this long.
+    TimedOut(Duration),
 }
 
 /// What one run printed, and how it ended.
@@ -102,6 +348,8 @@ pub struct FileReport {
     pub truncated: bool,
     /// loopsim's own order.
     pub model: Vec<String>,
+    /// How long loopsim's run of the file lasts at the scale, in milliseconds.
+    pub model_ms: u64,
 }
 
 impl FileReport {
@@ -113,28 +361,36 @@ impl FileReport {
     /// The report as text.
     pub fn render(&self) -> String {
         let runs: u32 = self.seen.iter().map(|s| s.count).sum();
-        let bad: u32 = self.seen.iter().filter(|s| s.allowed.is_none()).map(|s| s.count).sum();
+        let hung = |s: &&Seen| matches!(s.run.end, RunEnd::TimedOut(_));
+        let bad: u32 = self.seen.iter().filter(|s| s.allowed.is_none() && !hung(s)).map(|s| s.count).sum();
+        let hung: u32 = self.seen.iter().filter(hung).map(|s| s.count).sum();
         let orders = match self.seen.len() {
             1 => "1 order".to_string(),
             n => format!("{n} orders"),
         };
-        let verdict = if bad == 0 {
-            "all allowed".to_string()
-        } else {
-            format!("{bad} run(s) NOT ALLOWED")
+        let verdict = match (bad, hung) {
+            (0, 0) => "all allowed".to_string(),
+            (bad, 0) => format!("{bad} run(s) NOT ALLOWED"),
+            (0, hung) => format!("{hung} run(s) hung"),
+            (bad, hung) => format!("{bad} run(s) NOT ALLOWED, {hung} run(s) hung"),
         };
         let mut out = format!(
             "{}: {runs} runs in {:.1} s, {orders}, {verdict}\n",
             self.name,
             self.elapsed.as_secs_f64()
         );
-        let show_lines = self.seen.len() > 1 || bad > 0;
+        let show_lines = self.seen.len() > 1 || bad > 0 || hung > 0;
         for seen in &self.seen {
             let what = match (&seen.allowed, &seen.run.end) {
                 (Some(race), _) if race.is_empty() => "allowed: loopsim's own order".to_string(),
                 (Some(race), _) => format!("allowed: {race}"),
                 (None, RunEnd::Failed(why)) => format!("NOT ALLOWED: the program failed ({why})"),
-                (None, RunEnd::TimedOut(s)) => format!("NOT ALLOWED: killed after {s} s without finishing"),
+                (None, RunEnd::TimedOut(limit)) => format!(
+                    "hung: killed after {} (its time limit: {LIMIT_FACTOR} x loopsim's {} + {})",
+                    seconds(*limit),
+                    human(self.model_ms),
+                    seconds(LIMIT_MARGIN)
+                ),
                 (None, _) => {
                     let mut why = match first_difference(&seen.run.lines, &self.model) {
                         Some(line) => format!("NOT ALLOWED: differs from loopsim's order at line {line}"),
@@ -161,6 +417,15 @@ impl FileReport {
             }
         }
         out
+    }
+}
+
+/// `20 s`, or `32.1 s` when not whole.
+fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
     }
 }
 
@@ -193,10 +458,12 @@ fn lines_excerpt(lines: &[String], focus: Option<usize>) -> String {
     out
 }
 
-/// Verifies every file with its emitted program ([`emit::emit`] at
-/// `opts.scale`), printing a report per file and a summary; true when every
-/// real order is allowed.
-pub fn verify(files: &[(Loaded, emit::Program)], opts: &Options) -> bool {
+/// Verifies every file (with its [`plan`]), printing a report per file and a
+/// summary; true when every real order is allowed. From here on, Ctrl-C,
+/// SIGTERM and SIGHUP kill the running programs, remove the temporary folders
+/// and exit ([`live::watch_signals`]).
+pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
+    live::watch_signals();
     let total = files.len() as u64 * u64::from(opts.runs);
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -221,9 +488,9 @@ pub fn verify(files: &[(Loaded, emit::Program)], opts: &Options) -> bool {
         )
     );
     let (mut ok, mut bad) = (0, 0);
-    for (loaded, program) in files {
+    for (loaded, program, plan) in files {
         bar.set_message(loaded.name.clone());
-        let report = verify_file(loaded, program, opts, &bar);
+        let report = verify_file(loaded, program, plan, opts, &bar);
         bar.suspend(|| print!("{}", report.render()));
         if report.ok() {
             ok += 1;
@@ -240,20 +507,15 @@ pub fn verify(files: &[(Loaded, emit::Program)], opts: &Options) -> bool {
 }
 
 /// Runs one file's program (emitted at `opts.scale`) `opts.runs` times and
-/// compares what it printed with the orders loopsim allows.
-pub fn verify_file(loaded: &Loaded, program: &emit::Program, opts: &Options, bar: &ProgressBar) -> FileReport {
+/// compares what it printed with the orders loopsim allows. `plan` is the
+/// file's [`plan`] at `opts.scale`.
+pub fn verify_file(loaded: &Loaded, program: &emit::Program, plan: &Plan, opts: &Options, bar: &ProgressBar) -> FileReport {
     let start = Instant::now();
     let run_opts = emit::run_options();
     let orders = orders::all_orders(&loaded.file, &loaded.src, run_opts);
-    let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
-    let model_ticks = match &model.ending {
-        Ending::Finished { ticks, .. } => *ticks,
-        Ending::Limit(hit) => hit.tick,
-    };
-    let work_ticks = model.events.iter().fold(0u64, |sum, e| match e.kind {
-        EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
-        _ => sum,
-    });
+    let Plan {
+        model_ticks, work_ticks, ..
+    } = *plan;
     // A program that mostly sleeps (waiting for timers, pool jobs, I/O) leaves the
     // cores free: run more of them at once, unless --jobs says how many.
     let jobs = match opts.jobs {
@@ -261,9 +523,7 @@ pub fn verify_file(loaded: &Loaded, program: &emit::Program, opts: &Options, bar
         None if work_ticks.saturating_mul(10) <= model_ticks && model_ticks.saturating_mul(opts.scale) >= 1000 => 4 * default_jobs(),
         None => default_jobs(),
     };
-    // Generous: a loaded machine, startup, and runs that stop at a limit.
-    let limit = Duration::from_millis(model_ticks.saturating_mul(opts.scale).saturating_mul(3)) + Duration::from_secs(60);
-    let runs = run_program(program, opts.runs, jobs, limit, bar);
+    let runs = run_program(program, opts.runs, jobs, plan.limit(), bar);
     let mut seen: Vec<Seen> = Vec::new();
     for run in runs {
         match seen.iter_mut().find(|s| s.run == run) {
@@ -281,6 +541,7 @@ pub fn verify_file(loaded: &Loaded, program: &emit::Program, opts: &Options, bar
         elapsed: start.elapsed(),
         truncated: orders.truncated,
         model: orders.orders.first().map(|o| flatten(&o.logs)).unwrap_or_default(),
+        model_ms: plan.model_ms(),
     }
 }
 
@@ -303,27 +564,23 @@ fn flatten(logs: &[String]) -> Vec<String> {
     logs.iter().flat_map(|t| t.split('\n')).map(str::to_string).collect()
 }
 
-/// Runs the program `opts.runs` times, `opts.jobs` at once.
+/// Runs the program `runs` times, `jobs` at once, each killed after `limit`,
+/// in a private temporary folder removed afterwards.
 fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration, bar: &ProgressBar) -> Vec<Run> {
-    static DIRS: AtomicUsize = AtomicUsize::new(0);
-    // Node runs in this folder: a relative TMPDIR would name another one from there.
-    let tmp = std::env::temp_dir();
-    let tmp = std::path::absolute(&tmp).unwrap_or(tmp);
-    let dir = tmp.join(format!(
-        "loopsim-verify-{}-{}",
-        std::process::id(),
-        DIRS.fetch_add(1, Ordering::SeqCst)
-    ));
-    let prepared = std::fs::create_dir_all(&dir).and_then(|()| {
-        let path = dir.join(format!("program.{}", program.extension()));
-        std::fs::write(&path, &program.js).map(|()| path)
+    let prepared = live::Folder::new().and_then(|folder| {
+        let path = folder.path().join(format!("program.{}", program.extension()));
+        live::create_new(&path)?.write_all(program.js.as_bytes())?;
+        Ok((folder, path))
     });
-    let path = match prepared {
+    let (folder, path) = match prepared {
         Ok(p) => p,
         Err(e) => {
             let run = Run {
                 lines: Vec::new(),
-                end: RunEnd::Failed(format!("cannot write the program to {}: {e}", dir.display())),
+                end: RunEnd::Failed(format!(
+                    "cannot write the program to a temporary folder in {}: {e}",
+                    std::env::temp_dir().display()
+                )),
             };
             bar.inc(u64::from(runs));
             return vec![run; runs as usize];
@@ -338,54 +595,53 @@ fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration,
                 if i >= runs as usize {
                     break;
                 }
-                let run = run_once(&path, &dir, i, limit);
+                let run = run_once("node", &path, folder.path(), i, limit);
                 done.lock().expect("no panics while locked").push(run);
                 bar.inc(1);
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(folder);
     done.into_inner().expect("no panics while locked")
 }
 
-/// One run of the program, its output in files (not pipes: no pipe-buffer
-/// stalls), killed after `limit`.
-fn run_once(program: &Path, dir: &Path, i: usize, limit: Duration) -> Run {
+/// One run of `program` with `runner` (`node`), in `dir`, its output in files
+/// there (not pipes: no pipe-buffer stalls), in a process group of its own
+/// that is killed when it ends or after `limit`.
+fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration) -> Run {
     let out_path: PathBuf = dir.join(format!("run{i}.out"));
     let err_path: PathBuf = dir.join(format!("run{i}.err"));
     let failed = |why: String| Run {
         lines: Vec::new(),
         end: RunEnd::Failed(why),
     };
-    let (out, err) = match (std::fs::File::create(&out_path), std::fs::File::create(&err_path)) {
+    let (out, err) = match (live::create_new(&out_path), live::create_new(&err_path)) {
         (Ok(o), Ok(e)) => (o, e),
         (Err(e), _) | (_, Err(e)) => return failed(format!("cannot create output files: {e}")),
     };
-    let child = Command::new("node")
+    let mut command = Command::new(runner);
+    command
         .arg(program)
         .current_dir(dir)
         .env("TMPDIR", dir) // the program's named pipes go here, removed with it
         .stdin(Stdio::null())
         .stdout(out)
-        .stderr(err)
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => return failed(format!("cannot start node: {e}")),
+        .stderr(err);
+    let group = match live::Group::spawn(&mut command) {
+        Ok(g) => g,
+        Err(e) => return failed(format!("cannot start {runner}: {e}")),
     };
     let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if start.elapsed() >= limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return failed(format!("cannot wait for node: {e}")),
+    let hung = loop {
+        match group.exited() {
+            Ok(true) => break false,
+            Ok(false) if start.elapsed() >= limit => break true,
+            Ok(false) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return failed(format!("cannot wait for {runner}: {e}")),
         }
     };
+    // Kills the group: what the program started dies with it.
+    let status = group.finish();
     let stdout = std::fs::read(&out_path).unwrap_or_default();
     let stderr = String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
     let _ = std::fs::remove_file(&out_path);
@@ -396,10 +652,11 @@ fn run_once(program: &Path, dir: &Path, i: usize, limit: Duration) -> Run {
         lines.pop();
     }
     let end = match status {
-        None => RunEnd::TimedOut(limit.as_secs()),
-        Some(s) if s.success() => RunEnd::Finished,
-        Some(s) if s.code() == Some(3) && stderr.contains("loopsim: stopped") => RunEnd::Stopped,
-        Some(s) => {
+        _ if hung => RunEnd::TimedOut(limit),
+        Err(e) => RunEnd::Failed(format!("cannot wait for {runner}: {e}")),
+        Ok(s) if s.success() => RunEnd::Finished,
+        Ok(s) if s.code() == Some(3) && stderr.contains("loopsim: stopped") => RunEnd::Stopped,
+        Ok(s) => {
             let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
             let tail = tail[tail.len().saturating_sub(3)..].join(" / ");
             RunEnd::Failed(format!("{s}: {tail}"))
@@ -407,3 +664,6 @@ fn run_once(program: &Path, dir: &Path, i: usize, limit: Duration) -> Run {
     };
     Run { lines, end }
 }
+
+#[cfg(test)]
+mod tests;

@@ -359,3 +359,74 @@ fn the_combinations_that_work() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["orders"].as_array().unwrap().len(), 1);
 }
+
+/// `loopsim verify FILES` in a scratch folder holding `files`, with no `node`
+/// on PATH (an empty folder).
+fn verify_without_node(files: &[(&str, &str)]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .arg("verify")
+        .args(files.iter().map(|(name, _)| name))
+        .current_dir(dir.path())
+        .env("PATH", &empty)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn verify_refuses_a_file_whose_run_would_never_end_before_running_anything() {
+    // Before: verify ran this program, whose busy loop never ends, and hung.
+    let o = verify_without_node(&[("huge.loop", HUGE_WORK)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "", "nothing ran");
+    let err = stderr(&o);
+    for needle in [
+        "loop::verify-too-long",
+        "one run of this file would last 584542046 years of real time at 20 ms per tick; `verify` runs files that last at most 10 min",
+        "2 │ work 18446744073709551615",
+        "busy until tick 18446744073709551615: 584542046 years into the run",
+        "even `--scale 1` makes one run of these 18446744073709551615 ticks last 584542046 years",
+    ] {
+        assert!(err.contains(needle), "{needle:?} in:\n{err}");
+    }
+    assert!(!err.contains("node"), "node is not looked for when nothing would run: {err}");
+}
+
+#[test]
+fn verify_refuses_a_too_long_file_and_suggests_a_scale_that_fits() {
+    let late = "immediate {\n  timeout 40000 \"late\"\n}\n";
+    let o = verify_without_node(&[("late.loop", late), ("ok.loop", "log \"a\"\n")]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    for needle in [
+        "one run of this file would last 13 min 20.02 s of real time at 20 ms per tick",
+        "2 │   timeout 40000 \"late\"",
+        "runs at tick 40000: 13 min 20 s into the run",
+        "`--scale 14` or less keeps one run of these 40001 ticks within 10 min",
+        // The other file would run: node is looked for.
+        "`node` was not found on PATH",
+    ] {
+        assert!(err.contains(needle), "{needle:?} in:\n{err}");
+    }
+}
+
+#[test]
+fn verify_help_documents_its_exit_codes_and_time_limit() {
+    let o = loopsim(&["verify", "--help"], None);
+    let out = stdout(&o);
+    for needle in [
+        "1    some run printed an order loopsim does not allow, crashed, or hung",
+        "at its time limit: 2 x the file's run at --scale, plus 20 s",
+        "a run that would last over 10",
+        "130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP",
+    ] {
+        assert!(out.contains(needle), "{needle:?} in:\n{out}");
+    }
+}
+const HUGE_WORK: &str = "log \"start\"\nwork 18446744073709551615\nlog \"done\"\n";

@@ -1,0 +1,211 @@
+//! Unit tests of `verify`'s limits and of how it runs programs, without `node`
+//! (programs here are `sh` scripts).
+
+use super::*;
+use crate::load;
+use std::os::unix::fs::PermissionsExt;
+
+fn loaded(src: &str) -> Loaded {
+    match load::load_bytes("file.loop", src.as_bytes()) {
+        Ok(l) => l,
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn the_time_limit_is_twice_the_run_plus_20_s_and_saturates() {
+    assert_eq!(time_limit(0), Duration::from_secs(20));
+    // 303 ticks at 20 ms: 6.06 s, so 12.12 s + 20 s.
+    assert_eq!(time_limit(303 * 20), Duration::from_millis(32_120));
+    assert_eq!(time_limit(MAX_RUN.as_millis() as u64), Duration::from_secs(20 * 60 + 20));
+    assert_eq!(time_limit(u64::MAX), Duration::new(36_893_488_147_419_123, 230_000_000));
+}
+
+#[test]
+fn the_plan_counts_work_timers_and_jobs() {
+    let plan = plan(&loaded("work 5\ntimeout 10 { work 3 }\nsubmit \"job\" 40\n"), 20).unwrap();
+    assert_eq!(
+        plan,
+        Plan {
+            model_ticks: 46, // the loop exits one tick after the job's callback
+            work_ticks: 8,
+            scale: 20
+        }
+    );
+    assert_eq!(plan.model_ms(), 920);
+    assert_eq!(plan.limit(), Duration::from_millis(21_840));
+}
+
+#[test]
+fn a_run_of_exactly_ten_minutes_is_accepted_one_tick_more_is_refused() {
+    let ok = plan(&loaded("work 30000\n"), 20).unwrap();
+    assert_eq!(ok.model_ms(), 600_000);
+    let p = plan(&loaded("work 30001\n"), 20).unwrap_err();
+    assert_eq!(p.code, "loop::verify-too-long");
+    assert_eq!(
+        p.message,
+        "one run of this file would last 10 min 0.02 s of real time at 20 ms per tick; `verify` runs files that last at most 10 min"
+    );
+    assert_eq!(p.span.text("work 30001\n"), "work 30001");
+    assert_eq!(p.label, "busy until tick 30001: 10 min 0.02 s into the run");
+    assert_eq!(
+        p.help.as_deref(),
+        Some("use a smaller scale: `--scale 19` or less keeps one run of these 30001 ticks within 10 min; or make the run shorter")
+    );
+}
+
+#[test]
+fn work_of_u64_max_ticks_is_refused_at_the_statement_not_run() {
+    let src = "log \"start\"\nwork 18446744073709551615\nlog \"done\"\n";
+    let p = plan(&loaded(src), 20).unwrap_err();
+    assert_eq!(p.code, "loop::verify-too-long");
+    assert_eq!(p.span.text(src), "work 18446744073709551615");
+    assert!(
+        p.message.starts_with("one run of this file would last 584542046 years"),
+        "{}",
+        p.message
+    );
+    assert_eq!(
+        p.help.as_deref(),
+        Some("even `--scale 1` makes one run of these 18446744073709551615 ticks last 584542046 years: make the run shorter (at most 600000 ticks fit in 10 min at `--scale 1`)")
+    );
+    // At --scale 0 nothing takes time: accepted, with the bare margin as its limit.
+    let zero = plan(&loaded(src), 0).unwrap();
+    assert_eq!(zero.model_ticks, u64::MAX);
+    assert_eq!(zero.limit(), LIMIT_MARGIN);
+}
+
+#[test]
+fn a_late_callback_is_refused_at_its_statement_head() {
+    let src = "immediate {\n  log \"x\"\n  timeout 40000 \"late\" {\n    log \"late\"\n  }\n}\n";
+    let p = plan(&loaded(src), 20).unwrap_err();
+    assert_eq!(p.span.text(src), "timeout 40000 \"late\"");
+    assert_eq!(p.label, "runs at tick 40000: 13 min 20 s into the run");
+    // The same file fits at 10 ms per tick.
+    assert_eq!(plan(&loaded(src), 10).unwrap().model_ms(), 400_010);
+}
+
+#[test]
+fn work_in_a_then_link_is_found() {
+    let src = "then \"a\" .then \"b\" {\n  work 40000\n}\n";
+    let p = plan(&loaded(src), 20).unwrap_err();
+    assert_eq!(p.span.text(src), "work 40000");
+}
+
+#[test]
+fn human_durations() {
+    assert_eq!(human(0), "0 s");
+    assert_eq!(human(12_345), "12.345 s");
+    assert_eq!(human(1_500), "1.5 s");
+    assert_eq!(human(600_000), "10 min");
+    assert_eq!(human(800_000), "13 min 20 s");
+    assert_eq!(human(5 * 3_600_000 + 7 * 60_000), "5 h 7 min");
+    assert_eq!(human(12 * 86_400_000), "12 days");
+    assert_eq!(human(u64::MAX), "584542046 years");
+}
+
+#[test]
+fn a_hung_run_is_reported_with_its_limit() {
+    let report = FileReport {
+        name: "f.loop".into(),
+        seen: vec![Seen {
+            run: Run {
+                lines: vec!["a".into()],
+                end: RunEnd::TimedOut(Duration::from_secs(20)),
+            },
+            count: 2,
+            allowed: None,
+        }],
+        elapsed: Duration::from_secs(21),
+        truncated: false,
+        model: vec!["a".into()],
+        model_ms: 0,
+    };
+    assert!(!report.ok());
+    assert_eq!(
+        report.render(),
+        concat!(
+            "f.loop: 2 runs in 21.0 s, 1 order, 2 run(s) hung\n",
+            "      2 x  hung: killed after 20 s (its time limit: 2 x loopsim's 0 s + 20 s)\n",
+            "           | a\n",
+        )
+    );
+}
+
+/// A private folder holding `script` as `run.sh`.
+fn script(text: &str) -> (live::Folder, PathBuf) {
+    let folder = live::Folder::new().unwrap();
+    let path = folder.path().join("run.sh");
+    std::fs::write(&path, text).unwrap();
+    (folder, path)
+}
+
+/// Whether process `pid` is gone (or a zombie), waiting up to 10 s for a
+/// killed process to finish dying.
+fn gone(pid: &str) -> bool {
+    for _ in 0..1000 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) if stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')) => return true,
+            Ok(_) => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
+    false
+}
+
+#[test]
+fn a_run_past_its_limit_is_killed_with_what_it_started() {
+    let (folder, path) = script("sleep 60 &\necho $! > grandchild.pid\necho started\nwait\n");
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(2));
+    assert_eq!(run.end, RunEnd::TimedOut(Duration::from_secs(2)));
+    assert_eq!(run.lines, ["started"]);
+    let grandchild = std::fs::read_to_string(folder.path().join("grandchild.pid")).unwrap();
+    assert!(gone(grandchild.trim()), "the program's own child {grandchild} was killed too");
+    assert!(!folder.path().join("run0.out").exists(), "output files are removed");
+}
+
+#[test]
+fn a_finished_run_leaves_nothing_running() {
+    let (folder, path) = script("sleep 60 &\necho $! > grandchild.pid\necho done\n");
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60));
+    assert_eq!(run.end, RunEnd::Finished);
+    assert_eq!(run.lines, ["done"]);
+    let grandchild = std::fs::read_to_string(folder.path().join("grandchild.pid")).unwrap();
+    assert!(
+        gone(grandchild.trim()),
+        "the program's own child {grandchild} was killed when it ended"
+    );
+}
+
+#[test]
+fn output_files_never_follow_a_planted_symlink() {
+    let (folder, path) = script("echo overwritten\n");
+    let victim = folder.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    std::os::unix::fs::symlink(&victim, folder.path().join("run0.out")).unwrap();
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60));
+    match &run.end {
+        RunEnd::Failed(why) => assert!(why.starts_with("cannot create output files: "), "{why}"),
+        end => panic!("{end:?}"),
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
+
+#[test]
+fn temporary_folders_are_private_random_new_and_removed() {
+    let a = live::Folder::new().unwrap();
+    let b = live::Folder::new().unwrap();
+    let (pa, pb) = (a.path().to_path_buf(), b.path().to_path_buf());
+    assert_ne!(pa, pb);
+    assert_eq!(pa.parent(), Some(std::env::temp_dir().as_path()));
+    let name = pa.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("loopsim-verify-"), "{name}");
+    assert_eq!(name.len(), "loopsim-verify-".len() + 6, "a random part of 6 characters: {name}");
+    let mode = std::fs::metadata(&pa).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    assert!(live::create_new(&pa.join("f")).is_ok());
+    assert!(live::create_new(&pa.join("f")).is_err(), "never opens what is there");
+    drop(a);
+    drop(b);
+    assert!(!pa.exists() && !pb.exists());
+}
