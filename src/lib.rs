@@ -17,5 +17,6 @@ pub mod problem;
 pub mod render;
 pub mod sched;
 pub mod syntax;
+pub mod term;
 pub mod trace;
 pub mod verify;

@@ -220,9 +220,10 @@ pub fn verify(files: &[Loaded], opts: &Options) -> bool {
     );
     let (mut ok, mut bad) = (0, 0);
     for loaded in files {
-        bar.set_message(loaded.name.clone());
+        bar.set_message(crate::term::escape(&loaded.name).into_owned());
         let report = verify_file(loaded, opts, &bar);
-        bar.suspend(|| print!("{}", report.render()));
+        // What node printed and the file's texts may hold control characters: shown escaped.
+        bar.suspend(|| print!("{}", crate::term::escape_lines(&report.render())));
         if report.ok() {
             ok += 1;
         } else {
