@@ -289,7 +289,9 @@ impl Excerpt {
             if cut {
                 self.text.push('…');
             }
-            if end < src.len() {
+            // Every line ends with a newline here, the last one of the file
+            // too: miette shows an empty label at the end of a line only then.
+            if !src.is_empty() {
                 self.text.push('\n');
             }
             parts.push((a, b, content, content_end, cut));
