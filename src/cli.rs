@@ -2,8 +2,9 @@
 
 use crate::interp::{self, RunOptions};
 use crate::load::{self, LoadError, Loaded};
-use crate::problem::{FileProblems, Problem};
+use crate::problem::{FileProblems, Problem, MAX_MESSAGE};
 use crate::sched::Limits;
+use crate::term::{self, escape};
 use crate::trace::{Ending, Style, Trace};
 use crate::verdict::{verdict, Verdict};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -285,7 +286,7 @@ impl Output {
                 } else {
                     ""
                 };
-                eprintln!("error: cannot read {name}: {error}{hint}");
+                eprintln!("error: cannot read {}: {error}{hint}", escape(&name));
                 Err(Exit::Invalid)
             }
             Err(LoadError::Invalid(problems)) => {
@@ -376,9 +377,9 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
             Err(code) => code,
             Ok(loaded) => match verdict(&loaded, args.options(false)) {
                 Verdict::Pass { lines: n, notes, race } => {
-                    println!("ok: {} ({} as predicted)", loaded.name, lines(n));
+                    println!("ok: {} ({} as predicted)", escape(&loaded.name), lines(n));
                     for note in notes {
-                        println!("  note: {note}");
+                        println!("  note: {}", escape(&note));
                     }
                     if let Some(warning) = race {
                         out.one(&loaded, warning);
@@ -390,7 +391,10 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
                     Exit::PredictionFailed
                 }
                 Verdict::NoPrediction => {
-                    println!("no prediction: {} has no expect block (run it with `loopsim run`)", loaded.name);
+                    println!(
+                        "no prediction: {} has no expect block (run it with `loopsim run`)",
+                        escape(&loaded.name)
+                    );
                     Exit::PredictionFailed
                 }
             },
@@ -409,7 +413,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     let mut files = Vec::new();
     for root in &roots {
         if let Err(e) = collect(root, &mut files) {
-            eprintln!("error: cannot read {}: {e}", root.display());
+            eprintln!("error: cannot read {}: {e}", escape(&root.display().to_string()));
             return Exit::Invalid;
         }
     }
@@ -418,7 +422,10 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         let loaded = match out.load(path) {
             Ok(l) => l,
             Err(code) => {
-                println!("ERROR {}: not a valid .loop file (see the diagnostic above)", path.display());
+                println!(
+                    "ERROR {}: not a valid .loop file (see the diagnostic above)",
+                    escape(&path.display().to_string())
+                );
                 failed += 1;
                 worst = worst.max(code);
                 continue;
@@ -432,17 +439,21 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 } else {
                     ""
                 };
-                println!("PASS  {} ({}{racy})", loaded.name, lines(n));
+                println!("PASS  {} ({}{racy})", escape(&loaded.name), lines(n));
                 for note in notes {
-                    println!("      note: {note}");
+                    println!("      note: {}", escape(&note));
                 }
                 if let Some(warning) = race {
-                    println!("      warning: {}: {}", warning.message, warning.help.unwrap_or_default());
+                    println!(
+                        "      warning: {}: {}",
+                        escape(&warning.message),
+                        escape(&warning.help.unwrap_or_default())
+                    );
                 }
                 passed += 1;
             }
             Verdict::Fail(p) => {
-                println!("FAIL  {}: {}", loaded.name, p.message);
+                println!("FAIL  {}: {}", escape(&loaded.name), term::cut(&escape(&p.message), MAX_MESSAGE));
                 out.one(&loaded, p);
                 failed += 1;
                 worst = worst.max(Exit::PredictionFailed);
@@ -451,7 +462,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     }
     println!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
-        let under: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        let under: Vec<String> = roots.iter().map(|r| escape(&r.display().to_string()).into_owned()).collect();
         eprintln!(
             "error: no .loop file with an expect block under {}: nothing was checked",
             under.join(", ")
@@ -461,24 +472,45 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     worst
 }
 
-/// Every `.loop` file under `path` (a file or a folder), sorted.
+/// Every `.loop` file under `path` (a file or a folder), in order of name;
+/// what is skipped gets a note on stderr. Symbolic links to folders are not
+/// followed (a link to `.` would make the walk endless); a link to a file is.
+/// Named pipes, devices and sockets named `*.loop` are skipped (reading one
+/// could wait forever); a path given by name is checked when it is loaded.
 fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_file() {
+    if !std::fs::metadata(path)?.is_dir() {
         files.push(path.to_path_buf());
         return Ok(());
     }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
-    entries.sort();
-    for entry in entries {
-        if entry.is_dir() {
-            let hidden = entry
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
-            if !hidden {
-                collect(&entry, files)?;
+    let hidden = |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.') || name == "target";
+    let walk = walkdir::WalkDir::new(path)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !(e.file_type().is_dir() && hidden(e.file_name())));
+    let skip = |path: &Path, why: &str| eprintln!("note: skipped {}: {why}", escape(&path.display().to_string()));
+    for entry in walk {
+        let entry = entry?;
+        if entry.depth() == 0 {
+            continue; // the folder given (followed even when it is a link)
+        }
+        let is_loop = entry.path().extension().is_some_and(|e| e == "loop");
+        let kind = entry.file_type();
+        if kind.is_symlink() {
+            match std::fs::metadata(entry.path()) {
+                Ok(target) if target.is_dir() => skip(entry.path(), "a symbolic link to a folder (not followed)"),
+                Ok(target) if target.is_file() && is_loop => files.push(entry.into_path()),
+                Ok(target) if is_loop => skip(
+                    entry.path(),
+                    &format!("a symbolic link to {}, not to a regular file", load::file_kind(&target.file_type())),
+                ),
+                Err(e) if is_loop => skip(entry.path(), &format!("a symbolic link that cannot be followed ({e})")),
+                _ => {}
             }
-        } else if entry.extension().is_some_and(|e| e == "loop") {
-            files.push(entry);
+        } else if is_loop && kind.is_file() {
+            files.push(entry.into_path());
+        } else if is_loop && !kind.is_dir() {
+            skip(entry.path(), &format!("not a regular file ({})", load::file_kind(&kind)));
         }
     }
     Ok(())

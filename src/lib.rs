@@ -17,6 +17,7 @@ pub mod problem;
 pub mod render;
 pub mod sched;
 pub mod syntax;
+pub mod term;
 pub mod trace;
 pub mod verdict;
 pub mod verify;

@@ -32,14 +32,108 @@ pub enum LoadError {
     Invalid(FileProblems),
 }
 
+/// The largest `.loop` file read, in bytes (64 MiB): far above any real
+/// description of a program (the examples are a few hundred bytes), and small
+/// enough that parsing it takes seconds, not minutes.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// Reads, parses and checks the file at `path`.
 ///
 /// # Errors
-/// [`LoadError::Io`] if unreadable; [`LoadError::Invalid`] with every problem found.
+/// [`LoadError::Io`] if unreadable, not a regular file or pipe (a folder, a
+/// device) or larger than [`MAX_FILE_BYTES`] (see [`read`]);
+/// [`LoadError::Invalid`] with every problem found.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| LoadError::Io { name: name.clone(), error })?;
+    let bytes = read(path).map_err(|error| LoadError::Io { name: name.clone(), error })?;
     load_bytes(&name, &bytes)
+}
+
+/// The bytes of the regular file at `path` (a symbolic link is followed), at
+/// most [`MAX_FILE_BYTES`] of them. A pipe is read too (`/dev/stdin`, a shell's
+/// `<(…)`), to its end; devices, sockets and folders are refused before they
+/// are opened (a device may never end, or wait for a key). The cap is checked
+/// from the size and enforced while reading (at most one byte more is read),
+/// so neither a pipe nor a growing file is read without bound.
+///
+/// # Errors
+/// What opening or reading fails with; `InvalidInput` for what is not a
+/// regular file or pipe, or is too large.
+pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let regular = |meta: &std::fs::Metadata| -> std::io::Result<()> {
+        if meta.is_file() || is_pipe(&meta.file_type()) {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("not a regular file ({})", file_kind(&meta.file_type())),
+            ))
+        }
+    };
+    let too_large = || {
+        Error::new(
+            ErrorKind::InvalidInput,
+            format!("the file is larger than {} MiB, the most loopsim reads", MAX_FILE_BYTES >> 20),
+        )
+    };
+    regular(&std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    // What was opened, in case the path changed in between.
+    let meta = file.metadata()?;
+    regular(&meta)?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// Whether `kind` is a named pipe (what `/dev/stdin` is when input is piped).
+pub fn is_pipe(kind: &std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        kind.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = kind;
+        false
+    }
+}
+
+/// What a file that is not a regular file is: "a folder", "a named pipe", …
+pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
 }
 
 /// Parses and checks `bytes` as the file `name`.
@@ -50,6 +144,16 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     if bytes.len() >= u32::MAX as usize {
         let p = Problem::error("loop::too-large", Span::new(0, 0), "the file is 4 GiB or more", "too large")
             .help("a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)");
+        return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
+    }
+    if let Some(encoding) = wide_encoding(bytes) {
+        let p = Problem::error(
+            "loop::encoding",
+            Span::new(0, 0),
+            format!("the file is {encoding} text: loopsim reads UTF-8"),
+            "not UTF-8",
+        )
+        .help("save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f UTF-16 -t UTF-8 OLD > NEW.loop`)");
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
     // A binary file: say so without showing its bytes.
@@ -84,6 +188,24 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
             .help("a .loop file is text; is this a binary file?");
         return Err(LoadError::Invalid(FileProblems::new(name, &src, vec![p])));
     }
+    if let Some(at) = lone_crs(&src).next() {
+        let count = lone_crs(&src).count();
+        let p = Problem::error(
+            "loop::line-endings",
+            Span::new(at, at + 1),
+            format!(
+                "the file has {} carriage return{} (CR) without a line feed: old Mac line endings?",
+                count,
+                if count == 1 { "" } else { "s" }
+            ),
+            "CR without LF",
+        )
+        .help(
+            "lines end at LF (or CRLF), so a lone CR joins two lines (after `#`, the rest of the file is a comment): \
+             convert the file to LF line endings, e.g. `tr '\\r' '\\n' < OLD > NEW.loop`",
+        );
+        return Err(LoadError::Invalid(FileProblems::new(name, &src, vec![p])));
+    }
     let file = syntax::parse(&src).map_err(|problems| LoadError::Invalid(FileProblems::new(name, &src, problems)))?;
     let problems = check::check(&file);
     if problems.iter().any(|p| !p.warning) {
@@ -95,4 +217,43 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
         file,
         warnings: problems,
     })
+}
+
+/// Where each carriage return not followed by a line feed is.
+fn lone_crs(src: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = src.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .filter(move |&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .map(|(i, _)| i)
+}
+
+/// "UTF-16 (little-endian)" and the like when `bytes` look like text in a
+/// two- or four-byte encoding: by its byte order mark, or (without one) by
+/// NUL bytes in every other position of the first 4 KiB, as ASCII text in
+/// UTF-16 has.
+fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, 0, 0, ..] => return Some("UTF-32 (little-endian)"),
+        [0, 0, 0xFE, 0xFF, ..] => return Some("UTF-32 (big-endian)"),
+        [0xFF, 0xFE, ..] => return Some("UTF-16 (little-endian)"),
+        [0xFE, 0xFF, ..] => return Some("UTF-16 (big-endian)"),
+        _ => {}
+    }
+    let head = &bytes[..bytes.len().min(4096) & !1];
+    let pairs = head.len() / 2;
+    if pairs == 0 {
+        return None;
+    }
+    let zeros = |at: usize| head.iter().skip(at).step_by(2).filter(|&&b| b == 0).count();
+    let (even, odd) = (zeros(0), zeros(1));
+    // Mostly NULs in one position, hardly any in the other.
+    if odd * 5 >= pairs * 2 && even * 10 <= odd {
+        Some("UTF-16 (little-endian)")
+    } else if even * 5 >= pairs * 2 && odd * 10 <= even {
+        Some("UTF-16 (big-endian)")
+    } else {
+        None
+    }
 }

@@ -1,6 +1,9 @@
 //! Problems found in a `.loop` file: errors as data, rendered by miette.
 
+mod excerpt;
+
 use crate::syntax::ast::Span;
+use crate::term;
 use miette::{Diagnostic, LabeledSpan, NamedSource, Severity, SourceCode};
 use std::fmt;
 
@@ -84,6 +87,17 @@ impl Diagnostic for Problem {
     }
 }
 
+/// Diagnostics shown for one file; the rest are counted in one line.
+pub const MAX_SHOWN: usize = 50;
+/// Bytes of rendered diagnostics for one file after which the rest are only counted.
+pub const MAX_RENDERED: usize = 256 * 1024;
+/// Bytes of a message or help line shown; longer ones are cut with `…`.
+pub const MAX_MESSAGE: usize = 400;
+/// Bytes of a label shown.
+pub const MAX_LABEL: usize = 160;
+/// Labels shown per diagnostic.
+pub const MAX_LABELS: usize = 8;
+
 /// Several problems in one file, reported together with the source attached once.
 #[derive(Debug)]
 pub struct FileProblems {
@@ -100,36 +114,81 @@ impl FileProblems {
         }
     }
 
-    /// Renders each problem with the source, as a user sees it.
+    /// Renders the problems with the source, as a user sees them: at most
+    /// [`MAX_SHOWN`] of them (and about [`MAX_RENDERED`] bytes), then a line
+    /// counting the others; each with a few lines of source around its labels,
+    /// long lines cut, control characters escaped. Takes time linear in the
+    /// size of the source.
     pub fn render(&self, handler: &miette::GraphicalReportHandler) -> String {
+        let src = self.src.inner().as_str();
+        let shown = &self.problems[..self.problems.len().min(MAX_SHOWN)];
+        let labels: Vec<Vec<excerpt::Label>> = shown.iter().map(Problem::excerpt_labels).collect();
+        let mut lines = excerpt::Lines::new(src, labels.iter().flat_map(|l| excerpt::offsets(src, l)));
         let mut out = String::new();
-        for p in &self.problems {
-            let wrapped = WithSource {
-                problem: p,
-                src: &self.src,
+        let mut rendered = 0;
+        for (p, labels) in shown.iter().zip(&labels) {
+            if out.len() >= MAX_RENDERED {
+                break;
+            }
+            let excerpt = excerpt::Excerpt::new(self.src.name(), &mut lines, labels);
+            let _ = handler.render_report(&mut out, &Shown { problem: p, excerpt });
+            rendered += 1;
+        }
+        let rest = &self.problems[rendered..];
+        if !rest.is_empty() {
+            let warnings = rest.iter().filter(|p| p.warning).count();
+            let errors = rest.len() - warnings;
+            let count = |n: usize, what: &str| match n {
+                0 => None,
+                1 => Some(format!("1 more {what}")),
+                n => Some(format!("{n} more {what}s")),
             };
-            let _ = handler.render_report(&mut out, &wrapped);
+            let counted: Vec<String> = [count(errors, "error"), count(warnings, "warning")].into_iter().flatten().collect();
+            out.push_str(&format!(
+                "… and {} in {} (not shown)\n",
+                counted.join(" and "),
+                term::escape(self.src.name())
+            ));
         }
         out
     }
 }
 
-/// A problem with its source attached, so that it renders with a snippet.
-#[derive(Debug)]
-pub struct WithSource<'a> {
-    pub problem: &'a Problem,
-    pub src: &'a NamedSource<String>,
-}
-
-impl fmt::Display for WithSource<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.problem.fmt(f)
+impl Problem {
+    /// The labels to show, primary first.
+    fn excerpt_labels(&self) -> Vec<excerpt::Label> {
+        let primary = excerpt::Label {
+            start: self.span.start(),
+            end: self.span.end(),
+            text: self.label.clone(),
+            primary: true,
+        };
+        let more = self.secondary.iter().map(|(s, l)| excerpt::Label {
+            start: s.start(),
+            end: s.end(),
+            text: l.clone(),
+            primary: false,
+        });
+        std::iter::once(primary).chain(more).take(MAX_LABELS).collect()
     }
 }
 
-impl std::error::Error for WithSource<'_> {}
+/// A problem as shown: its texts escaped and cut, with its own excerpt of the source.
+#[derive(Debug)]
+struct Shown<'a> {
+    problem: &'a Problem,
+    excerpt: excerpt::Excerpt,
+}
 
-impl Diagnostic for WithSource<'_> {
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&term::cut(&term::escape(&self.problem.message), MAX_MESSAGE))
+    }
+}
+
+impl std::error::Error for Shown<'_> {}
+
+impl Diagnostic for Shown<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.problem.code()
     }
@@ -137,12 +196,13 @@ impl Diagnostic for WithSource<'_> {
         self.problem.severity()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.problem.help()
+        let help = self.problem.help.as_ref()?;
+        Some(Box::new(term::cut(&term::escape(help), MAX_MESSAGE).into_owned()))
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.problem.labels()
+        Some(Box::new(self.excerpt.labels.iter().cloned()))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(self.src)
+        Some(&self.excerpt)
     }
 }

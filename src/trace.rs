@@ -109,10 +109,11 @@ impl Trace {
 
     /// JSON: `{"title", "events": [{turn, tick, phase, event, …}], "end", …}`.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("traces serialize")
+        crate::term::json_safe(serde_json::to_string_pretty(self).expect("traces serialize"))
     }
 
-    /// Aligned text columns: turn, tick, phase, text; one line per event.
+    /// Aligned text columns: turn, tick, phase, text; one line per event,
+    /// control characters in texts shown escaped (`\u{1b}`, `\n`).
     /// Without `verbose` only `log` lines are shown.
     pub fn to_text(&self, verbose: bool, style: &Style) -> String {
         let mut out = Vec::new();
@@ -148,11 +149,12 @@ impl Trace {
             let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
             write!(out, "{}", style.dim(&cols))?;
             let (phase, text) = describe(e);
-            writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), text)?;
+            // Texts from the file may hold control characters: shown escaped (`\u{1b}`).
+            writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), crate::term::escape(&text))?;
             if matches!(e.kind, EventKind::Log { .. }) {
                 if let Some(why) = self.explanations.get(logs) {
                     let pad = " ".repeat(turn_w + tick_w + 15);
-                    writeln!(out, "{pad}{}", style.dim(&format!("↳ {why}")))?;
+                    writeln!(out, "{pad}{}", style.dim(&format!("↳ {}", crate::term::escape(why))))?;
                 }
                 logs += 1;
             }

@@ -164,7 +164,7 @@ fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
 /// `p` with `more` added to its help line.
 fn add_help(mut p: Problem, more: &str) -> Problem {
     p.help = Some(match p.help.take() {
-        Some(h) => format!("{h}\n{more}"),
+        Some(h) => format!("{h}; {more}"),
         None => more.to_string(),
     });
     p

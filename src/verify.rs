@@ -489,9 +489,10 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
     );
     let (mut ok, mut bad) = (0, 0);
     for (loaded, program, plan) in files {
-        bar.set_message(loaded.name.clone());
+        bar.set_message(crate::term::escape(&loaded.name).into_owned());
         let report = verify_file(loaded, program, plan, opts, &bar);
-        bar.suspend(|| print!("{}", report.render()));
+        // What node printed and the file's texts may hold control characters: shown escaped.
+        bar.suspend(|| print!("{}", crate::term::escape_lines(&report.render())));
         if report.ok() {
             ok += 1;
         } else {

@@ -269,7 +269,7 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
         err.contains("prediction failed at log line 1: expected \"first\", got \"read\""),
         "{err}"
     );
-    assert!(err.contains("real Node cannot print this order either"), "{err}");
+    assert!(err.contains("cannot print this order either"), "{err}");
     // Right order, wrong field: the order is the model's, so only the field is blamed.
     let field = "timeout 0 \"t\"\nexpect {\n  turn 2 \"t\"\n}\n";
     let o = loopsim(&["check", "f.loop"], Some(("f.loop", field)));

@@ -185,6 +185,20 @@ fn every_example_is_legible_and_accounts_for_every_call() {
     assert!(n >= 22);
 }
 
+/// Every example's picture parses as XML (hostile texts: `tests/hostile.rs`).
+#[test]
+fn every_example_is_well_formed_xml() {
+    let mut n = 0;
+    each_example(&mut |path| {
+        let svg = render::to_svg(&example(path));
+        if let Err(e) = roxmltree::Document::parse(&svg) {
+            panic!("{}: {e}", path.display());
+        }
+        n += 1;
+    });
+    assert!(n >= 22);
+}
+
 #[test]
 fn work_makes_a_box_wider() {
     let svg = render::to_svg(&source(

@@ -3,7 +3,8 @@
 use super::Orders;
 use std::fmt::Write as _;
 
-/// "N orders Node 20 can print", then each order with the race behind it.
+/// "N orders Node 20 can print", then each order with the race behind it
+/// (control characters in texts shown escaped).
 pub fn text(orders: &Orders) -> String {
     let mut out = String::new();
     let n = orders.orders.len();
@@ -24,9 +25,9 @@ pub fn text(orders: &Orders) -> String {
             order.race.clone()
         };
         let stopped = if order.stopped { ", then stopped by a limit" } else { "" };
-        let _ = writeln!(out, "\norder {} ({why}{stopped}):", i + 1);
+        let _ = writeln!(out, "\norder {} ({}{stopped}):", i + 1, crate::term::escape(&why));
         for line in &order.logs {
-            let _ = writeln!(out, "  {line}");
+            let _ = writeln!(out, "  {}", crate::term::escape(line));
         }
     }
     out
@@ -40,5 +41,5 @@ pub fn json(orders: &Orders) -> String {
         "stopped": orders.orders.iter().map(|o| o.stopped).collect::<Vec<_>>(),
         "truncated": orders.truncated,
     });
-    serde_json::to_string_pretty(&value).expect("json") + "\n"
+    crate::term::json_safe(serde_json::to_string_pretty(&value).expect("json")) + "\n"
 }

@@ -51,7 +51,10 @@ fn is_wide(c: char) -> bool {
         | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1FAFF | 0x20000..=0x3FFFD)
 }
 
-/// Escapes `& < > " '` for XML text and attribute values.
+/// Escapes `& < > " '` for XML text and attribute values, and replaces with
+/// U+FFFD what XML 1.0 forbids (C0 controls but tab and newline; U+FFFE,
+/// U+FFFF) or a browser would not show (CR, DEL, C1 controls): the document is
+/// well-formed whatever the texts of the file.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -61,8 +64,7 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            // Control characters are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
+            c if (c.is_control() && c != '\n' && c != '\t') || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -172,6 +174,10 @@ mod tests {
     #[test]
     fn escapes_xml_specials() {
         assert_eq!(escape(r#"<a href="x">&'"#), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;");
+        assert_eq!(
+            escape("a\u{1b}b\u{fffe}c\u{ffff}d\re\u{9b}f\tg"),
+            "a\u{fffd}b\u{fffd}c\u{fffd}d\u{fffd}e\u{fffd}f\tg"
+        );
     }
 
     #[test]

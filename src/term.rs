@@ -1,0 +1,133 @@
+//! Text from a `.loop` file on its way to a terminal: control characters shown
+//! as escapes, so that a file cannot move the cursor, clear the screen, retitle
+//! the window or reorder what is shown (an ESC, a CR, a C1 control, a
+//! bidirectional override). Used by every text output; JSON keeps the real
+//! strings, written with `\uXXXX` escapes ([`json_safe`]); SVG and HTML have
+//! their own XML escaping.
+
+use std::borrow::Cow;
+
+/// Whether `c` is shown escaped: C0 controls (tab and newline included), DEL,
+/// C1 controls (U+0080–U+009F), and the bidirectional formatting characters
+/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+pub fn is_escaped(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Appends `c` to `out` as an escape: `\n`, `\t`, `\r`, or `\u{1b}` (lowercase hex).
+fn push_escape(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+}
+
+/// `text` with every character [`is_escaped`] says must not reach a terminal
+/// replaced by an escape (`\u{1b}`, `\n`, `\r`, `\t`): one line of text, whatever
+/// the file holds. Borrowed when there is nothing to escape.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    escape_but(text, |_| false)
+}
+
+/// Like [`escape`], but newlines are kept: for text of several lines put
+/// together by loopsim (a report) around texts from a file.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    escape_but(text, |c| c == '\n')
+}
+
+/// Like [`escape`], but tabs are kept (for a source line, whose tabs the
+/// diagnostic renderer expands to spaces).
+pub(crate) fn escape_source(text: &str) -> Cow<'_, str> {
+    escape_but(text, |c| c == '\t')
+}
+
+fn escape_but(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    let Some(first) = text.char_indices().find(|&(_, c)| is_escaped(c) && !keep(c)) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push_str(&text[..first.0]);
+    for c in text[first.0..].chars() {
+        if is_escaped(c) && !keep(c) {
+            push_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// JSON text (as serde_json writes it) with the characters [`is_escaped`]
+/// names written as `\uXXXX` escapes: the same strings once parsed, but safe
+/// to print. serde_json escapes C0 controls itself; the others (DEL, C1,
+/// bidirectional formatting) can only be inside strings, where `\uXXXX` means
+/// the same character. The newlines of pretty-printing are kept.
+pub fn json_safe(json: String) -> String {
+    if !json.chars().any(|c| is_escaped(c) && c != '\n') {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_escaped(c) && c != '\n' {
+            use std::fmt::Write as _;
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` cut to at most `max` bytes (at a character boundary), ending with
+/// `…` when cut.
+pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &text[..end]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_become_escapes() {
+        assert_eq!(escape("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(escape("x\r\ny\tz"), "x\\r\\ny\\tz");
+        assert_eq!(escape("c1 \u{9b} del \u{7f}"), "c1 \\u{9b} del \\u{7f}");
+        assert_eq!(escape("bidi \u{202e}x\u{2066}"), "bidi \\u{202e}x\\u{2066}");
+        assert_eq!(escape("plain, кириллица, 漢字 ✓"), "plain, кириллица, 漢字 ✓");
+        assert!(matches!(escape("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn variants_keep_newlines_or_tabs() {
+        assert_eq!(escape_lines("a\u{1b}\nb\t"), "a\\u{1b}\nb\\t");
+        assert_eq!(escape_source("\ta\u{85}\n"), "\ta\\u{85}\\n");
+    }
+
+    #[test]
+    fn json_keeps_the_string_and_escapes_what_a_terminal_would_obey() {
+        let text = "a\u{1b}b\u{9b}c\u{7f}d\u{202e}e\n";
+        let json = json_safe(serde_json::to_string_pretty(&[text]).unwrap());
+        assert_eq!(json, "[\n  \"a\\u001bb\\u009bc\\u007fd\\u202ee\\n\"\n]");
+        assert_eq!(serde_json::from_str::<Vec<String>>(&json).unwrap(), [text]);
+    }
+
+    #[test]
+    fn cut_keeps_characters_whole() {
+        assert_eq!(cut("abcdef", 6), "abcdef");
+        assert_eq!(cut("abcdefgh", 6), "abc…");
+        assert_eq!(cut("ééééé", 6), "é…");
+    }
+}
