@@ -418,6 +418,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         }
     }
     let (mut passed, mut failed, mut worst) = (0, 0, Exit::Ok);
+    let mut unpredicted = Vec::new();
     for path in &files {
         let loaded = match out.load(path) {
             Ok(l) => l,
@@ -432,7 +433,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             }
         };
         match verdict(&loaded, args.options(false)) {
-            Verdict::NoPrediction => {}
+            Verdict::NoPrediction => unpredicted.push(escape(&loaded.name).into_owned()),
             Verdict::Pass { lines: n, notes, race } => {
                 let racy = if race.is_some() {
                     "; the model's order, Node has others"
@@ -460,6 +461,13 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             }
         }
     }
+    if !unpredicted.is_empty() {
+        eprintln!(
+            "note: skipped {} file(s) without an expect block (nothing to check): {}",
+            unpredicted.len(),
+            unpredicted.join(", ")
+        );
+    }
     println!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
         let under: Vec<String> = roots.iter().map(|r| escape(&r.display().to_string()).into_owned()).collect();
@@ -472,6 +480,11 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     worst
 }
 
+/// A folder holding a file of this name is not walked by `test` (unless it is
+/// the folder given): its `.loop` files are not predictions (the files that
+/// are invalid on purpose, under `tests/`). The file's first line says why.
+pub const SKIP_MARKER: &str = ".loopsim-skip";
+
 /// Every `.loop` file under `path` (a file or a folder), in order of name;
 /// what is skipped gets a note on stderr. Symbolic links to folders are not
 /// followed (a link to `.` would make the walk endless); a link to a file is.
@@ -483,12 +496,22 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
         return Ok(());
     }
     let hidden = |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.') || name == "target";
+    let skip = |path: &Path, why: &str| eprintln!("note: skipped {}: {why}", escape(&path.display().to_string()));
     let walk = walkdir::WalkDir::new(path)
         .follow_links(false)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !(e.file_type().is_dir() && hidden(e.file_name())));
-    let skip = |path: &Path, why: &str| eprintln!("note: skipped {}: {why}", escape(&path.display().to_string()));
+        .filter_entry(|e| {
+            if e.depth() == 0 || !e.file_type().is_dir() {
+                return true;
+            }
+            if let Ok(why) = std::fs::read_to_string(e.path().join(SKIP_MARKER)) {
+                let why = why.lines().next().unwrap_or("").trim();
+                skip(e.path(), &format!("its {SKIP_MARKER} file says: {why}"));
+                return false;
+            }
+            !hidden(e.file_name())
+        });
     for entry in walk {
         let entry = entry?;
         if entry.depth() == 0 {

@@ -430,3 +430,22 @@ fn verify_help_documents_its_exit_codes_and_time_limit() {
     }
 }
 const HUGE_WORK: &str = "log \"start\"\nwork 18446744073709551615\nlog \"done\"\n";
+
+#[test]
+fn test_in_the_repository_root_checks_only_real_predictions_and_says_what_it_skipped() {
+    let o = loopsim(&["test", "."], None);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(!out.contains("ERROR") && !out.contains("FAIL"), "{out}");
+    assert!(out.ends_with(" passed, 0 failed\n"), "{out}");
+    for skipped in [
+        "note: skipped ./tests/diagnostics: its .loopsim-skip file says: invalid on purpose",
+        "note: skipped ./tests/regressions: its .loopsim-skip file says: invalid on purpose",
+        "file(s) without an expect block (nothing to check): ./tests/conformance/01-timeout-vs-immediate-main.loop",
+    ] {
+        assert!(err.contains(skipped), "{skipped:?} in {err}");
+    }
+    // Named explicitly, a marked folder is walked.
+    let o = loopsim(&["test", "tests/diagnostics"], None);
+    assert!(stdout(&o).contains("ERROR tests/diagnostics/bad-escape.loop"), "{}", stdout(&o));
+}
