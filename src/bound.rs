@@ -29,6 +29,30 @@ pub fn default_limits(file: &File) -> Limits {
     }
 }
 
+/// The first statement (in source order) that repeats until a limit stops
+/// it: an `interval` without `times`, or a callback (or `.then` link) whose
+/// body has an `again` and no `times`.
+pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
+    stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Repeat { body, .. } => first_unbounded(body),
+        StmtKind::Callback(cb) => {
+            let body = cb.body.as_deref().unwrap_or(&[]);
+            let repeats = cb.kind.value == Kind::Interval || has_again(body);
+            if repeats && cb.times.is_none() {
+                return Some(cb.span);
+            }
+            let link = cb
+                .links
+                .iter()
+                .find(|l| l.times.is_none() && l.body.as_deref().is_some_and(has_again))
+                .map(|l| l.span);
+            link.or_else(|| first_unbounded(body))
+                .or_else(|| cb.links.iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
+        }
+        _ => None,
+    })
+}
+
 fn block(stmts: &[Stmt]) -> u64 {
     stmts.iter().fold(0u64, |sum, s| sum.saturating_add(statement(s)))
 }

@@ -326,6 +326,19 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             out.one(&loaded, warning);
         }
     }
+    if format == Format::Text {
+        if let Some(span) = crate::bound::first_unbounded(&loaded.file.body) {
+            let trace_limits = interp::resolve_limits(&loaded.file, args.options(false)).limits;
+            let line = loaded.src[..span.start()].matches('\n').count() + 1;
+            let head = loaded.src[span.start()..span.end()].lines().next().unwrap_or("");
+            eprintln!(
+                "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run ({} turns or {} callbacks; --max-turns, --max-callbacks)",
+                escape(head.trim_end_matches('{').trim()),
+                trace_limits.max_turns,
+                trace_limits.max_callbacks
+            );
+        }
+    }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let _ = match format {
         Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),

@@ -449,3 +449,19 @@ fn test_in_the_repository_root_checks_only_real_predictions_and_says_what_it_ski
     let o = loopsim(&["test", "tests/diagnostics"], None);
     assert!(stdout(&o).contains("ERROR tests/diagnostics/bad-escape.loop"), "{}", stdout(&o));
 }
+
+#[test]
+fn an_unbounded_chain_is_named_before_the_trace() {
+    let o = loopsim(
+        &["run", "--max-turns", "50", "i.loop"],
+        Some(("i.loop", "log \"a\"\ninterval 1 \"tick\" {\n  log \"t\"\n}\n")),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("note: `interval 1 \"tick\"` (line 2) has no `times`: it repeats until a limit stops the run (50 turns or "),
+        "{err}"
+    );
+    let o = loopsim(&["run", "b.loop"], Some(("b.loop", "interval 1 \"tick\" times 3\n")));
+    assert_eq!(stderr(&o), "", "bounded: no note");
+}
