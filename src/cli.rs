@@ -3,6 +3,7 @@
 use crate::expect;
 use crate::interp::{self, RunOptions};
 use crate::load::{self, LoadError, Loaded};
+use crate::orders::{Cut, Orders, SearchBounds};
 use crate::problem::{FileProblems, Problem};
 use crate::sched::Limits;
 use crate::trace::{Ending, Style, Trace};
@@ -10,14 +11,19 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success: the run ended (run), every prediction held (check, test)
+  0  success: the run ended (run), every prediction held (check, test); a race
+     check cut short by its bounds only adds a note
   1  a prediction failed, or there was none to check
   2  the input is invalid (syntax or check errors, unreadable file)
-  3  a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines
-     and on callbacks waiting at once)";
+  3  a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines,
+     log bytes and callbacks waiting at once), in run, run --all-orders, check
+     and test (unless the prediction names that limit); or a search for orders
+     was cut short by its bounds (--orders-time-limit, orders, schedules,
+     memory) in run --all-orders, or for an `expect … or …` in check and test";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -136,6 +142,11 @@ struct RunArgs {
     /// Skip the search for other orders Node 20 could print (no race warnings).
     #[arg(long)]
     no_race_check: bool,
+    /// Stop a search for the orders Node 20 can print after SECONDS (0: list
+    /// the model's order only) [default: 10 for --all-orders and `expect … or
+    /// …`, 2 for the race check of run, check and test]
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    orders_time_limit: Option<u64>,
     /// Whose drain rule to follow: 20 (nextTicks and microtasks after every
     /// callback) or 10 (a timer list, or the whole check phase, first).
     #[arg(long, default_value = "20", value_parser = ["10", "20"])]
@@ -143,6 +154,14 @@ struct RunArgs {
 }
 
 impl RunArgs {
+    /// `base` with the time limit of `--orders-time-limit`, if given.
+    fn bounds(&self, base: SearchBounds) -> SearchBounds {
+        SearchBounds {
+            time_limit: self.orders_time_limit.map(Duration::from_secs).or(base.time_limit),
+            ..base
+        }
+    }
+
     fn options(&self, verbose: bool) -> RunOptions {
         RunOptions {
             verbose,
@@ -267,32 +286,38 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         Ok(l) => l,
         Err(code) => return code,
     };
+    // A picture is drawn from a verbose trace: one run serves both.
+    let picture = matches!(format, Format::Svg | Format::Html);
     let trace = run_file(
         &loaded,
         RunOptions {
             explain,
-            ..args.options(verbose)
+            ..args.options(verbose || picture)
         },
     );
     let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
-    if !args.no_race_check && !predicted_all && args.node == "20" && crate::orders::SearchBounds::worth_checking(&trace) {
+    if !args.no_race_check && !predicted_all && args.node == "20" && SearchBounds::worth_checking(&trace) {
         let orders = crate::orders::all_orders_after(
             &loaded.file,
             &loaded.src,
             args.options(false),
-            crate::orders::SearchBounds::race_check(),
+            args.bounds(SearchBounds::race_check()),
             &trace,
         );
-        if let Some(warning) = crate::orders::race_warning(&trace, &orders) {
-            out.one(&loaded, warning);
+        match crate::orders::race_warning(&trace, &orders) {
+            Some(warning) => out.one(&loaded, warning),
+            None => race_check_note(&loaded.name, &orders),
         }
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let _ = match format {
         Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),
-        Format::Json => stdout.write_all((trace.to_json() + "\n").as_bytes()),
-        Format::Svg => stdout.write_all(crate::render::to_svg(&run_file(&loaded, args.options(true))).as_bytes()),
-        Format::Html => stdout.write_all(crate::render::to_html(&run_file(&loaded, args.options(true))).as_bytes()),
+        // Written as it is serialized: a large trace is not held twice.
+        Format::Json => serde_json::to_writer_pretty(&mut stdout, &trace)
+            .map_err(std::io::Error::from)
+            .and_then(|()| stdout.write_all(b"\n")),
+        Format::Svg => stdout.write_all(crate::render::to_svg(&trace).as_bytes()),
+        Format::Html => stdout.write_all(crate::render::to_html(&trace).as_bytes()),
     };
     let _ = stdout.flush();
     drop(stdout);
@@ -305,12 +330,27 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     }
 }
 
+/// On stderr, when a race check found one order but was cut short by a bound
+/// other than its two orders: other orders were not ruled out.
+fn race_check_note(name: &str, orders: &Orders) {
+    match orders.cut {
+        None | Some(Cut::Orders(_)) => {}
+        Some(cut) => eprintln!(
+            "note: {name}: the race check was cut short {}: Node 20 may print other orders than this one \
+             (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
+            cut.describe()
+        ),
+    }
+}
+
+/// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
+/// does) or a bound cut the search short (the orders listed are a partial answer).
 fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit {
     let loaded = match out.load(path) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
+    let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), args.bounds(SearchBounds::default()));
     let text = if json {
         crate::orders::report::json(&orders)
     } else {
@@ -319,13 +359,27 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
-    Exit::Ok
+    drop(stdout);
+    if let Some(hit) = &orders.model_limit {
+        out.one(&loaded, crate::limit::problem(hit));
+    }
+    if orders.model_limit.is_some() || orders.truncated {
+        Exit::Limit
+    } else {
+        Exit::Ok
+    }
 }
 
 /// The verdict on one file's prediction.
 enum Verdict {
-    Pass { lines: usize, racy: bool },
-    Fail(Problem),
+    Pass {
+        lines: usize,
+        racy: bool,
+    },
+    /// The problem, and the exit code: [`Exit::PredictionFailed`], or
+    /// [`Exit::Limit`] when a limit the prediction does not name stopped the
+    /// run, or a bound cut the search for the orders of `expect … or …` short.
+    Fail(Vec<Problem>, Exit),
     NoPrediction,
 }
 
@@ -341,28 +395,47 @@ fn verdict(loaded: &Loaded, args: &RunArgs) -> Verdict {
         },
     );
     if let Err(p) = expect::check(expect, &trace) {
-        return Verdict::Fail(p);
+        return match &trace.ending {
+            Ending::Limit(hit) if expect.alternatives().all(|alt| alt.limit.is_none()) => {
+                Verdict::Fail(vec![p, crate::limit::problem(hit)], Exit::Limit)
+            }
+            _ => Verdict::Fail(vec![p], Exit::PredictionFailed),
+        };
     }
     if !expect.or.is_empty() {
-        let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
+        let bounds = args.bounds(SearchBounds::default());
+        let orders = crate::orders::all_orders_after(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
         if let Err(p) = expect::check_orders(expect, &orders) {
-            return Verdict::Fail(p);
+            return Verdict::Fail(vec![p], Exit::PredictionFailed);
+        }
+        if let Some(cut) = orders.cut {
+            let p = Problem::error(
+                "loop::search",
+                expect.span,
+                format!(
+                    "the search for the orders Node 20 can print was cut short {}: the alternatives could not all be checked",
+                    cut.describe()
+                ),
+                "not all checked",
+            )
+            .help(format!(
+                "every order found ({}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer",
+                orders.orders.len()
+            ));
+            return Verdict::Fail(vec![p], Exit::Limit);
         }
     }
     // A one-order prediction of a file Node 20 prints in several orders holds
     // for the model only: say so (`expect … or …` lists them all).
-    let racy = expect.or.is_empty()
-        && crate::orders::SearchBounds::worth_checking(&trace)
-        && crate::orders::all_orders_after(
-            &loaded.file,
-            &loaded.src,
-            args.options(false),
-            crate::orders::SearchBounds::race_check(),
-            &trace,
-        )
-        .orders
-        .len()
-            > 1;
+    let mut racy = false;
+    if expect.or.is_empty() && SearchBounds::worth_checking(&trace) {
+        let bounds = args.bounds(SearchBounds::race_check());
+        let orders = crate::orders::all_orders_after(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
+        racy = orders.orders.len() > 1;
+        if !racy {
+            race_check_note(&loaded.name, &orders);
+        }
+    }
     Verdict::Pass {
         lines: expect.lines.len(),
         racy,
@@ -394,9 +467,9 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
                     }
                     Exit::Ok
                 }
-                Verdict::Fail(p) => {
-                    out.one(&loaded, p);
-                    Exit::PredictionFailed
+                Verdict::Fail(problems, code) => {
+                    out.problems(&FileProblems::new(&loaded.name, &loaded.src, problems));
+                    code
                 }
                 Verdict::NoPrediction => {
                     println!("no prediction: {} has no expect block (run it with `loopsim run`)", loaded.name);
@@ -440,11 +513,11 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 println!("PASS  {} ({}{note})", loaded.name, lines(n));
                 passed += 1;
             }
-            Verdict::Fail(p) => {
-                println!("FAIL  {}: {}", loaded.name, p.message);
-                out.one(&loaded, p);
+            Verdict::Fail(problems, code) => {
+                println!("FAIL  {}: {}", loaded.name, problems[0].message);
+                out.problems(&FileProblems::new(&loaded.name, &loaded.src, problems));
                 failed += 1;
-                worst = worst.max(Exit::PredictionFailed);
+                worst = worst.max(code);
             }
         }
     }
