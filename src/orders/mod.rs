@@ -148,11 +148,16 @@ pub fn all_orders(file: &File, src: &str, opts: RunOptions) -> Orders {
 /// to the default timing.
 pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) -> Orders {
     let model = interp::run(file, src, "", RunOptions { verbose: false, ..opts });
+    all_orders_from(file, src, opts, bounds, model)
+}
+
+/// [`all_orders_after`], given the model's trace to keep: its lines are moved
+/// out, and the rest is freed before the search.
+pub fn all_orders_from(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: crate::trace::Trace) -> Orders {
     let limit = match &model.ending {
         Ending::Limit(hit) => Some(hit.clone()),
         Ending::Finished { .. } => None,
     };
-    // The model's trace is not kept during the search: only its lines.
     search(file, src, opts, bounds, into_texts(model), limit)
 }
 
