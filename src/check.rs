@@ -3,6 +3,7 @@
 
 use crate::problem::Problem;
 use crate::syntax::ast::*;
+use std::collections::HashMap;
 
 /// Where a statement stands.
 #[derive(Clone, Copy, Default)]
@@ -30,6 +31,8 @@ struct Checker {
     clearable: Vec<Text>,
     /// Labels of other callbacks.
     other: Vec<(Text, Kind)>,
+    /// Both, indexed for `clear` (built at the first `clear`).
+    index: Option<LabelIndex>,
 }
 
 impl Checker {
@@ -144,19 +147,27 @@ impl Checker {
     }
 
     fn clear(&mut self, text: &Text) {
-        if self.clearable.iter().any(|l| may_match(l, text)) {
-            return;
-        }
+        let index = self.index.get_or_insert_with(|| LabelIndex::new(&self.clearable, &self.other));
+        let clear = Pattern::of(text);
+        let found = match index.seen.get(&clear.tokens) {
+            Some(&found) => found,
+            None => {
+                let found = index.find(&clear);
+                index.seen.insert(clear.tokens, found);
+                found
+            }
+        };
         let shown = text.to_string();
-        let p = match self.other.iter().find(|(l, _)| may_match(l, text)) {
-            Some((_, kind)) => Problem::warning(
+        let p = match found {
+            Found::Clearable => return,
+            Found::Other(kind) => Problem::warning(
                 "loop::clear",
                 text.span,
                 format!("`clear` cannot cancel a `{}` callback", kind.name()),
                 "not a timer or immediate",
             )
             .help("`clear` cancels a timeout, an interval or an immediate (clearTimeout, clearInterval, clearImmediate)"),
-            None => Problem::warning(
+            Found::None => Problem::warning(
                 "loop::clear",
                 text.span,
                 format!("no timeout, interval or immediate is labelled \"{shown}\""),
@@ -168,50 +179,248 @@ impl Checker {
     }
 }
 
-/// Whether a label template and a `clear` template can produce the same text:
-/// placeholders match any run of digits.
-fn may_match(label: &Text, clear: &Text) -> bool {
-    let pattern = |t: &Text| -> Vec<Option<char>> {
-        let mut out = Vec::new();
-        for part in &t.parts {
-            match part {
-                TextPart::Lit(s) => out.extend(s.chars().map(Some)),
-                _ => out.push(None),
-            }
-        }
-        out
-    };
-    glob_match(&pattern(label), &pattern(clear))
+/// Most steps (pattern comparisons and digit comparisons) the check of `clear`
+/// labels takes over a whole file; past it, a `clear` not yet matched is
+/// assumed to name a scheduled label (no warning). Keeps hostile files (many
+/// labels, many clears, long digit runs) within milliseconds.
+pub const MAX_CLEAR_CHECK_STEPS: u64 = 20_000_000;
+
+/// What a `clear` label may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// A timeout, interval or immediate label (or the step budget ran out).
+    Clearable,
+    /// Only the label of another kind of callback (the first in the file).
+    Other(Kind),
+    /// Nothing.
+    None,
 }
 
-/// Two patterns of literal chars and digit-run wildcards (`None`) can match
-/// a common string. Wildcards match one or more digits.
-fn glob_match(a: &[Option<char>], b: &[Option<char>]) -> bool {
-    let (n, m) = (a.len(), b.len());
-    // reach[i][j]: a[..i] and b[..j] can produce the same string.
-    let mut reach = vec![vec![false; m + 1]; n + 1];
-    reach[0][0] = true;
-    for i in 0..=n {
-        for j in 0..=m {
-            if !reach[i][j] {
-                continue;
-            }
-            match (a.get(i), b.get(j)) {
-                (Some(Some(x)), Some(Some(y))) if x == y => reach[i + 1][j + 1] = true,
-                (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
-                    reach[i + 1][j + 1] = true;
-                    reach[i][j + 1] = true;
-                }
-                (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
-                    reach[i + 1][j + 1] = true;
-                    reach[i + 1][j] = true;
-                }
-                (Some(None), Some(None)) => {
-                    reach[i + 1][j + 1] = true;
-                }
-                _ => {}
-            }
+/// One character of a label template: a literal or a placeholder (`{i}`,
+/// `{n}`, `{k}`: one or more digits once filled in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Tok {
+    Char(char),
+    Digits,
+}
+
+impl Tok {
+    fn digitish(self) -> bool {
+        match self {
+            Tok::Char(c) => c.is_ascii_digit(),
+            Tok::Digits => true,
         }
     }
-    reach[n][m]
+}
+
+/// A label template split for matching: its skeleton (the characters that are
+/// not digits, with one marker per run of digits and placeholders) and those
+/// runs. Two templates can produce a common text only if their skeletons are
+/// equal and each pair of runs can produce a common string of digits.
+struct Pattern {
+    tokens: Vec<Tok>,
+    skeleton: String,
+    runs: Vec<Vec<Tok>>,
+}
+
+/// Stands for a run of digits in a skeleton (a `.loop` file holds no NUL byte).
+const RUN: char = '\0';
+
+impl Pattern {
+    fn of(text: &Text) -> Pattern {
+        let mut tokens = Vec::new();
+        for part in &text.parts {
+            match part {
+                TextPart::Lit(s) => tokens.extend(s.chars().map(Tok::Char)),
+                _ => tokens.push(Tok::Digits),
+            }
+        }
+        let (mut skeleton, mut runs) = (String::new(), Vec::new());
+        let mut run: Vec<Tok> = Vec::new();
+        for &t in &tokens {
+            match t {
+                Tok::Char(c) if !t.digitish() => {
+                    if !run.is_empty() {
+                        runs.push(std::mem::take(&mut run));
+                        skeleton.push(RUN);
+                    }
+                    skeleton.push(c);
+                }
+                _ => run.push(t),
+            }
+        }
+        if !run.is_empty() {
+            runs.push(run);
+            skeleton.push(RUN);
+        }
+        Pattern { tokens, skeleton, runs }
+    }
+
+    fn literal(&self) -> bool {
+        !self.tokens.contains(&Tok::Digits)
+    }
+}
+
+/// One distinct label template of the file.
+struct Entry {
+    pattern: Pattern,
+    /// Some timeout, interval or immediate has it.
+    clearable: bool,
+    /// The first other callback that has it: its place among them, its kind.
+    other: Option<(usize, Kind)>,
+}
+
+/// The label templates of a file by skeleton, each once, for `clear`.
+struct LabelIndex {
+    buckets: HashMap<String, Bucket>,
+    /// Each `clear` template already looked up.
+    seen: HashMap<Vec<Tok>, Found>,
+    /// Steps left ([`MAX_CLEAR_CHECK_STEPS`]).
+    steps: u64,
+}
+
+/// The templates of one skeleton: literal ones found by their text.
+#[derive(Default)]
+struct Bucket {
+    entries: Vec<Entry>,
+    by_tokens: HashMap<Vec<Tok>, usize>,
+}
+
+impl LabelIndex {
+    fn new(clearable: &[Text], other: &[(Text, Kind)]) -> LabelIndex {
+        let mut buckets: HashMap<String, Bucket> = HashMap::new();
+        let all = clearable
+            .iter()
+            .map(|t| (t, None))
+            .chain(other.iter().enumerate().map(|(i, (t, k))| (t, Some((i, *k)))));
+        for (text, other) in all {
+            let pattern = Pattern::of(text);
+            let bucket = buckets.entry(pattern.skeleton.clone()).or_default();
+            let i = match bucket.by_tokens.get(&pattern.tokens) {
+                Some(&i) => i,
+                None => {
+                    bucket.by_tokens.insert(pattern.tokens.clone(), bucket.entries.len());
+                    bucket.entries.push(Entry {
+                        pattern,
+                        clearable: false,
+                        other: None,
+                    });
+                    bucket.entries.len() - 1
+                }
+            };
+            let entry = &mut bucket.entries[i];
+            match other {
+                None => entry.clearable = true,
+                Some(o) => entry.other = entry.other.or(Some(o)),
+            }
+        }
+        LabelIndex {
+            buckets,
+            seen: HashMap::new(),
+            steps: MAX_CLEAR_CHECK_STEPS,
+        }
+    }
+
+    /// What the `clear` template may name: a clearable label first, else the
+    /// first other callback's label.
+    fn find(&mut self, clear: &Pattern) -> Found {
+        let Some(bucket) = self.buckets.get(&clear.skeleton) else {
+            return Found::None;
+        };
+        let mut best: Option<(usize, Kind)> = None;
+        let exact = bucket.by_tokens.get(&clear.tokens).map(|&i| &bucket.entries[i]);
+        if let Some(e) = exact {
+            if e.clearable {
+                return Found::Clearable;
+            }
+            best = e.other;
+        }
+        for e in &bucket.entries {
+            // A literal template matches a literal clear only exactly (above).
+            let worth = e.clearable || e.other.is_some_and(|(i, _)| best.is_none_or(|(b, _)| i < b));
+            if !worth || (clear.literal() && e.pattern.literal()) {
+                continue;
+            }
+            if !spend(&mut self.steps, 1) {
+                return Found::Clearable;
+            }
+            match runs_match(&e.pattern.runs, &clear.runs, &mut self.steps) {
+                None => return Found::Clearable,
+                Some(false) => {}
+                Some(true) if e.clearable => return Found::Clearable,
+                Some(true) => best = e.other,
+            }
+        }
+        best.map_or(Found::None, |(_, kind)| Found::Other(kind))
+    }
+}
+
+/// Takes `n` steps from the budget; `false` when it is spent.
+fn spend(steps: &mut u64, n: u64) -> bool {
+    match steps.checked_sub(n) {
+        Some(left) => {
+            *steps = left;
+            true
+        }
+        None => {
+            *steps = 0;
+            false
+        }
+    }
+}
+
+/// Whether two templates of the same skeleton can produce the same text: run
+/// by run. `None` when the step budget ran out.
+fn runs_match(a: &[Vec<Tok>], b: &[Vec<Tok>], steps: &mut u64) -> Option<bool> {
+    for (x, y) in a.iter().zip(b) {
+        if !run_match(x, y, steps)? {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Whether two runs of digits and placeholders (each placeholder one or more
+/// digits) can produce the same string of digits. `None`: out of steps.
+fn run_match(a: &[Tok], b: &[Tok], steps: &mut u64) -> Option<bool> {
+    let wild = |r: &[Tok]| r.contains(&Tok::Digits);
+    match (wild(a), wild(b)) {
+        (false, false) => Some(a == b),
+        // Both have a placeholder: the digits before the first one must agree,
+        // and those after the last one; placeholders absorb everything between.
+        (true, true) => {
+            let head = |r: &[Tok]| r.iter().take_while(|&&t| t != Tok::Digits).count();
+            let tail = |r: &[Tok]| r.iter().rev().take_while(|&&t| t != Tok::Digits).count();
+            let (ha, hb, ta, tb) = (head(a), head(b), tail(a), tail(b));
+            let h = ha.min(hb);
+            let t = ta.min(tb);
+            Some(a[..h] == b[..h] && a[a.len() - t..] == b[b.len() - t..])
+        }
+        (true, false) => glob_digits(a, b, steps),
+        (false, true) => glob_digits(b, a, steps),
+    }
+}
+
+/// Whether the pattern `p` (digits and placeholders) matches the digit string
+/// `s`: dynamic programming over one row, `|p| × |s|` steps.
+fn glob_digits(p: &[Tok], s: &[Tok], steps: &mut u64) -> Option<bool> {
+    if !spend(steps, (p.len() as u64).saturating_mul(s.len() as u64 + 1)) {
+        return None;
+    }
+    // row[j]: p[..i] matches s[..j].
+    let mut row = vec![false; s.len() + 1];
+    let mut next = vec![false; s.len() + 1];
+    row[0] = true;
+    for &t in p {
+        next[0] = false;
+        for j in 1..=s.len() {
+            next[j] = match t {
+                // One more digit for this placeholder, or its first one.
+                Tok::Digits => next[j - 1] || row[j - 1],
+                c => row[j - 1] && c == s[j - 1],
+            };
+        }
+        std::mem::swap(&mut row, &mut next);
+    }
+    Some(row[s.len()])
 }

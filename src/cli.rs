@@ -2,6 +2,7 @@
 
 use crate::interp::{self, RunOptions};
 use crate::load::{self, LoadError, Loaded};
+use crate::orders::{Cut, Orders, SearchBounds};
 use crate::problem::{FileProblems, Problem, MAX_MESSAGE};
 use crate::sched::Limits;
 use crate::term::{self, escape};
@@ -11,14 +12,19 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success: the run ended (run), every prediction held (check, test)
+  0  success: the run ended (run), every prediction held (check, test); a race
+     check cut short by its bounds only adds a note
   1  a prediction failed, or there was none to check
   2  the input is invalid (syntax or check errors, unreadable file)
-  3  a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines
-     and on callbacks waiting at once)";
+  3  a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines,
+     log bytes and callbacks waiting at once), in run, run --all-orders, check
+     and test (unless the prediction names that limit); or a search for orders
+     was cut short by its bounds (--orders-time-limit, orders, schedules,
+     memory) in run --all-orders, or for an `expect … or …` in check and test";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -143,6 +149,11 @@ struct RunArgs {
     /// Skip the search for other orders Node 20 could print (no race warnings).
     #[arg(long)]
     no_race_check: bool,
+    /// Stop a search for the orders Node 20 can print after SECONDS (0: list
+    /// the model's order only) [default: 10 for --all-orders and `expect … or
+    /// …`, 2 for the race check of run, check and test]
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    orders_time_limit: Option<u64>,
     /// Whose drain rule to follow: 20 (nextTicks and microtasks after every
     /// callback) or 10 (a timer list, or the whole check phase, first).
     #[arg(long, default_value = "20", value_parser = ["10", "20"])]
@@ -150,6 +161,19 @@ struct RunArgs {
 }
 
 impl RunArgs {
+    /// `base` with the time limit of `--orders-time-limit`, if given.
+    fn bounds(&self, base: SearchBounds) -> SearchBounds {
+        SearchBounds {
+            time_limit: self.time_limit().or(base.time_limit),
+            ..base
+        }
+    }
+
+    /// `--orders-time-limit`, if given.
+    fn time_limit(&self) -> Option<Duration> {
+        self.orders_time_limit.map(Duration::from_secs)
+    }
+
     fn options(&self, verbose: bool) -> RunOptions {
         RunOptions {
             verbose,
@@ -306,24 +330,27 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         Ok(l) => l,
         Err(code) => return code,
     };
+    // A picture is drawn from a verbose trace: one run serves both.
+    let picture = matches!(format, Format::Svg | Format::Html);
     let trace = run_file(
         &loaded,
         RunOptions {
             explain,
-            ..args.options(verbose)
+            ..args.options(verbose || picture)
         },
     );
     let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
-    if !args.no_race_check && !predicted_all && args.node == "20" && crate::orders::SearchBounds::worth_checking(&trace) {
+    if !args.no_race_check && !predicted_all && args.node == "20" && SearchBounds::worth_checking(&trace) {
         let orders = crate::orders::all_orders_after(
             &loaded.file,
             &loaded.src,
             args.options(false),
-            crate::orders::SearchBounds::race_check(),
+            args.bounds(SearchBounds::race_check()),
             &trace,
         );
-        if let Some(warning) = crate::orders::race_warning(&trace, &orders) {
-            out.one(&loaded, warning);
+        match crate::orders::race_warning(&trace, &orders) {
+            Some(warning) => out.one(&loaded, warning),
+            None => race_check_note(&loaded.name, &orders),
         }
     }
     if format == Format::Text {
@@ -342,9 +369,10 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let _ = match format {
         Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),
-        Format::Json => stdout.write_all((trace.to_json() + "\n").as_bytes()),
-        Format::Svg => stdout.write_all(crate::render::to_svg(&run_file(&loaded, args.options(true))).as_bytes()),
-        Format::Html => stdout.write_all(crate::render::to_html(&run_file(&loaded, args.options(true))).as_bytes()),
+        // Written as it is serialized: a large trace is not held twice.
+        Format::Json => crate::term::write_json(&mut stdout, &trace).and_then(|()| stdout.write_all(b"\n")),
+        Format::Svg => stdout.write_all(crate::render::to_svg(&trace).as_bytes()),
+        Format::Html => stdout.write_all(crate::render::to_html(&trace).as_bytes()),
     };
     let _ = stdout.flush();
     drop(stdout);
@@ -357,12 +385,27 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     }
 }
 
+/// On stderr, when a race check found one order but was cut short by a bound
+/// other than its two orders: other orders were not ruled out.
+fn race_check_note(name: &str, orders: &Orders) {
+    match orders.cut {
+        None | Some(Cut::Orders(_)) => {}
+        Some(cut) => eprintln!(
+            "note: {name}: the race check was cut short {}: Node 20 may print other orders than this one \
+             (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
+            cut.describe()
+        ),
+    }
+}
+
+/// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
+/// does) or a bound cut the search short (the orders listed are a partial answer).
 fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit {
     let loaded = match out.load(path) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
+    let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), args.bounds(SearchBounds::default()));
     let text = if json {
         crate::orders::report::json(&orders)
     } else {
@@ -371,7 +414,24 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
-    Exit::Ok
+    drop(stdout);
+    if let Some(hit) = &orders.model_limit {
+        out.one(&loaded, crate::limit::problem(hit));
+    }
+    if orders.model_limit.is_some() || orders.truncated {
+        Exit::Limit
+    } else {
+        Exit::Ok
+    }
+}
+
+/// The exit code of a failed prediction: 3 when a limit or a search bound is to blame.
+fn fail_code(limit: bool) -> Exit {
+    if limit {
+        Exit::Limit
+    } else {
+        Exit::PredictionFailed
+    }
 }
 
 /// "1 line", "4 lines".
@@ -388,7 +448,7 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     for path in files {
         let code = match out.load(path) {
             Err(code) => code,
-            Ok(loaded) => match verdict(&loaded, args.options(false)) {
+            Ok(loaded) => match verdict(&loaded, args.options(false), args.time_limit()) {
                 Verdict::Pass { lines: n, notes, race } => {
                     println!("ok: {} ({} as predicted)", escape(&loaded.name), lines(n));
                     for note in notes {
@@ -399,9 +459,9 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
                     }
                     Exit::Ok
                 }
-                Verdict::Fail(p) => {
-                    out.one(&loaded, p);
-                    Exit::PredictionFailed
+                Verdict::Fail { problems, limit } => {
+                    out.problems(&FileProblems::new(&loaded.name, &loaded.src, problems));
+                    fail_code(limit)
                 }
                 Verdict::NoPrediction => {
                     println!(
@@ -445,7 +505,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 continue;
             }
         };
-        match verdict(&loaded, args.options(false)) {
+        match verdict(&loaded, args.options(false), args.time_limit()) {
             Verdict::NoPrediction => unpredicted.push(escape(&loaded.name).into_owned()),
             Verdict::Pass { lines: n, notes, race } => {
                 let racy = if race.is_some() {
@@ -466,11 +526,15 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 }
                 passed += 1;
             }
-            Verdict::Fail(p) => {
-                println!("FAIL  {}: {}", escape(&loaded.name), term::cut(&escape(&p.message), MAX_MESSAGE));
-                out.one(&loaded, p);
+            Verdict::Fail { problems, limit } => {
+                println!(
+                    "FAIL  {}: {}",
+                    escape(&loaded.name),
+                    term::cut(&escape(&problems[0].message), MAX_MESSAGE)
+                );
+                out.problems(&FileProblems::new(&loaded.name, &loaded.src, problems));
                 failed += 1;
-                worst = worst.max(Exit::PredictionFailed);
+                worst = worst.max(fail_code(limit));
             }
         }
     }

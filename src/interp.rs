@@ -120,6 +120,9 @@ pub(crate) enum Stop {
     /// A guided search's schedule printed a line its target order does not
     /// have there (see [`Interp::with_target`]).
     Diverged,
+    /// The deadline of the orders search passed (only with
+    /// [`Interp::with_deadline`], which [`run`] never sets).
+    TimeUp,
 }
 
 /// The options with `auto_limits` resolved into limits for `file`.
@@ -155,8 +158,8 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
             callbacks: sched.callbacks(),
         },
         Err(Stop::Limit(hit)) => Ending::Limit(hit),
-        // No target order is set on this run: it never diverges.
-        Err(Stop::Diverged) => Ending::Finished {
+        // Neither is set on this run (no target order, no deadline).
+        Err(Stop::Diverged | Stop::TimeUp) => Ending::Finished {
             turns: sched.turn(),
             ticks: sched.now(),
             callbacks: sched.callbacks(),
@@ -173,8 +176,25 @@ pub const MAX_TRACE_LOGS: usize = 2_000_000;
 /// stops with [`LimitKind::Waiting`], so memory stays bounded.
 pub const MAX_WAITING: usize = 5_000_000;
 
-/// Most events (verbose ones included) a trace records; verbose events past it are dropped.
-pub const MAX_TRACE_EVENTS: usize = 5_000_000;
+/// Most bytes of log text a trace holds (128 MiB); a run that prints more
+/// stops with [`LimitKind::LogBytes`], so memory stays bounded whatever the
+/// length of its lines.
+pub const MAX_TRACE_LOG_BYTES: usize = 128 << 20;
+
+/// Most verbose events (everything but log lines) a trace holds. Past it, or
+/// past [`MAX_VERBOSE_BYTES`], verbose events are dropped and one
+/// [`EventKind::VerboseCut`] marks where; log lines go on.
+pub const MAX_VERBOSE_EVENTS: usize = 2_000_000;
+
+/// Most bytes of text (labels, details) the verbose events of a trace hold (64 MiB).
+pub const MAX_VERBOSE_BYTES: usize = 64 << 20;
+
+/// Most bytes of `--explain` text a trace holds (64 MiB); the lines past it go
+/// unexplained ([`Trace::explanations`] is shorter, and says so).
+pub const MAX_EXPLAIN_BYTES: usize = 64 << 20;
+
+/// Statements and callbacks between two looks at the clock when a deadline is set.
+const DEADLINE_EVERY: u32 = 4096;
 
 /// The main module, as a callback the loop runs first.
 pub(crate) const MAIN: Instance<'static> = Instance {
@@ -238,6 +258,20 @@ pub(crate) struct Interp<'a> {
     /// The order of log texts a guided search is looking for: a run that
     /// prints anything else stops with [`Stop::Diverged`].
     target: Option<&'a [String]>,
+    /// Bytes of log text held ([`MAX_TRACE_LOG_BYTES`]).
+    log_bytes: usize,
+    /// Verbose events held, and the bytes of their text.
+    verbose_events: usize,
+    verbose_bytes: usize,
+    /// Verbose events were dropped from here on.
+    verbose_cut: bool,
+    /// Bytes of explanations held ([`MAX_EXPLAIN_BYTES`]); past it, none are kept.
+    explain_bytes: usize,
+    explain_cut: bool,
+    /// When the orders search this replay belongs to must stop.
+    deadline: Option<std::time::Instant>,
+    /// Steps since the clock was last read (for the deadline).
+    steps: u32,
 }
 
 impl<'a> Interp<'a> {
@@ -268,6 +302,14 @@ impl<'a> Interp<'a> {
             pool_size: loop_config(file, &opts).0,
             slept: None,
             target: None,
+            log_bytes: 0,
+            verbose_events: 0,
+            verbose_bytes: 0,
+            verbose_cut: false,
+            explain_bytes: 0,
+            explain_cut: false,
+            deadline: None,
+            steps: 0,
         }
     }
 
@@ -278,6 +320,33 @@ impl<'a> Interp<'a> {
         self
     }
 
+    /// Stops the run with [`Stop::TimeUp`] once `deadline` has passed (checked
+    /// every few thousand statements and callbacks).
+    pub(crate) fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Counts a step; `Err(TimeUp)` once the deadline has passed.
+    fn tick_deadline(&mut self) -> Result<(), Stop> {
+        let Some(deadline) = self.deadline else {
+            return Ok(());
+        };
+        self.steps += 1;
+        if self.steps >= DEADLINE_EVERY {
+            self.steps = 0;
+            if std::time::Instant::now() >= deadline {
+                return Err(Stop::TimeUp);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether verbose events are recorded (`--verbose`, and not past their bounds).
+    fn verbose(&self) -> bool {
+        self.opts.verbose && !self.verbose_cut
+    }
+
     /// The trace of the run so far.
     pub(crate) fn into_trace(self, title: &str, ending: Ending) -> Trace {
         Trace {
@@ -285,6 +354,7 @@ impl<'a> Interp<'a> {
             events: self.events,
             log_spans: self.log_spans,
             explanations: self.explanations,
+            explanations_cut: self.explain_cut,
             ending,
         }
     }
@@ -298,13 +368,23 @@ impl<'a> Interp<'a> {
                 return Err(Stop::Diverged);
             }
         }
+        if self.log_bytes.saturating_add(text.len()) > MAX_TRACE_LOG_BYTES {
+            return Err(self.stop(sched, LimitKind::LogBytes, MAX_TRACE_LOG_BYTES as u64, self.frame_phase, span));
+        }
+        self.log_bytes += text.len();
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.log_hash, &text).hash(&mut h);
         self.log_hash = h.finish();
         self.log_spans.push(span);
-        if self.opts.explain {
+        if self.opts.explain && !self.explain_cut {
             let why = self.why.clone().unwrap_or_else(|| explain::main_module(self.module));
-            self.explanations.push(why);
+            if self.explain_bytes.saturating_add(why.len()) > MAX_EXPLAIN_BYTES {
+                self.explain_cut = true;
+                self.explanations.shrink_to_fit();
+            } else {
+                self.explain_bytes += why.len();
+                self.explanations.push(why);
+            }
         }
         self.push(sched, EventKind::Log { text });
         Ok(())
@@ -325,6 +405,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
     type Stop = Stop;
 
     fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
+        self.tick_deadline()?;
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
         if inst.link == u32::MAX {
@@ -334,7 +415,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
                 count: 1,
                 this: None,
             };
-            if self.opts.verbose {
+            if self.verbose() {
                 self.push(
                     sched,
                     EventKind::Call {
@@ -345,7 +426,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
                 );
             }
             self.block(sched, self.main, frame)?;
-            if self.opts.verbose {
+            if self.verbose() {
                 self.push(sched, EventKind::Return);
             }
             return Ok(());
@@ -383,7 +464,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
                 ..inst
             }),
         };
-        if self.opts.verbose {
+        if self.verbose() {
             let label = inst.label.get().map(|l| self.labels[l as usize].clone());
             let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
             let line = self.line(self.site_span(&inst));
@@ -398,7 +479,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
                 }
             }
         }
-        if self.opts.verbose {
+        if self.verbose() {
             self.push(sched, EventKind::Return);
         }
         if !inst.alone && (inst.link as usize) < inst.cb.links.len() {
@@ -423,6 +504,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
             LimitKind::Output => MAX_TRACE_LOGS as u64,
+            LimitKind::LogBytes => MAX_TRACE_LOG_BYTES as u64,
             LimitKind::Waiting => MAX_WAITING as u64,
         };
         self.stop(sched, kind, max, phase, span)
@@ -442,7 +524,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
                 _ => {}
             }
         }
-        if !self.opts.verbose {
+        if !self.verbose() {
             return;
         }
         let (turn, tick, kind) = match event {
@@ -458,7 +540,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             EventKind::TurnStart | EventKind::Exit => Phase::Main,
             _ => Phase::Poll,
         };
-        self.events.push(Event { turn, tick, phase, kind });
+        self.push_verbose(Event { turn, tick, phase, kind });
     }
 }
 
@@ -468,15 +550,46 @@ impl<'a> Interp<'a> {
     }
 
     fn push<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, kind: EventKind) {
-        if self.events.len() >= MAX_TRACE_EVENTS && !matches!(kind, EventKind::Log { .. }) {
-            return; // verbose events past the bound are dropped; log lines stop the run instead
-        }
-        self.events.push(Event {
+        let event = Event {
             turn: sched.turn(),
             tick: sched.now(),
             phase: self.frame_phase,
             kind,
-        });
+        };
+        if matches!(event.kind, EventKind::Log { .. }) {
+            self.events.push(event); // bounded by `log`, which stops the run
+        } else {
+            self.push_verbose(event);
+        }
+    }
+
+    /// Records a verbose event, or drops it past [`MAX_VERBOSE_EVENTS`] or
+    /// [`MAX_VERBOSE_BYTES`] (the first one dropped leaves a [`EventKind::VerboseCut`]).
+    fn push_verbose(&mut self, event: Event) {
+        if self.verbose_cut {
+            return;
+        }
+        let bytes = match &event.kind {
+            EventKind::Call { label, .. } => label.as_ref().map_or(0, String::len),
+            EventKind::Schedule { label, detail, .. } => label.as_ref().map_or(0, String::len) + detail.len(),
+            EventKind::Clear { label, .. } => label.len(),
+            _ => 0,
+        };
+        if self.verbose_events >= MAX_VERBOSE_EVENTS || self.verbose_bytes.saturating_add(bytes) > MAX_VERBOSE_BYTES {
+            self.verbose_cut = true;
+            self.events.push(Event {
+                phase: Phase::Main,
+                kind: EventKind::VerboseCut {
+                    events: MAX_VERBOSE_EVENTS,
+                    bytes: MAX_VERBOSE_BYTES,
+                },
+                ..event
+            });
+            return;
+        }
+        self.verbose_events += 1;
+        self.verbose_bytes += bytes;
+        self.events.push(event);
     }
 
     fn site(&self, inst: &Instance) -> usize {
@@ -522,6 +635,7 @@ impl<'a> Interp<'a> {
 
     fn block<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
         for stmt in stmts {
+            self.tick_deadline()?;
             self.statements += 1;
             if self.statements > self.opts.max_statements {
                 return Err(self.statement_limit(sched, stmt.span));
@@ -560,7 +674,7 @@ impl<'a> Interp<'a> {
                 self.log(sched, text, stmt.span)?;
             }
             StmtKind::Work(n) => {
-                if self.opts.verbose {
+                if self.verbose() {
                     let line = self.line(stmt.span);
                     self.push(sched, EventKind::Work { ticks: n.value, line });
                 }
@@ -607,7 +721,7 @@ impl<'a> Interp<'a> {
                 }
             }
         }
-        if self.opts.verbose {
+        if self.verbose() {
             let line = self.line(span);
             self.push(sched, EventKind::Clear { label, count, line });
         }
@@ -695,7 +809,7 @@ impl<'a> Interp<'a> {
         if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.clears) {
             self.live.entry(label).or_default().insert(handle);
         }
-        if self.opts.verbose {
+        if self.verbose() {
             let label = inst.label.get().map(|l| self.labels[l as usize].clone());
             let kind = if inst.link > 0 { ".then" } else { cb.kind.value.name() };
             let detail = self.schedule_detail(sched, cb);

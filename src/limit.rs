@@ -12,6 +12,10 @@ pub fn problem(hit: &LimitHit) -> Problem {
             "the run prints more lines than a trace can hold".to_string(),
             "this line was one too many",
         ),
+        (LimitKind::LogBytes, _) => (
+            "the run prints more log text than a trace can hold".to_string(),
+            "this line was one too many",
+        ),
         (LimitKind::Waiting, _) => (
             "too many callbacks are waiting at once".to_string(),
             "schedules more than the run can hold",
@@ -38,10 +42,11 @@ pub fn problem(hit: &LimitHit) -> Problem {
         LimitKind::Turns => format!("stopped after {} turns (--max-turns)", hit.max),
         LimitKind::Callbacks => format!("stopped after {} callbacks or statements (--max-callbacks)", hit.max),
         LimitKind::Output => format!("stopped after {} log lines (the most a trace holds)", hit.max),
+        LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", hit.max >> 20),
         LimitKind::Waiting => format!("stopped once more than {} callbacks were waiting (the most a run holds)", hit.max),
     };
     let advice = match hit.limit {
-        LimitKind::Output | LimitKind::Waiting => "This bound keeps memory in check: make the scenario smaller",
+        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting => "This bound keeps memory in check: make the scenario smaller",
         LimitKind::Turns | LimitKind::Callbacks => "Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
     };
     let help = format!("{}; {stopped}. {advice}", left_waiting(&hit.waiting));

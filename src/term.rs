@@ -83,6 +83,59 @@ pub fn json_safe(json: String) -> String {
     out
 }
 
+/// Writes `value` as pretty JSON to `out`, as it is built, with the
+/// characters [`is_escaped`] names written as `\uXXXX` inside strings (what
+/// [`json_safe`] does to a whole text).
+///
+/// # Errors
+/// Whatever writing to `out` fails with.
+pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(out: W, value: &T) -> std::io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
+    value.serialize(&mut ser).map_err(std::io::Error::from)
+}
+
+/// serde_json's pretty formatter, escaping [`is_escaped`] characters in strings.
+struct SafeFormatter<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for SafeFormatter<'_> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((i, c)) = rest.char_indices().find(|&(_, c)| is_escaped(c)) {
+            w.write_all(rest[..i].as_bytes())?;
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
 /// `text` cut to at most `max` bytes (at a character boundary), ending with
 /// `…` when cut.
 pub fn cut(text: &str, max: usize) -> Cow<'_, str> {

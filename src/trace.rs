@@ -52,6 +52,10 @@ pub enum EventKind {
     PoolFinish { thread: usize, job: u64 },
     /// Nothing left: the loop exits.
     Exit,
+    /// Verbose events stop here: the trace holds at most `events` of them and
+    /// `bytes` of their text (`interp::MAX_VERBOSE_EVENTS`, `interp::MAX_VERBOSE_BYTES`).
+    /// Log lines go on.
+    VerboseCut { events: usize, bytes: usize },
 }
 
 /// How a run ended.
@@ -94,6 +98,10 @@ pub struct Trace {
     /// With `--explain`: why each `log` line ran where it did, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explanations: Vec<String>,
+    /// The explanations stopped before the last log line: the trace holds at
+    /// most `interp::MAX_EXPLAIN_BYTES` of them.
+    #[serde(skip)]
+    pub explanations_cut: bool,
     #[serde(flatten)]
     pub ending: Ending,
 }
@@ -152,9 +160,15 @@ impl Trace {
             // Texts from the file may hold control characters: shown escaped (`\u{1b}`).
             writeln!(out, "{}  {}", style.phase(&format!("{phase:<9}")), crate::term::escape(&text))?;
             if matches!(e.kind, EventKind::Log { .. }) {
+                let pad = " ".repeat(turn_w + tick_w + 15);
                 if let Some(why) = self.explanations.get(logs) {
-                    let pad = " ".repeat(turn_w + tick_w + 15);
                     writeln!(out, "{pad}{}", style.dim(&format!("↳ {}", crate::term::escape(why))))?;
+                } else if self.explanations_cut && logs == self.explanations.len() {
+                    let note = format!(
+                        "↳ no more explanations: a trace holds at most {} MiB of them",
+                        crate::interp::MAX_EXPLAIN_BYTES >> 20
+                    );
+                    writeln!(out, "{pad}{}", style.dim(&note))?;
                 }
                 logs += 1;
             }
@@ -180,6 +194,16 @@ fn describe(e: &Event) -> (String, String) {
         }
         EventKind::PoolFinish { thread, job } => return ("pool".into(), format!("thread {thread} finishes job {job}")),
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
+        EventKind::VerboseCut { events, bytes } => {
+            return (
+                "──".into(),
+                format!(
+                    "verbose events stop here: a trace holds at most {} of them and {} MiB of their text; log lines go on",
+                    crate::render::thousands(*events as u64),
+                    bytes >> 20
+                ),
+            )
+        }
     };
     (phase, text)
 }

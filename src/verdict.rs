@@ -15,7 +15,7 @@ use crate::expect;
 use crate::interp::{self, RunOptions};
 use crate::load::Loaded;
 use crate::orders::membership::{self, Membership};
-use crate::orders::{self, SearchBounds};
+use crate::orders::{self, Cut, SearchBounds};
 use crate::problem::Problem;
 use crate::sched::NodeVersion;
 use crate::syntax::ast::Expect;
@@ -34,8 +34,10 @@ pub enum Verdict {
         /// that Node prints in several.
         race: Option<Problem>,
     },
-    /// The prediction is wrong (or could not be decided): the diagnostic.
-    Fail(Problem),
+    /// The prediction is wrong (or could not be decided): the diagnostics.
+    /// `limit`: a limit the prediction does not name stopped the run, or a
+    /// bound cut the search for the orders of `expect … or …` short (exit 3).
+    Fail { problems: Vec<Problem>, limit: bool },
     /// The file has no `expect` block.
     NoPrediction,
 }
@@ -48,18 +50,42 @@ enum Holds {
     Node(String),
 }
 
+impl Verdict {
+    fn fail(p: Problem) -> Verdict {
+        Verdict::Fail {
+            problems: vec![p],
+            limit: false,
+        }
+    }
+}
+
 /// Checks `loaded`'s prediction with `opts` (its `explain` is turned on).
-pub fn verdict(loaded: &Loaded, opts: RunOptions) -> Verdict {
+/// `time_limit` overrides the searches' own (`--orders-time-limit`).
+pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::Duration>) -> Verdict {
     let Some(expect) = &loaded.file.expect else {
         return Verdict::NoPrediction;
     };
+    let bounds = |base: SearchBounds| SearchBounds {
+        time_limit: time_limit.or(base.time_limit),
+        ..base
+    };
     let trace = interp::run(&loaded.file, &loaded.src, "", RunOptions { explain: true, ..opts });
-    let mut holds = Vec::new();
     let several = !expect.or.is_empty();
+    if let crate::trace::Ending::Limit(hit) = &trace.ending {
+        if expect.alternatives().all(|alt| alt.limit.is_none()) {
+            if let Err(p) = expect::check(expect, &trace) {
+                return Verdict::Fail {
+                    problems: vec![p, crate::limit::problem(hit)],
+                    limit: true,
+                };
+            }
+        }
+    }
+    let mut holds = Vec::new();
     for alt in expect.alternatives() {
-        match alternative(loaded, opts, alt, &trace, several) {
+        match alternative(loaded, opts, alt, &trace, several, bounds(SearchBounds::default())) {
             Ok(h) => holds.push(h),
-            Err(p) => return Verdict::Fail(p),
+            Err(v) => return v,
         }
     }
     let mut notes = Vec::new();
@@ -74,19 +100,41 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions) -> Verdict {
         }
     }
     let mut race = None;
-    if !expect.or.is_empty() {
-        let all = orders::all_orders(&loaded.file, &loaded.src, opts);
-        if all.truncated {
-            notes.push(
-                "each alternative is an order Node can print; whether they are all of them is unknown (the list of orders was cut short)"
-                    .into(),
-            );
-        } else if let Err(p) = missing_order(expect, &all) {
-            return Verdict::Fail(p);
+    if several {
+        let all = orders::all_orders_from(&loaded.file, &loaded.src, opts, bounds(SearchBounds::default()), trace);
+        if let Err(p) = missing_order(expect, &all) {
+            return Verdict::fail(p);
+        }
+        if let Some(cut) = all.cut {
+            let p = Problem::error(
+                "loop::search",
+                expect.span,
+                format!(
+                    "the search for the orders Node can print was cut short {}: whether the alternatives name them all could not be checked",
+                    cut.describe()
+                ),
+                "not all checked",
+            )
+            .help(format!(
+                "each alternative is an order Node can print, and every order found ({}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer",
+                all.orders.len()
+            ));
+            return Verdict::Fail {
+                problems: vec![p],
+                limit: true,
+            };
         }
     } else if matches!(holds.first(), Some(Holds::Model)) && opts.node == NodeVersion::Node20 && SearchBounds::worth_checking(&trace) {
-        let found = orders::all_orders_after(&loaded.file, &loaded.src, opts, SearchBounds::race_check(), &trace);
+        let found = orders::all_orders_after(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
         race = orders::race_warning(&trace, &found);
+        if race.is_none() {
+            if let Some(cut) = found.cut.filter(|c| !matches!(c, Cut::Orders(_))) {
+                notes.push(format!(
+                    "the race check was cut short {}: Node may print other orders than this one (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
+                    cut.describe()
+                ));
+            }
+        }
     }
     Verdict::Pass {
         lines: expect.lines.len(),
@@ -97,7 +145,14 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions) -> Verdict {
 
 /// Whether `alt` is the model's trace or another order Node can print.
 /// `several`: one of `or` alternatives, blamed as a whole when impossible.
-fn alternative(loaded: &Loaded, opts: RunOptions, alt: &Expect, trace: &Trace, several: bool) -> Result<Holds, Problem> {
+fn alternative(
+    loaded: &Loaded,
+    opts: RunOptions,
+    alt: &Expect,
+    trace: &Trace,
+    several: bool,
+    bounds: SearchBounds,
+) -> Result<Holds, Verdict> {
     let wrong = match expect::check_one(alt, trace) {
         Ok(()) => return Ok(Holds::Model),
         Err(_) if several => Problem::error(
@@ -112,34 +167,40 @@ fn alternative(loaded: &Loaded, opts: RunOptions, alt: &Expect, trace: &Trace, s
     let stopped = alt.limit.is_some();
     let model: Vec<String> = trace.logs().map(|(_, t)| t.to_string()).collect();
     if texts == model && stopped == expect::limit_queue(trace).is_some() {
-        return Err(add_help(
+        return Err(Verdict::fail(add_help(
             wrong,
             "the order of the lines is right (it is the model's); a field written there is not",
-        ));
+        )));
     }
     if opts.node != NodeVersion::Node20 {
-        return Err(add_help(
+        return Err(Verdict::fail(add_help(
             wrong,
             "whether real Node can print this order is searched for Node 20 only",
-        ));
+        )));
     }
-    match membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, SearchBounds::default()) {
+    match membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds) {
         Membership::Possible { race } => Ok(Holds::Node(race)),
-        Membership::Impossible if several => Err(Problem::error(
+        Membership::Impossible if several => Err(Verdict::fail(Problem::error(
             "loop::prediction",
             alt.span,
             "real Node never prints this order",
             "not a possible order",
         )
-        .help("no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print")),
-        Membership::Impossible => Err(add_help(
+        .help("no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print"))),
+        Membership::Impossible => Err(Verdict::fail(add_help(
             wrong,
             "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)",
-        )),
-        Membership::Undecided { schedules } => Err(add_help(
+        ))),
+        Membership::Undecided { cut } => Err(Verdict::Fail {
+            problems: vec![add_help(
             wrong,
-            &format!("the model prints another order, and whether real Node can print this one is undecided: the search was cut short after {schedules} schedules"),
-        )),
+            &format!(
+                "the model prints another order, and whether real Node can print this one is undecided: the search was cut short {} (`--orders-time-limit SECONDS` gives it longer)",
+                cut.describe()
+            ),
+            )],
+            limit: true,
+        }),
     }
 }
 

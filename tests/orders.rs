@@ -247,7 +247,9 @@ mod membership {
         };
         assert_eq!(
             can_print(&loaded.file, &loaded.src, RunOptions::default(), &order, false, tiny),
-            Membership::Undecided { schedules: 1 }
+            Membership::Undecided {
+                cut: loopsim::orders::Cut::Schedules(1)
+            }
         );
     }
 }

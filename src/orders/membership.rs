@@ -20,7 +20,7 @@ pub enum Membership {
     /// No: every schedule that agrees with the prediction so far was explored.
     Impossible,
     /// A search bound was hit before an answer: nothing is claimed.
-    Undecided { schedules: usize },
+    Undecided { cut: super::Cut },
 }
 
 /// Whether real Node can print `logs` (and end stopped by a limit when
@@ -29,6 +29,8 @@ pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stop
     let opts = interp::resolve_limits(file, opts);
     let mut search = Search {
         budget: usize::MAX,
+        deadline: bounds.time_limit.map(|t| (std::time::Instant::now() + t, t.as_secs())),
+        max_states: bounds.max_states,
         ..Search::default()
     };
     search.restart(Vec::new());
@@ -42,8 +44,18 @@ pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stop
                 race: search.race.clone().unwrap_or_else(|| super::NO_CROSSING.to_string()),
             };
         }
-        if schedules >= bounds.max_schedules || callbacks >= bounds.max_callbacks {
-            return Membership::Undecided { schedules };
+        if let Some(cut) = search.halted {
+            return Membership::Undecided { cut };
+        }
+        if schedules >= bounds.max_schedules {
+            return Membership::Undecided {
+                cut: super::Cut::Schedules(schedules),
+            };
+        }
+        if callbacks >= bounds.max_callbacks {
+            return Membership::Undecided {
+                cut: super::Cut::Callbacks(callbacks),
+            };
         }
         match search.next_prefix() {
             None => return Membership::Impossible,

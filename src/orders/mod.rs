@@ -10,12 +10,14 @@ pub mod membership;
 pub mod node20;
 pub mod report;
 
-use crate::interp::{self, Interp, RunOptions, MAIN};
+use crate::interp::{self, Interp, RunOptions, Stop, MAIN};
 use crate::syntax::ast::File;
-use crate::trace::Ending;
+use crate::trace::{Ending, EventKind, LimitHit};
+use indexmap::map::Entry;
 use indexmap::IndexMap;
 use node20::{Chooser, Halt, Node20};
 use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 /// One possible order of log lines and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -34,9 +36,47 @@ pub struct Orders {
     pub orders: Vec<Order>,
     /// A search bound cut the exploration short: more orders may exist.
     pub truncated: bool,
+    /// Which bound, when `truncated`.
+    pub cut: Option<Cut>,
     /// Some Node 20 schedule printed the seed model's order (a check of the
     /// model: LANGUAGE.md §5 says it always does).
     pub model_possible: bool,
+    /// The limit that stopped the seed model's run, if one did (`run` exits 3 for it).
+    #[serde(skip)]
+    pub model_limit: Option<LimitHit>,
+}
+
+/// The bound that cut a search short (see [`SearchBounds`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "bound", content = "max", rename_all = "camelCase")]
+pub enum Cut {
+    /// This many orders were found.
+    Orders(usize),
+    /// This many schedules were replayed.
+    Schedules(usize),
+    /// This many callbacks were run over all schedules.
+    Callbacks(u64),
+    /// This many states were remembered (memory).
+    States(usize),
+    /// The orders found held this many bytes of log text (memory).
+    Bytes(usize),
+    /// The search ran this many seconds.
+    Seconds(u64),
+}
+
+impl Cut {
+    /// "after 10 s", "at 1,000 orders", …
+    pub fn describe(&self) -> String {
+        use crate::render::thousands;
+        match *self {
+            Cut::Orders(n) => format!("at {} orders", thousands(n as u64)),
+            Cut::Schedules(n) => format!("after {} schedules", thousands(n as u64)),
+            Cut::Callbacks(n) => format!("after {} callbacks", thousands(n)),
+            Cut::States(n) => format!("at {} states remembered", thousands(n as u64)),
+            Cut::Bytes(n) => format!("at {} MiB of orders held", n >> 20),
+            Cut::Seconds(s) => format!("after {s} s"),
+        }
+    }
 }
 
 /// Bounds of the search.
@@ -48,7 +88,17 @@ pub struct SearchBounds {
     pub max_callbacks: u64,
     /// Most distinct orders listed.
     pub max_orders: usize,
+    /// Most states (fingerprints) remembered at once, so memory stays bounded.
+    pub max_states: usize,
+    /// Most bytes of log text the orders found may hold (each line also
+    /// counts [`LINE_OVERHEAD`] bytes).
+    pub max_bytes: usize,
+    /// Longest the search may run, after the seed model's run; `None`: no limit.
+    pub time_limit: Option<Duration>,
 }
+
+/// Bytes an order's line costs besides its text (a `String`).
+pub const LINE_OVERHEAD: usize = std::mem::size_of::<String>();
 
 impl SearchBounds {
     /// Enough to tell whether a file races: stop at the second order.
@@ -57,6 +107,8 @@ impl SearchBounds {
             max_schedules: 5_000,
             max_callbacks: 2_000_000,
             max_orders: 2,
+            time_limit: Some(Duration::from_secs(2)),
+            ..SearchBounds::default()
         }
     }
 
@@ -76,6 +128,9 @@ impl Default for SearchBounds {
             max_schedules: 20_000,
             max_callbacks: 20_000_000,
             max_orders: 1_000,
+            max_states: 2_000_000,
+            max_bytes: 128 << 20,
+            time_limit: Some(Duration::from_secs(10)),
         }
     }
 }
@@ -94,18 +149,48 @@ pub fn all_orders(file: &File, src: &str, opts: RunOptions) -> Orders {
 /// to the default timing.
 pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) -> Orders {
     let model = interp::run(file, src, "", RunOptions { verbose: false, ..opts });
-    all_orders_after(file, src, opts, bounds, &model)
+    all_orders_from(file, src, opts, bounds, model)
+}
+
+/// [`all_orders_after`], given the model's trace to keep: its lines are moved
+/// out, and the rest is freed before the search.
+pub fn all_orders_from(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: crate::trace::Trace) -> Orders {
+    let limit = match &model.ending {
+        Ending::Limit(hit) => Some(hit.clone()),
+        Ending::Finished { .. } => None,
+    };
+    search(file, src, opts, bounds, into_texts(model), limit)
 }
 
 /// [`all_orders_within`] for a file whose model run is `model` already.
 pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: &crate::trace::Trace) -> Orders {
+    let limit = match &model.ending {
+        Ending::Limit(hit) => Some(hit.clone()),
+        Ending::Finished { .. } => None,
+    };
+    search(file, src, opts, bounds, texts(model), limit)
+}
+
+fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: Vec<String>, limit: Option<LimitHit>) -> Orders {
     let opts = interp::resolve_limits(file, opts);
+    let mut bytes = order_bytes(&model);
     let mut found: IndexMap<(Vec<String>, bool), String> = IndexMap::new();
-    found.insert((texts(model), matches!(model.ending, Ending::Limit(_))), String::new());
-    let mut search = Search::default();
+    found.insert((model, limit.is_some()), String::new());
+    let mut search = Search {
+        deadline: bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs())),
+        max_states: bounds.max_states,
+        ..Search::default()
+    };
     let (mut schedules, mut callbacks) = (0usize, 0u64);
     let mut model_possible = false;
-    for budget in 0.. {
+    let mut cut = (bytes > bounds.max_bytes).then_some(Cut::Bytes(bounds.max_bytes));
+    if search.deadline.is_some_and(|(d, _)| Instant::now() >= d) {
+        cut = cut.or(bounds.time_limit.map(|t| Cut::Seconds(t.as_secs())));
+    }
+    'rounds: for budget in 0.. {
+        if cut.is_some() {
+            break;
+        }
         search.budget = budget;
         search.cut = false;
         search.restart(Vec::new());
@@ -113,13 +198,33 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
             let (logs, stopped, spent) = replay(file, src, opts, &mut search, None);
             callbacks += spent;
             schedules += 1;
+            if let Some(halt) = search.halted {
+                cut = Some(halt);
+                break 'rounds;
+            }
             if let Some(logs) = logs {
                 model_possible |= found.get_index(0).is_some_and(|((first, _), _)| *first == logs);
-                let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
-                found.entry((logs, stopped)).or_insert(race);
+                if let Entry::Vacant(v) = found.entry((logs, stopped)) {
+                    let more = order_bytes(&v.key().0);
+                    if bytes.saturating_add(more) > bounds.max_bytes {
+                        cut = Some(Cut::Bytes(bounds.max_bytes));
+                        break 'rounds;
+                    }
+                    bytes += more;
+                    v.insert(search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string()));
+                }
             }
-            if found.len() >= bounds.max_orders || schedules >= bounds.max_schedules || callbacks >= bounds.max_callbacks {
-                return finish(found, true, model_possible);
+            cut = if found.len() >= bounds.max_orders {
+                Some(Cut::Orders(bounds.max_orders))
+            } else if schedules >= bounds.max_schedules {
+                Some(Cut::Schedules(bounds.max_schedules))
+            } else if callbacks >= bounds.max_callbacks {
+                Some(Cut::Callbacks(bounds.max_callbacks))
+            } else {
+                None
+            };
+            if cut.is_some() {
+                break 'rounds;
             }
             match search.next_prefix() {
                 None => break,
@@ -130,22 +235,25 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
             break;
         }
     }
-    finish(found, false, model_possible)
-}
-
-const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn)";
-
-fn finish(found: IndexMap<(Vec<String>, bool), String>, truncated: bool, model_possible: bool) -> Orders {
     let orders = found
         .into_iter()
         .map(|((logs, stopped), race)| Order { logs, stopped, race })
         .collect();
     Orders {
         orders,
-        truncated,
+        truncated: cut.is_some(),
+        cut,
         model_possible,
+        model_limit: limit,
     }
 }
+
+/// The bytes an order's lines hold, as counted against [`SearchBounds::max_bytes`].
+fn order_bytes(logs: &[String]) -> usize {
+    logs.iter().fold(0usize, |sum, l| sum.saturating_add(l.len() + LINE_OVERHEAD))
+}
+
+const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn)";
 
 /// The warning `run` adds when Node 20 can print the file's lines in more
 /// than one order: the first line where another order differs from the
@@ -189,12 +297,25 @@ fn texts(trace: &crate::trace::Trace) -> Vec<String> {
     trace.logs().map(|(_, t)| t.to_string()).collect()
 }
 
+/// The log texts of `trace`, moved out of it.
+fn into_texts(trace: crate::trace::Trace) -> Vec<String> {
+    trace
+        .events
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Log { text } => Some(text),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Runs one schedule; returns its log (`None` if pruned), whether it was
 /// stopped, and how many callbacks it ran. With a `target`, a schedule is
 /// pruned at its first log line that differs from the target's.
 fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, u64) {
     let (pool, module) = interp::loop_config(file, &opts);
-    let mut host = Interp::new(file, src, RunOptions { verbose: false, ..opts });
+    let deadline = search.deadline;
+    let mut host = Interp::new(file, src, RunOptions { verbose: false, ..opts }).with_deadline(deadline.map(|(d, _)| d));
     if let Some(target) = target {
         host = host.with_target(target);
     }
@@ -209,10 +330,18 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
             callbacks: 0,
         },
     );
-    let logs = texts(&trace);
+    if let (Err(Halt::Host(Stop::TimeUp)), Some((_, seconds))) = (&result, deadline) {
+        search.halted = Some(Cut::Seconds(seconds));
+    }
+    if search.halted.is_some() {
+        // Cut short mid-schedule: its lines are no order.
+        return (None, false, spent);
+    }
+    let logs = into_texts(trace);
     match result {
         Ok(()) => (Some(logs), false, spent),
-        Err(Halt::Host(interp::Stop::Diverged)) => (None, false, spent),
+        // A schedule that diverged from the target, or ran out of time, is no order.
+        Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => (None, false, spent),
         Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true, spent),
         Err(Halt::Pruned) if search.cycle => (Some(logs), true, spent),
         Err(Halt::Pruned) => (None, false, spent),
@@ -242,6 +371,12 @@ struct Search {
     path: HashSet<u64>,
     /// This schedule was abandoned on a cycle: it runs forever.
     cycle: bool,
+    /// When the search must stop, and the time limit in seconds.
+    deadline: Option<(Instant, u64)>,
+    /// Most fingerprints in `seen` and `path` together.
+    max_states: usize,
+    /// The deadline passed, or memory ran out: the search stops.
+    halted: Option<Cut>,
 }
 
 impl Search {
@@ -292,6 +427,16 @@ impl Chooser for &mut Search {
     }
 
     fn visit(&mut self, fingerprint: u64) -> bool {
+        if let Some((deadline, seconds)) = self.deadline {
+            if Instant::now() >= deadline {
+                self.halted = Some(Cut::Seconds(seconds));
+                return false;
+            }
+        }
+        if self.seen.len() + self.path.len() >= self.max_states {
+            self.halted = Some(Cut::States(self.max_states));
+            return false;
+        }
         if !self.path.insert(fingerprint) {
             self.cycle = true;
             return false;

@@ -700,6 +700,7 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
                 LimitKind::Turns => format!("{} turns (--max-turns)", thousands(hit.max)),
                 LimitKind::Callbacks => format!("{} callbacks (--max-callbacks)", thousands(hit.max)),
                 LimitKind::Output => format!("{} log lines (the most a trace holds)", thousands(hit.max)),
+                LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", hit.max >> 20),
                 LimitKind::Waiting => format!("{} callbacks waiting (the most a run holds)", thousands(hit.max)),
             };
             vec![

@@ -54,6 +54,8 @@ pub enum LimitKind {
     Callbacks,
     /// The trace grew past its bound (`interp::MAX_TRACE_LOGS`): keeps memory bounded.
     Output,
+    /// The log text grew past its bound in bytes (`interp::MAX_TRACE_LOG_BYTES`): keeps memory bounded.
+    LogBytes,
     /// Too many callbacks waiting at once (`interp::MAX_WAITING`): keeps memory bounded.
     Waiting,
 }

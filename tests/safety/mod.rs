@@ -7,14 +7,14 @@
 /// newline, U+2028 and U+2029 (JavaScript line terminators) each followed by
 /// code that writes the file named by `$LOOPSIM_PWNED`, backslashes (one
 /// before `u0041`, one last), the control characters a `.loop` string may hold
-/// (tab, carriage return, DEL, C1), a bidi override, a BOM, an emoji. Every occurrence of `PWN` in an emitted program must be inside a
+/// (tab, DEL, C1: a lone carriage return is refused when a file is read), a bidi override, a BOM, an emoji. Every occurrence of `PWN` in an emitted program must be inside a
 /// string literal.
 pub const PAYLOAD: &str = concat!(
     "PWN \"'`${globalThis.PWNED = 1}` */ /* --> <!-- </script><script>\n",
     "require('fs').writeFileSync(process.env.LOOPSIM_PWNED, 'n');//",
     "\u{2028}require('fs').writeFileSync(process.env.LOOPSIM_PWNED, 'ls');//",
     "\u{2029}require('fs').writeFileSync(process.env.LOOPSIM_PWNED, 'ps');//",
-    " \\u0041 \u{7f}\u{85}\r\t \u{202e}rtl\u{202c} \u{feff} 😀 ' \\"
+    " \\u0041 \u{7f}\u{85}\t \u{202e}rtl\u{202c} \u{feff} 😀 ' \\"
 );
 
 /// `text` as a `.loop` string literal (quotes included).

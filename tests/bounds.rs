@@ -1,0 +1,425 @@
+//! Hostile files: every command ends within seconds and under 1 GiB of
+//! address space, stopped by a documented bound with a documented exit code.
+//!
+//! Each command runs under `ulimit -v` (1 GiB) and is killed if it runs past
+//! a generous time (no test asserts anything closer about time). Outputs are
+//! deterministic: the files hit their bound far beyond it, or the bound is a
+//! count (a time limit of 0 s stops a search at its first step).
+
+use loopsim::orders::{self, Cut, SearchBounds};
+use loopsim::{interp, load};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The address space each command may use: 1 GiB.
+const MEMORY_KIB: u64 = 1 << 20;
+
+/// What a command printed and how it ended.
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn dir() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bounds");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes `text` as the file `name` and returns its path.
+fn file(name: &str, text: &str) -> String {
+    let path = dir().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// Runs loopsim with `args` under 1 GiB of address space; fails the test if it
+/// is still running after `secs` seconds.
+fn loopsim(args: &[&str], secs: u64) -> Out {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let (out_path, err_path) = (dir().join(format!("out-{call}")), dir().join(format!("err-{call}")));
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_KIB} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_loopsim"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::from(std::fs::File::create(&out_path).unwrap()))
+        .stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()))
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("loopsim {args:?} still ran after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |p: &PathBuf| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+    let out = Out {
+        code: status.code(),
+        stdout: read(&out_path),
+        stderr: read(&err_path),
+    };
+    let _ = std::fs::remove_file(out_path);
+    let _ = std::fs::remove_file(err_path);
+    out
+}
+
+// ----- 1. `clear` labels ------------------------------------------------------
+
+#[test]
+fn ten_thousand_timers_and_ten_thousand_clears_check_in_linear_time() {
+    // Every label distinct and literal, every clear naming one: the check of
+    // `clear` labels compared each clear with each label (33 s and more).
+    let mut src = String::new();
+    for i in 0..10_000 {
+        src.push_str(&format!("timeout 1 \"t{i}\"\n"));
+    }
+    for i in 0..10_000 {
+        src.push_str(&format!("clear \"t{i}\"\n"));
+    }
+    let f = file("clears.loop", &src);
+    let o = loopsim(&["run", "--no-race-check", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(o.stdout, "turn  tick  phase      log\n");
+    assert_eq!(o.stderr, "");
+}
+
+#[test]
+fn a_long_label_and_a_long_clear_stay_under_a_gigabyte() {
+    // 80 KB: a 40,000-character label and a clear that differs in its last
+    // character. The check built a 40,000 × 40,000 table (1.5 GB).
+    let a = "a".repeat(40_000);
+    let f = file("long-clear.loop", &format!("timeout 1 \"{a}\"\nclear \"{a}b\"\n"));
+    let o = loopsim(&["check", &f], 30);
+    assert_eq!(o.code, Some(1), "{}", o.stderr); // no expect block
+    assert!(o.stderr.contains("no timeout, interval or immediate is labelled"), "{}", o.stderr);
+}
+
+#[test]
+fn clear_labels_with_placeholders_match_digit_runs() {
+    // `clear` semantics are unchanged: labels compared after `{i}` is filled in.
+    let src = "repeat 3 { timeout 5 \"t{i}\" }\nrepeat 2 { immediate \"im{i}x\" { log \"im\" } }\nlog \"main\"\nclear \"t2\"\nrepeat 2 { clear \"im{i}x\" }\ntimeout 9 \"late\" { clear \"t3\" }\nrepeat 1 { nextTick \"n{i}5\" }\nrepeat 1 { clear \"n{i}{i}5\" }\n";
+    let f = file("placeholders.loop", src);
+    let o = loopsim(&["run", "--no-race-check", "--verbose", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    // t1 and t3 run at 5 (the clear in "late" comes after), t2 was cleared, both immediates too.
+    let logs: Vec<&str> = o.stdout.lines().filter(|l| l.contains("× clear")).collect();
+    assert_eq!(logs.len(), 5, "{}", o.stdout);
+    assert!(logs[0].ends_with("× clear \"t2\": 1 cancelled (line 4)"), "{}", logs[0]);
+    assert!(logs[1].ends_with("× clear \"im1x\": 1 cancelled (line 5)"), "{}", logs[1]);
+    assert!(logs[2].ends_with("× clear \"im2x\": 1 cancelled (line 5)"), "{}", logs[2]);
+    assert!(logs[3].ends_with("× clear \"n115\": 0 cancelled (line 8)"), "{}", logs[3]);
+    assert!(logs[4].ends_with("× clear \"t3\": 0 cancelled (line 6)"), "{}", logs[4]);
+    // "n{i}5" and "n{i}{i}5" can both be "n115": a nextTick label, which clear cannot cancel.
+    assert!(o.stderr.contains("`clear` cannot cancel a `nextTick` callback"), "{}", o.stderr);
+    assert_eq!(o.stderr.matches("loop::clear").count(), 1, "{}", o.stderr);
+}
+
+// ----- 2. log text in bytes ---------------------------------------------------
+
+const LINE_2KB: usize = 2_000;
+
+fn two_kb_lines() -> String {
+    file(
+        "2kb.loop",
+        &format!("immediate \"x\" {{ log \"{}\" again }}\n", "x".repeat(LINE_2KB)),
+    )
+}
+
+#[test]
+fn two_kilobyte_lines_stop_at_128_mib_of_log_text() {
+    // 2,000,000 lines of 2 KB took 4 GB (8 GB as JSON).
+    let o = loopsim(&["run", &two_kb_lines()], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("the run prints more log text than a trace can hold"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains("stopped after 128 MiB of log text (the most a trace holds)"),
+        "{}",
+        o.stderr
+    );
+    // 128 MiB / 2,000 bytes = 67,108 lines, under the header.
+    assert_eq!(o.stdout.lines().count(), 1 + (128 << 20) / LINE_2KB);
+}
+
+#[test]
+fn the_json_trace_of_two_kilobyte_lines_is_written_as_it_is_built() {
+    let o = loopsim(&["run", "--format", "json", &two_kb_lines()], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["events"].as_array().unwrap().len(), (128 << 20) / LINE_2KB);
+    assert_eq!(v["limit"], "logBytes");
+    assert_eq!(v["max"], 128u64 << 20);
+}
+
+#[test]
+fn check_exits_3_when_a_limit_it_does_not_predict_stops_the_run() {
+    let x = "x".repeat(LINE_2KB);
+    let f = file(
+        "2kb-expect.loop",
+        &format!("immediate \"x\" {{ log \"{x}\" again }}\nexpect {{\n  \"{x}\"\n}}\n"),
+    );
+    let o = loopsim(&["check", &f], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("the run printed more: log line 2 is not predicted"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("stopped after 128 MiB of log text"), "{}", o.stderr);
+}
+
+// ----- 3. verbose events and explanations -------------------------------------
+
+#[test]
+fn verbose_events_stop_at_64_mib_with_a_note_and_log_lines_go_on() {
+    // A 10 KB label: every call and scheduling holds it once more.
+    let label = "L".repeat(10_000);
+    let f = file(
+        "verbose.loop",
+        &format!("immediate \"{label}\" times 5000 {{ log \"{{n}}\" again }}\n"),
+    );
+    let o = loopsim(&["run", "--verbose", "--no-race-check", &f], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    let cut = lines.iter().position(|l| l.contains("verbose events stop here")).expect("the note");
+    assert!(
+        lines[cut].ends_with(
+            "──         verbose events stop here: a trace holds at most 2,000,000 of them and 64 MiB of their text; log lines go on"
+        ),
+        "{}",
+        lines[cut]
+    );
+    assert_eq!(lines.iter().filter(|l| l.contains("verbose events stop here")).count(), 1);
+    // After it, only log lines, through the last one.
+    assert!(
+        lines[cut + 1..].iter().all(|l| !l.contains('▶') && !l.contains("  + ")),
+        "{}",
+        lines[cut + 1]
+    );
+    assert!(lines.last().unwrap().ends_with("check      5000"), "{}", lines.last().unwrap());
+    // Each call holds the label once, each scheduling once: 64 MiB is about 3,355 callbacks.
+    let calls = lines[..cut].iter().filter(|l| l.contains('▶')).count();
+    assert!((3_300..3_400).contains(&calls), "{calls}");
+}
+
+#[test]
+fn the_json_verbose_trace_marks_where_events_stop() {
+    let label = "L".repeat(10_000);
+    let f = file("verbose-json.loop", &format!("immediate \"{label}\" times 5000 {{ again }}\n"));
+    let o = loopsim(&["run", "--verbose", "--format", "json", "--no-race-check", &f], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let cuts: Vec<&serde_json::Value> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "verboseCut")
+        .collect();
+    assert_eq!(cuts.len(), 1);
+    assert_eq!(
+        (cuts[0]["events"].as_u64(), cuts[0]["bytes"].as_u64()),
+        (Some(2_000_000), Some(64 << 20))
+    );
+}
+
+#[test]
+fn a_one_line_again_chain_with_a_long_label_stays_under_a_gigabyte_verbose() {
+    // 5,000,000 verbose events of a 1 KB label each took 6 GB.
+    let f = file("verbose-again.loop", &format!("immediate \"{}\" {{ again }}\n", "L".repeat(1_000)));
+    let o = loopsim(&["run", "--verbose", &f], 120);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stdout.contains("verbose events stop here"));
+    assert!(o.stderr.contains("the check queue is refilled every turn"), "{}", o.stderr);
+}
+
+#[test]
+fn explanations_stop_at_64_mib_with_a_note() {
+    // The explanation of each line names its callback's 100 KB label.
+    let label = "L".repeat(100_000);
+    let f = file(
+        "explain.loop",
+        &format!("immediate \"{label}\" times 1000 {{ log \"{{n}}\" again }}\n"),
+    );
+    let o = loopsim(&["run", "--explain", "--no-race-check", &f], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let notes: Vec<&str> = o.stdout.lines().filter(|l| l.contains("no more explanations")).collect();
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0].ends_with("↳ no more explanations: a trace holds at most 64 MiB of them"),
+        "{}",
+        notes[0]
+    );
+    assert_eq!(o.stdout.lines().filter(|l| l.contains("  check  ")).count(), 1000);
+}
+
+// ----- 4. the search for orders ----------------------------------------------
+
+const RACE: &str = "timeout 0 \"t\"\nimmediate \"i\"\n";
+
+#[test]
+fn all_orders_cut_short_by_time_says_so_and_exits_3() {
+    let f = file("race.loop", RACE);
+    let o = loopsim(&["run", "--all-orders", "--orders-time-limit", "0", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "1 order Node 20 can print (search cut short after 0 s: the orders listed are a partial answer; \
+         `--orders-time-limit SECONDS` gives it longer):\n\norder 1 (the seed model's order):\n  i\n  t\n"
+    );
+    let o = loopsim(&["run", "--all-orders", "--orders-time-limit", "0", "--format", "json", &f], 30);
+    assert_eq!(o.code, Some(3));
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["cut"], serde_json::json!({"bound": "seconds", "max": 0}));
+    // Given time, the search completes: both orders, exit 0.
+    let o = loopsim(&["run", "--all-orders", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stdout.starts_with("2 orders Node 20 can print:\n"), "{}", o.stdout);
+}
+
+#[test]
+fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
+    let f = file("race-run.loop", RACE);
+    let o = loopsim(&["run", "--orders-time-limit", "0", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        "turn  tick  phase      log\n   1     0  check      i\n   2     1  timers     t\n"
+    );
+    assert!(o.stderr.starts_with("note: "), "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("the race check was cut short after 0 s: Node 20 may print other orders than this one"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn all_orders_exits_3_where_run_exits_3() {
+    let f = file("starve.loop", "nextTick \"a\" { again }\n");
+    let run = loopsim(&["run", "--max-callbacks", "1000", &f], 30);
+    assert_eq!(run.code, Some(3), "{}", run.stderr);
+    let all = loopsim(&["run", "--all-orders", "--max-callbacks", "1000", &f], 30);
+    assert_eq!(all.code, Some(3), "{}", all.stderr);
+    assert!(
+        all.stdout.contains("(the seed model's order, then stopped by a limit)"),
+        "{}",
+        all.stdout
+    );
+    assert!(all.stderr.contains("the nextTick queue never empties"), "{}", all.stderr);
+    // check: 3 unless the prediction names the limit.
+    let lines: String = (1..=1000).map(|_| "  \"a\"\n").collect();
+    let unpredicted = file(
+        "starve-expect.loop",
+        &format!("nextTick \"a\" {{ log \"a\" again }}\nexpect {{\n{lines}}}\n"),
+    );
+    let o = loopsim(&["check", "--max-callbacks", "1000", &unpredicted], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    let predicted = file(
+        "starve-limit.loop",
+        &format!("nextTick \"a\" {{ log \"a\" again }}\nexpect {{\n{lines}  limit nextTick\n}}\n"),
+    );
+    let o = loopsim(&["check", "--max-callbacks", "1000", &predicted], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+#[test]
+fn check_of_alternatives_cut_short_exits_3() {
+    let src = format!("{RACE}expect {{\n  \"i\"\n  \"t\"\n}} or {{\n  \"t\"\n  \"i\"\n}}\n");
+    let f = file("race-or.loop", &src);
+    let o = loopsim(&["check", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let o = loopsim(&["check", "--orders-time-limit", "0", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("was cut short after 0 s"), "{}", o.stderr);
+    // An alternative not met yet is not called impossible after a search cut short.
+    assert!(!o.stderr.contains("never prints"), "{}", o.stderr);
+    let o = loopsim(&["test", "--orders-time-limit", "0", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stdout.starts_with("FAIL "), "{}", o.stdout);
+}
+
+const INTERVALS: &str = "interval 1 \"a\"\ninterval 2 \"b\"\ninterval 3 \"c\"\n";
+
+#[test]
+fn three_unbounded_intervals_end_within_seconds_under_a_gigabyte() {
+    // --all-orders took 62 s and 936 MB.
+    let f = file("intervals.loop", INTERVALS);
+    let o = loopsim(&["run", "--all-orders", "--max-callbacks", "500000", &f], 90);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stdout.contains("(search cut short "), "{}", o.stdout);
+    assert!(o.stderr.contains("the timers keep re-arming"), "{}", o.stderr);
+}
+
+#[test]
+fn the_race_check_of_many_bounded_intervals_ends_within_seconds() {
+    // 8,000 timer runs beside 3,000 waiting timers: the race check of `run`
+    // replayed them for minutes. Now it stops after 2 s with a note (or a
+    // race warning, should it find a second order first); the trace is whole.
+    let f = file(
+        "intervals-times.loop",
+        "interval 1 \"a\" times 2000\ninterval 1 \"b\" times 2000\ninterval 2 \"c\" times 2000\ninterval 3 \"d\" times 2000\nrepeat 3000 { timeout 100000 }\n",
+    );
+    let o = loopsim(&["run", &f], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(o.stdout.lines().count(), 8_001);
+    assert!(
+        o.stderr.contains("the race check was cut short after 2 s") || o.stderr.contains("loop::race"),
+        "{}",
+        o.stderr
+    );
+}
+
+fn search(src: &str, bounds: SearchBounds) -> orders::Orders {
+    let loaded = load::load_bytes("t.loop", src.as_bytes()).unwrap();
+    let opts = interp::RunOptions {
+        limits: loopsim::sched::Limits {
+            max_turns: 10_000,
+            max_callbacks: 10_000,
+        },
+        ..interp::RunOptions::default()
+    };
+    orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds)
+}
+
+#[test]
+fn the_search_remembers_a_bounded_number_of_states() {
+    let bounds = SearchBounds {
+        max_states: 1_000,
+        time_limit: None,
+        ..SearchBounds::default()
+    };
+    let o = search(INTERVALS, bounds);
+    assert_eq!((o.truncated, o.cut), (true, Some(Cut::States(1_000))));
+    assert!(o.model_limit.is_some());
+}
+
+#[test]
+fn the_search_holds_a_bounded_number_of_bytes_of_orders() {
+    // The model's order alone is 10,000 lines: past a 100 KB bound.
+    let bounds = SearchBounds {
+        max_bytes: 100_000,
+        time_limit: None,
+        ..SearchBounds::default()
+    };
+    let o = search(INTERVALS, bounds);
+    assert_eq!((o.orders.len(), o.cut), (1, Some(Cut::Bytes(100_000))));
+    // A bound it fits in: the search goes on to the next bound.
+    let o = search(RACE, bounds);
+    assert_eq!((o.orders.len(), o.cut), (2, None));
+}
