@@ -1,5 +1,5 @@
 //! How many callbacks a file's bounded statements can run at most, so that
-//! the default limits never stop a finite run (LANGUAGE.md §5 rule 7).
+//! the default limits never stop a finite run (docs/scheduling.md rule 7).
 //!
 //! A file is finite unless it has an `interval` without `times` or an
 //! `again` without `times`; everything else runs a number of times fixed by

@@ -1,4 +1,4 @@
-//! Checking a prediction (`expect` block) against a run's trace (LANGUAGE.md §4).
+//! Checking a prediction (`expect` block) against a run's trace (docs/language.md).
 
 // A failed prediction is one diagnostic per file, built once: its size does not matter.
 #![allow(clippy::result_large_err)]

@@ -1,5 +1,5 @@
 //! `run --explain`: for each trace line, the rule that placed it there, in
-//! the terms of LANGUAGE.md §5 and the seeds.
+//! the terms of docs/scheduling.md and the seeds.
 
 use crate::sched::{coerce_delay, Module, Phase};
 use crate::syntax::ast::Kind;

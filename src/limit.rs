@@ -1,4 +1,4 @@
-//! The diagnostic for a run stopped by a limit (LANGUAGE.md §5 rule 7).
+//! The diagnostic for a run stopped by a limit (docs/scheduling.md rule 7).
 
 use crate::problem::Problem;
 use crate::sched::{LimitKind, Phase, Waiting};

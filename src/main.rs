@@ -1,4 +1,4 @@
-//! `loopsim`: see LANGUAGE.md and the README.
+//! `loopsim`: see docs/ and the README.
 fn main() -> std::process::ExitCode {
     loopsim::cli::main()
 }

@@ -1,4 +1,4 @@
-//! Every example's trace as an insta snapshot (reviewed against PUZZLES.md),
+//! Every example's trace as an insta snapshot (reviewed against docs/puzzles.md),
 //! and `loopsim test examples` passing as a whole.
 
 use loopsim::{interp, load, trace::Style};

@@ -1,4 +1,4 @@
-//! `run --explain`: every rule of LANGUAGE.md §5 explains the lines it places.
+//! `run --explain`: every rule of docs/scheduling.md explains the lines it places.
 
 use loopsim::interp::{run, RunOptions};
 use loopsim::load::load_bytes;

@@ -1,4 +1,4 @@
-//! `--all-orders`: every order real Node 20 can print (ALL-ORDERS.md), checked
+//! `--all-orders`: every order real Node 20 can print (docs/orders.md), checked
 //! against the orders real Node 20 printed (tests/conformance) and the
 //! seed puzzles' known races.
 

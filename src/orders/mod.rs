@@ -1,5 +1,5 @@
 //! Every order of log lines real Node 20 can print for a file
-//! (`../shared/ALL-ORDERS.md`), behind `run --all-orders`, race warnings,
+//! (`docs/orders.md`), behind `run --all-orders`, race warnings,
 //! `expect … or …` and `verify`.
 //!
 //! The file runs on [`node20::Node20`], whose unknown timings are choices; a
@@ -39,7 +39,7 @@ pub struct Orders {
     /// Which bound, when `truncated`.
     pub cut: Option<Cut>,
     /// Some Node 20 schedule printed the seed model's order (a check of the
-    /// model: LANGUAGE.md §5 says it always does).
+    /// model: docs/scheduling.md says it always does).
     pub model_possible: bool,
     /// The limit that stopped the seed model's run, if one did (`run` exits 3 for it).
     #[serde(skip)]

@@ -1,4 +1,4 @@
-//! Node 20 as it really runs, with its unknown timings (ALL-ORDERS.md).
+//! Node 20 as it really runs, with its unknown timings (docs/orders.md).
 //!
 //! Unlike the seed model ([`Scheduler`](crate::sched::Scheduler)), the clock is
 //! a floored millisecond counter that each unit (the main module, every
@@ -318,7 +318,7 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
 
     /// Poll: completions of earlier ticks are ready, any ordered subset of
     /// this tick's; with nothing ready and nothing else queued it blocks
-    /// until the timer handle or the next completion (ALL-ORDERS.md §4-5).
+    /// until the timer handle or the next completion (docs/orders.md §4-5).
     fn poll_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
         let turn = self.turn;
         let t = self.read(0, &|| format!("the poll phase of turn {turn}"));

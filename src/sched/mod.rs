@@ -1,6 +1,6 @@
 //! The event-loop scheduler: clock, phases, queues, timers and thread pool.
 //!
-//! This module is LANGUAGE.md §5. It knows nothing of `.loop` syntax: a
+//! This module is docs/scheduling.md. It knows nothing of `.loop` syntax: a
 //! callback is an opaque value `C` that the [`Host`] runs when its turn comes.
 //! The host schedules more work through the `&mut Scheduler` it is handed.
 //! All times are in ticks.
@@ -21,7 +21,7 @@ pub(crate) use timers::{Head as TimerHead, NodeTimers};
 use std::collections::VecDeque;
 use timers::Head;
 
-/// How the main module is loaded (LANGUAGE.md §2 `module`, §5 rule 1).
+/// How the main module is loaded (docs/language.md `module`, docs/scheduling.md rule 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Module {
@@ -32,7 +32,7 @@ pub enum Module {
     Esm,
 }
 
-/// Which Node.js the between-callbacks drain follows (LANGUAGE.md §5 rule 6).
+/// Which Node.js the between-callbacks drain follows (docs/scheduling.md rule 6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NodeVersion {
     /// Node >= 11 (nodejs/node PR #22842): the nextTick and microtask queues
@@ -44,7 +44,7 @@ pub enum NodeVersion {
     Node10,
 }
 
-/// Which limit stopped a run (LANGUAGE.md §5 rule 7).
+/// Which limit stopped a run (docs/scheduling.md rule 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LimitKind {
@@ -133,7 +133,7 @@ struct Immediate<C> {
     cb: Option<C>,
 }
 
-/// The simulated libuv loop with Node's queues (LANGUAGE.md §5).
+/// The simulated libuv loop with Node's queues (docs/scheduling.md).
 pub struct Scheduler<C> {
     now: u64,
     turn: u64,

@@ -6,7 +6,7 @@ use std::fmt;
 /// the main module, or one of Node's two between-callbacks queues.
 ///
 /// Trace lines and `expect` lines name one of these; the names are those of the
-/// Node.js event-loop guide (seed 004) and LANGUAGE.md §4.
+/// Node.js event-loop guide (seed 004) and docs/language.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Phase {
@@ -29,7 +29,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// Every phase and queue, in the order the names are listed in LANGUAGE.md §4.
+    /// Every phase and queue, in the order the names are listed in docs/language.md.
     pub const ALL: [Phase; 8] = [
         Phase::Main,
         Phase::Timers,

@@ -2,7 +2,7 @@
 //!
 //! Models libuv `src/threadpool.c` (a fixed number of threads, one FIFO queue of
 //! waiting work, a freed thread takes the next job at once) and the completions
-//! `uv__io_poll` reports: LANGUAGE.md §5 rule 4. Times are in ticks.
+//! `uv__io_poll` reports: docs/scheduling.md rule 4. Times are in ticks.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, VecDeque};
@@ -16,7 +16,7 @@ pub struct Completion<C> {
     pub start: u64,
     pub seq: u64,
     /// Took no time at all (an `io` without `after`, a 0-tick job that got a
-    /// thread at once): ready at every later poll, never racing (ALL-ORDERS.md §4).
+    /// thread at once): ready at every later poll, never racing (docs/orders.md §4).
     pub instant: bool,
     pub cb: C,
 }

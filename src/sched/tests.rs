@@ -1,4 +1,4 @@
-//! Unit tests of the scheduler alone, one group per rule of LANGUAGE.md §5.
+//! Unit tests of the scheduler alone, one group per rule of docs/scheduling.md.
 //! A tiny host runs scripted callbacks: each callback is an index into a
 //! table of operations.
 

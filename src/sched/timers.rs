@@ -2,7 +2,7 @@
 //!
 //! Models Node 20 `lib/internal/timers.js` (`insert`, `processTimers`,
 //! `listOnTimeout`, `unenroll`) and `src/env.cc` (`RunTimers`, `ScheduleTimer`):
-//! LANGUAGE.md §5 rule 3. All times are in ticks.
+//! docs/scheduling.md rule 3. All times are in ticks.
 
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -93,7 +93,7 @@ pub enum Head<C> {
 }
 
 /// Node's timer lists and the one libuv timer handle that decides when a timers
-/// phase runs (`R` in LANGUAGE.md §5 rule 3).
+/// phase runs (`R` in docs/scheduling.md rule 3).
 pub struct NodeTimers<C> {
     timers: Vec<Timer<C>>,
     free: Vec<u32>,

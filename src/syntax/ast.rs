@@ -134,7 +134,7 @@ pub struct Stmt {
     pub span: Span,
 }
 
-/// The statement forms of LANGUAGE.md §3.
+/// The statement forms of docs/language.md.
 #[derive(Debug, Clone)]
 pub enum StmtKind {
     /// `log "text"`: a trace line now.

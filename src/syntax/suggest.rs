@@ -1,7 +1,7 @@
 //! "Did you mean …?": keyword suggestions by edit distance, and the `.loop`
 //! statement for a JavaScript call pasted into a file.
 
-/// Every statement keyword of LANGUAGE.md §3.
+/// Every statement keyword of docs/language.md.
 pub const STATEMENTS: [&str; 15] = [
     "log",
     "work",
