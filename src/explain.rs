@@ -1,7 +1,7 @@
 //! `run --explain`: for each trace line, the rule that placed it there, in
 //! the terms of docs/scheduling.md and the seeds.
 
-use crate::sched::{coerce_delay, Module, Phase};
+use crate::sched::{coerce_delay, Module, NodeVersion, Phase};
 use crate::syntax::ast::Kind;
 
 /// Where and when a callback was scheduled.
@@ -38,6 +38,8 @@ pub struct Why {
     pub pool_size: usize,
     /// The loop slept in poll from..to in the turn it ran.
     pub slept: Option<(u64, u64)>,
+    /// Whose between-callbacks drain the run follows (`--node`).
+    pub node: NodeVersion,
 }
 
 /// "where": `the main module`, `the poll phase of turn 1`, `a nextTick callback in turn 1`.
@@ -82,6 +84,12 @@ pub fn main_module(module: Module) -> String {
     }
 }
 
+/// Queued by a timer or an immediate under Node 10's drain rule, which
+/// waits for the whole timer list or check phase.
+fn node10_batch(w: &Why) -> bool {
+    w.node == NodeVersion::Node10 && matches!(w.from.phase, Some(Phase::Timers) | Some(Phase::Check))
+}
+
 /// One line: what scheduled the callback, when, and the decisive rule.
 pub fn explain(w: &Why) -> String {
     let rule = match w.kind {
@@ -93,6 +101,14 @@ pub fn explain(w: &Why) -> String {
             late(w, None)
         ),
         Kind::Immediate => immediate(w),
+        Kind::NextTick | Kind::Microtask | Kind::Then if node10_batch(w) => format!(
+            "Node 10 drains the nextTick and microtask queues only after {}, not after each callback (rule 6, as before Node 11)",
+            if w.from.phase == Some(Phase::Timers) {
+                "the whole list of due timers"
+            } else {
+                "the whole check phase"
+            }
+        ),
         Kind::NextTick => match w.from.phase {
             Some(Phase::Microtask) => "queued by a microtask, a nextTick waits until the whole microtask queue is empty (rule 6)".into(),
             _ => "a nextTick runs right after the callback that queued it returns, before any microtask (rule 6)".into(),

@@ -841,6 +841,7 @@ impl<'a> Interp<'a> {
             pool_start: (note.1 > 0).then(|| self.pool_starts.get(note.1 as usize - 1).copied()).flatten(),
             pool_size: self.pool_size,
             slept: self.slept.filter(|s| s.0 == ctx.turn).map(|s| (s.1, s.2)),
+            node: self.opts.node,
         };
         explain::explain(&why)
     }

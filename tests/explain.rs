@@ -166,3 +166,28 @@ fn a_failed_prediction_explains_what_ran_there() {
         "{err}"
     );
 }
+
+/// `--node 10 --explain`: the drain after the whole timer list is Node 10's
+/// rule, not Node 20's "right after the callback".
+#[test]
+fn node_10_explains_its_own_drain() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("n10.loop");
+    std::fs::write(
+        &file,
+        "repeat 2 {\n  timeout 0 \"t{i}\" {\n    log \"t{i}\"\n    then \"t{i} promise\"\n    nextTick \"t{i} tick\"\n  }\n}\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["run", "--node", "10", "--explain"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let tick = text.lines().skip_while(|l| !l.ends_with("nextTick   t1 tick")).nth(1).unwrap();
+    assert!(
+        tick.ends_with("Node 10 drains the nextTick and microtask queues only after the whole list of due timers, not after each callback (rule 6, as before Node 11)"),
+        "{text}"
+    );
+    assert!(!text.contains("right after the callback that queued it"), "{text}");
+}
