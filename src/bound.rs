@@ -10,7 +10,7 @@ use crate::sched::Limits;
 use crate::syntax::ast::{Callback, File, Kind, Stmt, StmtKind};
 
 /// The highest callback limit the defaults are raised to.
-pub const CAP: u64 = 50_000_000;
+pub const CAP: u64 = 10_000_000;
 
 /// Upper bound on the callbacks the file's bounded statements can run
 /// (unbounded chains and intervals count once), saturating.

@@ -143,7 +143,7 @@ struct RunArgs {
     #[arg(long)]
     max_turns: Option<u64>,
     /// Stop a run after this many callbacks, and ten times as many statements
-    /// [default: 5000000, raised likewise, up to 50000000]
+    /// [default: 5000000, raised likewise, up to 10000000]
     #[arg(long)]
     max_callbacks: Option<u64>,
     /// Skip the search for other orders Node 20 could print (no race warnings).

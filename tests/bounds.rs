@@ -423,3 +423,14 @@ fn the_search_holds_a_bounded_number_of_bytes_of_orders() {
     let o = search(RACE, bounds);
     assert_eq!((o.orders.len(), o.cut), (2, None));
 }
+
+/// The default limits are raised for bounded statements only up to ten
+/// million callbacks: a chain of 49 million stops (exit 3) instead of running
+/// for many seconds.
+#[test]
+fn default_limits_stop_a_bounded_chain_past_ten_million_callbacks() {
+    let f = file("long-chain.loop", "immediate \"a\" times 49000000 { again }\n");
+    let o = loopsim(&["run", &f], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("stopped after 10000000 turns (--max-turns)"), "{}", o.stderr);
+}
