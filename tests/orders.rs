@@ -184,3 +184,20 @@ fn run_warns_of_a_race_only_where_there_is_one() {
     assert!(racy.contains("Node 20 may print this first"), "{racy}");
     assert_eq!(run("examples/phases/p01-read-callback-schedules-three.loop"), "");
 }
+
+#[test]
+fn a_job_or_io_of_the_largest_tick_count_after_several_callbacks() {
+    // Once an arithmetic overflow (`offset + 1`) among the crossings the
+    // search tries, reached once more than four units had begun.
+    for (stmt, order) in [
+        ("submit \"s\" 18446744073709551615", ["a", "b", "c", "t", "s"]),
+        ("io \"s\" after 18446744073709551615", ["a", "b", "c", "t", "s"]),
+        // A delay above 2³¹−1 becomes 1.
+        ("timeout 18446744073709551615 \"s\"", ["a", "b", "c", "s", "t"]),
+    ] {
+        let src = format!("timeout 100 \"t\"\nnextTick \"a\"\nnextTick \"b\"\nnextTick \"c\"\nnextTick {{ {stmt} }}\n");
+        let o = orders_of_src(&src);
+        assert!(!o.truncated && o.model_possible, "{stmt}");
+        assert_eq!(texts(&o), vec![order.to_vec()], "{stmt}");
+    }
+}
