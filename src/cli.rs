@@ -60,6 +60,9 @@ enum Command {
         /// List every order of log lines real Node 20 can print (ALL-ORDERS.md).
         #[arg(long)]
         all_orders: bool,
+        /// With --all-orders: replay at most this many schedules [default: 20000]
+        #[arg(long, requires = "all_orders", value_parser = clap::value_parser!(u64).range(1..))]
+        max_schedules: Option<u64>,
         /// Under each line, the rule that placed it there.
         #[arg(long)]
         explain: bool,
@@ -180,10 +183,11 @@ pub fn main() -> ExitCode {
         Command::Run {
             file,
             all_orders: true,
+            max_schedules,
             format,
             run,
             ..
-        } => cmd_all_orders(&out, file, *format == Format::Json, run),
+        } => cmd_all_orders(&out, file, *format == Format::Json, *max_schedules, run),
         Command::Run {
             file,
             verbose,
@@ -305,12 +309,16 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     }
 }
 
-fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit {
+fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u64>, args: &RunArgs) -> Exit {
     let loaded = match out.load(path) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let orders = crate::orders::all_orders(&loaded.file, &loaded.src, args.options(false));
+    let mut bounds = crate::orders::SearchBounds::default();
+    if let Some(n) = max_schedules {
+        bounds.max_schedules = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), bounds);
     let text = if json {
         crate::orders::report::json(&orders)
     } else {

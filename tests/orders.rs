@@ -201,3 +201,30 @@ fn a_job_or_io_of_the_largest_tick_count_after_several_callbacks() {
         assert_eq!(texts(&o), vec![order.to_vec()], "{stmt}");
     }
 }
+
+#[test]
+fn the_search_counts_statements_not_only_callbacks() {
+    // `repeat 100000000 { timeout 1 }` runs no callback before a limit stops
+    // it, but each schedule executes every statement the limit allows: the
+    // search once replayed up to 20,000 of them (hours in a release build).
+    let loaded = load_bytes("t.loop", b"repeat 100000000 { timeout 1 }").expect("valid");
+    let opts = RunOptions {
+        limits: loopsim::sched::Limits {
+            max_turns: 1_000,
+            max_callbacks: 1_000,
+        },
+        max_statements: 10_000,
+        auto_limits: false,
+        ..RunOptions::default()
+    };
+    let bounds = loopsim::orders::SearchBounds {
+        max_statements: 100_000,
+        ..loopsim::orders::SearchBounds::default()
+    };
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds);
+    assert!(o.truncated);
+    // Each schedule stops at statement 10,001: ten of them spend the 100,000.
+    assert_eq!(o.schedules, 10);
+    assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
+    assert!(o.orders[0].stopped);
+}

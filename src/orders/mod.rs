@@ -36,6 +36,8 @@ pub struct Orders {
     /// Some Node 20 schedule printed the seed model's order (a check of the
     /// model: LANGUAGE.md §5 says it always does).
     pub model_possible: bool,
+    /// Schedules the search replayed (the model's own run not counted).
+    pub schedules: usize,
 }
 
 /// Bounds of the search.
@@ -45,6 +47,9 @@ pub struct SearchBounds {
     pub max_schedules: usize,
     /// Most callbacks run over all schedules.
     pub max_callbacks: u64,
+    /// Most statements executed over all schedules (a schedule may run
+    /// millions of statements without a callback: `repeat 100000000 { timeout 1 }`).
+    pub max_statements: u64,
     /// Most distinct orders listed.
     pub max_orders: usize,
 }
@@ -55,6 +60,7 @@ impl SearchBounds {
         SearchBounds {
             max_schedules: 5_000,
             max_callbacks: 2_000_000,
+            max_statements: 2_000_000,
             max_orders: 2,
         }
     }
@@ -74,6 +80,7 @@ impl Default for SearchBounds {
         SearchBounds {
             max_schedules: 20_000,
             max_callbacks: 20_000_000,
+            max_statements: 20_000_000,
             max_orders: 1_000,
         }
     }
@@ -102,7 +109,7 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
     let mut found: IndexMap<(Vec<String>, bool), String> = IndexMap::new();
     found.insert((texts(model), matches!(model.ending, Ending::Limit(_))), String::new());
     let mut search = Search::default();
-    let (mut schedules, mut callbacks) = (0usize, 0u64);
+    let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
     let mut model_possible = false;
     for budget in 0.. {
         search.budget = budget;
@@ -110,15 +117,20 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
         search.restart(Vec::new());
         loop {
             let (logs, stopped, spent) = replay(file, src, opts, &mut search);
-            callbacks += spent;
+            callbacks = callbacks.saturating_add(spent.callbacks);
+            statements = statements.saturating_add(spent.statements);
             schedules += 1;
             if let Some(logs) = logs {
                 model_possible |= found.get_index(0).is_some_and(|((first, _), _)| *first == logs);
                 let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
                 found.entry((logs, stopped)).or_insert(race);
             }
-            if found.len() >= bounds.max_orders || schedules >= bounds.max_schedules || callbacks >= bounds.max_callbacks {
-                return finish(found, true, model_possible);
+            if found.len() >= bounds.max_orders
+                || schedules >= bounds.max_schedules
+                || callbacks >= bounds.max_callbacks
+                || statements >= bounds.max_statements
+            {
+                return finish(found, true, model_possible, schedules);
             }
             match search.next_prefix() {
                 None => break,
@@ -129,12 +141,12 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
             break;
         }
     }
-    finish(found, false, model_possible)
+    finish(found, false, model_possible, schedules)
 }
 
 const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn)";
 
-fn finish(found: IndexMap<(Vec<String>, bool), String>, truncated: bool, model_possible: bool) -> Orders {
+fn finish(found: IndexMap<(Vec<String>, bool), String>, truncated: bool, model_possible: bool, schedules: usize) -> Orders {
     let orders = found
         .into_iter()
         .map(|((logs, stopped), race)| Order { logs, stopped, race })
@@ -143,6 +155,7 @@ fn finish(found: IndexMap<(Vec<String>, bool), String>, truncated: bool, model_p
         orders,
         truncated,
         model_possible,
+        schedules,
     }
 }
 
@@ -188,14 +201,23 @@ fn texts(trace: &crate::trace::Trace) -> Vec<String> {
     trace.logs().map(|(_, t)| t.to_string()).collect()
 }
 
+/// What one schedule cost.
+struct Spent {
+    callbacks: u64,
+    statements: u64,
+}
+
 /// Runs one schedule; returns its log (`None` if pruned), whether it was
-/// stopped, and how many callbacks it ran.
-fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Option<Vec<String>>, bool, u64) {
+/// stopped, and what it cost.
+fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search) -> (Option<Vec<String>>, bool, Spent) {
     let (pool, module) = interp::loop_config(file, &opts);
     let mut host = Interp::new(file, src, RunOptions { verbose: false, ..opts });
     let mut node = Node20::new(pool, module, opts.limits, &mut *search);
     let result = node.run(MAIN, &mut host);
-    let spent = node.callbacks();
+    let spent = Spent {
+        callbacks: node.callbacks(),
+        statements: host.statements(),
+    };
     let trace = host.into_trace(
         "",
         Ending::Finished {
