@@ -68,6 +68,9 @@ enum Command {
         /// as text or JSON.
         #[arg(long, conflicts_with_all = ["verbose", "explain", "no_race_check"])]
         all_orders: bool,
+        /// With --all-orders: replay at most this many schedules [default: 20000]
+        #[arg(long, requires = "all_orders", value_parser = clap::value_parser!(u64).range(1..))]
+        max_schedules: Option<u64>,
         /// Under each line, the rule that placed it there (docs/scheduling.md);
         /// with `--format json`, an "explanations" array, one per log line.
         #[arg(long)]
@@ -215,10 +218,11 @@ pub fn main() -> ExitCode {
         Command::Run {
             file,
             all_orders: true,
+            max_schedules,
             format,
             run,
             ..
-        } => cmd_all_orders(&out, file, *format == Format::Json, run),
+        } => cmd_all_orders(&out, file, *format == Format::Json, *max_schedules, run),
         Command::Run {
             file,
             verbose,
@@ -400,12 +404,16 @@ fn race_check_note(name: &str, orders: &Orders) {
 
 /// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
 /// does) or a bound cut the search short (the orders listed are a partial answer).
-fn cmd_all_orders(out: &Output, path: &Path, json: bool, args: &RunArgs) -> Exit {
+fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u64>, args: &RunArgs) -> Exit {
     let loaded = match out.load(path) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), args.bounds(SearchBounds::default()));
+    let mut bounds = args.bounds(SearchBounds::default());
+    if let Some(n) = max_schedules {
+        bounds.max_schedules = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), bounds);
     let text = if json {
         crate::orders::report::json(&orders)
     } else {
@@ -539,10 +547,15 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         }
     }
     if !unpredicted.is_empty() {
+        const SHOWN: usize = 5;
+        let more = match unpredicted.len().saturating_sub(SHOWN) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
         eprintln!(
-            "note: skipped {} file(s) without an expect block (nothing to check): {}",
+            "note: skipped {} file(s) without an expect block (nothing to check): {}{more}",
             unpredicted.len(),
-            unpredicted.join(", ")
+            unpredicted[..unpredicted.len().min(SHOWN)].join(", ")
         );
     }
     println!("{passed} passed, {failed} failed");

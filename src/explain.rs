@@ -1,7 +1,7 @@
 //! `run --explain`: for each trace line, the rule that placed it there, in
 //! the terms of docs/scheduling.md and the seeds.
 
-use crate::sched::{coerce_delay, Module, NodeVersion, Phase};
+use crate::sched::{coerce_delay, Module, NodeVersion, Phase, TIMEOUT_MAX};
 use crate::syntax::ast::Kind;
 
 /// Where and when a callback was scheduled.
@@ -142,15 +142,19 @@ pub fn explain(w: &Why) -> String {
 fn timer(w: &Why) -> String {
     let delay = coerce_delay(w.amount);
     let due = w.from.tick.saturating_add(delay);
-    let zero = if w.amount == 0 { " (0 becomes 1, as in Node)" } else { "" };
-    let mut s = format!("due at {due}{zero}");
+    let coerced = match w.amount {
+        0 => " (0 becomes 1, as in Node)",
+        d if d > TIMEOUT_MAX => " (a delay above 2147483647 becomes 1, as in Node)",
+        _ => "",
+    };
+    let mut s = format!("due at {due}{coerced}");
     let after_timers = matches!(w.from.loop_phase, Some(Phase::Pending | Phase::Poll | Phase::Check | Phase::Close));
     if w.from.loop_phase == Some(Phase::Timers) && w.turn > w.from.turn {
         s += &format!(
             "; set during turn {}'s timers phase, it waits for a later turn (rule 3)",
             w.from.turn
         );
-    } else if after_timers && w.turn == w.from.turn + 1 && w.tick <= due {
+    } else if after_timers && w.turn == w.from.turn.saturating_add(1) && w.tick <= due {
         s += &format!(
             "; turn {}'s timers phase had already run, so it waits for turn {} (rule 2)",
             w.from.turn, w.turn
@@ -164,7 +168,9 @@ fn timer(w: &Why) -> String {
 fn late(w: &Why, due: Option<u64>) -> String {
     match (w.slept, due) {
         (Some((from, to)), _) => format!("; nothing else was ready, so the loop slept from tick {from} to {to} (rule 2)"),
-        (None, Some(due)) if w.tick > due + 1 => format!("; the thread was busy until tick {}, so it ran late (rule 5)", w.tick),
+        (None, Some(due)) if w.tick > due.saturating_add(1) => {
+            format!("; the thread was busy until tick {}, so it ran late (rule 5)", w.tick)
+        }
         _ => String::new(),
     }
 }

@@ -626,6 +626,11 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Statements executed so far.
+    pub fn statements(&self) -> u64 {
+        self.statements
+    }
+
     fn intern_label(&mut self, inst: &Instance<'a>, frame: &Frame) -> Option<u32> {
         let (label, _, _) = self.parts(inst);
         let text = label_text(label?, frame.index);

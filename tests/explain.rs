@@ -191,3 +191,30 @@ fn node_10_explains_its_own_drain() {
     );
     assert!(!text.contains("right after the callback that queued it"), "{text}");
 }
+
+#[test]
+fn a_timer_on_a_clock_saturated_at_its_maximum_is_explained() {
+    // Once an arithmetic overflow (`due + 1`) in a debug build.
+    let src = std::fs::read_to_string("tests/regressions/clock-saturated-timer-runs.loop").unwrap();
+    assert_eq!(
+        of(&src, "t"),
+        "timeout \"t\" (line 5) was scheduled at tick 18446744073709551615 from the main module; due at \
+         18446744073709551615 (a delay above 2147483647 becomes 1, as in Node); timers run in a turn's timers phase \
+         once due (rule 3)"
+    );
+    // A timer overdue at the end of time: the clock cannot pass its due tick.
+    assert_eq!(
+        of("timeout 5 \"t\"\nwork 18446744073709551615", "t"),
+        "timeout \"t\" (line 1) was scheduled at tick 0 from the main module; due at 5; timers run in a turn's \
+         timers phase once due (rule 3); the thread was busy until tick 18446744073709551615, so it ran late (rule 5)"
+    );
+    // Set in the poll phase of the last turn that fits.
+    has(
+        "work 18446744073709551614\nio \"r\" { timeout 1 \"t\" }",
+        "t",
+        &[
+            "due at 18446744073709551615",
+            "turn 1's timers phase had already run, so it waits for turn 2",
+        ],
+    );
+}

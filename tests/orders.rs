@@ -253,3 +253,46 @@ mod membership {
         );
     }
 }
+#[test]
+fn a_job_or_io_of_the_largest_tick_count_after_several_callbacks() {
+    // Once an arithmetic overflow (`offset + 1`) among the crossings the
+    // search tries, reached once more than four units had begun.
+    for (stmt, order) in [
+        ("submit \"s\" 18446744073709551615", ["a", "b", "c", "t", "s"]),
+        ("io \"s\" after 18446744073709551615", ["a", "b", "c", "t", "s"]),
+        // A delay above 2³¹−1 becomes 1.
+        ("timeout 18446744073709551615 \"s\"", ["a", "b", "c", "s", "t"]),
+    ] {
+        let src = format!("timeout 100 \"t\"\nnextTick \"a\"\nnextTick \"b\"\nnextTick \"c\"\nnextTick {{ {stmt} }}\n");
+        let o = orders_of_src(&src);
+        assert!(!o.truncated && o.model_possible, "{stmt}");
+        assert_eq!(texts(&o), vec![order.to_vec()], "{stmt}");
+    }
+}
+
+#[test]
+fn the_search_counts_statements_not_only_callbacks() {
+    // `repeat 100000000 { timeout 1 }` runs no callback before a limit stops
+    // it, but each schedule executes every statement the limit allows: the
+    // search once replayed up to 20,000 of them (hours in a release build).
+    let loaded = load_bytes("t.loop", b"repeat 100000000 { timeout 1 }").expect("valid");
+    let opts = RunOptions {
+        limits: loopsim::sched::Limits {
+            max_turns: 1_000,
+            max_callbacks: 1_000,
+        },
+        max_statements: 10_000,
+        auto_limits: false,
+        ..RunOptions::default()
+    };
+    let bounds = loopsim::orders::SearchBounds {
+        max_statements: 100_000,
+        ..loopsim::orders::SearchBounds::default()
+    };
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds);
+    assert!(o.truncated);
+    // Each schedule stops at statement 10,001: ten of them spend the 100,000.
+    assert_eq!(o.schedules, 10);
+    assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
+    assert!(o.orders[0].stopped);
+}

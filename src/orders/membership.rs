@@ -34,11 +34,12 @@ pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stop
         ..Search::default()
     };
     search.restart(Vec::new());
-    let (mut schedules, mut callbacks) = (0usize, 0u64);
+    let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
     loop {
         let (printed, ended_stopped, spent) = replay(file, src, opts, &mut search, Some(logs));
         schedules += 1;
-        callbacks += spent;
+        callbacks = callbacks.saturating_add(spent.callbacks);
+        statements = statements.saturating_add(spent.statements);
         if printed.as_deref() == Some(logs) && ended_stopped == stopped {
             return Membership::Possible {
                 race: search.race.clone().unwrap_or_else(|| super::NO_CROSSING.to_string()),
@@ -55,6 +56,11 @@ pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stop
         if callbacks >= bounds.max_callbacks {
             return Membership::Undecided {
                 cut: super::Cut::Callbacks(callbacks),
+            };
+        }
+        if statements >= bounds.max_statements {
+            return Membership::Undecided {
+                cut: super::Cut::Statements(statements),
             };
         }
         match search.next_prefix() {

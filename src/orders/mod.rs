@@ -44,6 +44,8 @@ pub struct Orders {
     /// The limit that stopped the seed model's run, if one did (`run` exits 3 for it).
     #[serde(skip)]
     pub model_limit: Option<LimitHit>,
+    /// Schedules the search replayed (the model's own run not counted).
+    pub schedules: usize,
 }
 
 /// The bound that cut a search short (see [`SearchBounds`]).
@@ -56,6 +58,8 @@ pub enum Cut {
     Schedules(usize),
     /// This many callbacks were run over all schedules.
     Callbacks(u64),
+    /// This many statements were executed over all schedules.
+    Statements(u64),
     /// This many states were remembered (memory).
     States(usize),
     /// The orders found held this many bytes of log text (memory).
@@ -72,6 +76,7 @@ impl Cut {
             Cut::Orders(n) => format!("at {} orders", thousands(n as u64)),
             Cut::Schedules(n) => format!("after {} schedules", thousands(n as u64)),
             Cut::Callbacks(n) => format!("after {} callbacks", thousands(n)),
+            Cut::Statements(n) => format!("after {} statements", thousands(n)),
             Cut::States(n) => format!("at {} states remembered", thousands(n as u64)),
             Cut::Bytes(n) => format!("at {} MiB of orders held", n >> 20),
             Cut::Seconds(s) => format!("after {s} s"),
@@ -86,6 +91,9 @@ pub struct SearchBounds {
     pub max_schedules: usize,
     /// Most callbacks run over all schedules.
     pub max_callbacks: u64,
+    /// Most statements executed over all schedules (a schedule may run
+    /// millions of statements without a callback: `repeat 100000000 { timeout 1 }`).
+    pub max_statements: u64,
     /// Most distinct orders listed.
     pub max_orders: usize,
     /// Most states (fingerprints) remembered at once, so memory stays bounded.
@@ -106,6 +114,7 @@ impl SearchBounds {
         SearchBounds {
             max_schedules: 5_000,
             max_callbacks: 2_000_000,
+            max_statements: 2_000_000,
             max_orders: 2,
             time_limit: Some(Duration::from_secs(2)),
             ..SearchBounds::default()
@@ -127,6 +136,7 @@ impl Default for SearchBounds {
         SearchBounds {
             max_schedules: 20_000,
             max_callbacks: 20_000_000,
+            max_statements: 20_000_000,
             max_orders: 1_000,
             max_states: 2_000_000,
             max_bytes: 128 << 20,
@@ -181,7 +191,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         max_states: bounds.max_states,
         ..Search::default()
     };
-    let (mut schedules, mut callbacks) = (0usize, 0u64);
+    let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
     let mut model_possible = false;
     let mut cut = (bytes > bounds.max_bytes).then_some(Cut::Bytes(bounds.max_bytes));
     if search.deadline.is_some_and(|(d, _)| Instant::now() >= d) {
@@ -196,7 +206,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         search.restart(Vec::new());
         loop {
             let (logs, stopped, spent) = replay(file, src, opts, &mut search, None);
-            callbacks += spent;
+            callbacks = callbacks.saturating_add(spent.callbacks);
+            statements = statements.saturating_add(spent.statements);
             schedules += 1;
             if let Some(halt) = search.halted {
                 cut = Some(halt);
@@ -220,6 +231,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
                 Some(Cut::Schedules(bounds.max_schedules))
             } else if callbacks >= bounds.max_callbacks {
                 Some(Cut::Callbacks(bounds.max_callbacks))
+            } else if statements >= bounds.max_statements {
+                Some(Cut::Statements(bounds.max_statements))
             } else {
                 None
             };
@@ -245,6 +258,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         cut,
         model_possible,
         model_limit: limit,
+        schedules,
     }
 }
 
@@ -309,10 +323,16 @@ fn into_texts(trace: crate::trace::Trace) -> Vec<String> {
         .collect()
 }
 
+/// What one schedule cost.
+struct Spent {
+    callbacks: u64,
+    statements: u64,
+}
+
 /// Runs one schedule; returns its log (`None` if pruned), whether it was
-/// stopped, and how many callbacks it ran. With a `target`, a schedule is
-/// pruned at its first log line that differs from the target's.
-fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, u64) {
+/// stopped, and what it cost. With a `target`, a schedule is pruned at its
+/// first log line that differs from the target's.
+fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, Spent) {
     let (pool, module) = interp::loop_config(file, &opts);
     let deadline = search.deadline;
     let mut host = Interp::new(file, src, RunOptions { verbose: false, ..opts }).with_deadline(deadline.map(|(d, _)| d));
@@ -321,7 +341,10 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
     }
     let mut node = Node20::new(pool, module, opts.limits, &mut *search);
     let result = node.run(MAIN, &mut host);
-    let spent = node.callbacks();
+    let spent = Spent {
+        callbacks: node.callbacks(),
+        statements: host.statements(),
+    };
     let trace = host.into_trace(
         "",
         Ending::Finished {

@@ -204,7 +204,7 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
             options[i]
         };
         self.unused = u64::from(k < self.unused);
-        self.base += k;
+        self.base = self.base.saturating_add(k);
         self.cached = self.base;
         self.pool.advance(self.base, &mut self.seq, &mut self.pool_log);
         self.pool_log.clear();
@@ -234,9 +234,9 @@ impl<C: Clone + Display + Hash, K: Chooser> Node20<C, K> {
                     t.saturating_sub(1),
                     t,
                     t.saturating_add(1),
-                    t.saturating_sub(offset + 1),
+                    t.saturating_sub(offset.saturating_add(1)),
                     t.saturating_sub(offset),
-                    t.saturating_sub(offset) + 1,
+                    t.saturating_sub(offset).saturating_add(1),
                 ] {
                     if x >= self.base && x - self.base <= max_k {
                         ks.push(x - self.base);
