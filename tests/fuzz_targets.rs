@@ -1,7 +1,7 @@
 //! The fuzz targets' checks (`fuzz/fuzz_targets/common.rs`), compiled with
 //! the main crate so that they cannot rot unseen (cargo-fuzz builds them only
-//! on demand), and run on every `.loop` file of the repository: each file is
-//! a seed the fuzzer starts from, and none may fail a check.
+//! on demand), and run on the `.loop` files a fuzzer starts from (examples,
+//! conformance cases, regressions, bad inputs): none may fail a check.
 
 mod common;
 
@@ -14,9 +14,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 fn files() -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    common::loop_files(&root.join("examples"), &mut files);
-    common::loop_files(&root.join("tests"), &mut files);
-    assert!(files.len() >= 150, "only {} .loop files", files.len());
+    // The seeds a fuzzer starts from; `tests/hostile` (extreme numbers) is
+    // left to `tests/sweep.rs`, which runs it through the binary.
+    for dir in ["examples", "tests/conformance", "tests/regressions", "tests/diagnostics"] {
+        common::loop_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() >= 70, "only {} .loop files", files.len());
     files
 }
 
