@@ -156,6 +156,11 @@ fn loopsim(dir: &Path, args: &[String]) -> (String, Option<i32>) {
     (text, status.code())
 }
 
+/// An exit code as `echo $?` shows it (a signal as such).
+fn shown(code: Option<i32>) -> String {
+    code.map_or("(killed by a signal)".to_string(), |c| c.to_string())
+}
+
 /// `lines` without trailing spaces and without blank lines at the end.
 fn normal<S: AsRef<str>>(lines: impl IntoIterator<Item = S>) -> Vec<String> {
     let mut out: Vec<String> = lines.into_iter().map(|l| l.as_ref().trim_end().to_string()).collect();
@@ -199,16 +204,22 @@ fn check_examples(md: &str) -> (Vec<String>, usize) {
             let (out, code) = loopsim(dir.path(), &["run".into(), name.into()]);
             if !matches!(code, Some(0 | 3)) {
                 fails.push(format!(
-                    "{md}:{}: this example does not load (`loopsim run` exit {code:?}, not 0 or 3):\n{out}",
-                    block.line
+                    "{md}:{}: this example does not load (`loopsim run` exit {}, not 0 or 3):\n{out}",
+                    block.line,
+                    shown(code)
                 ));
             }
-            if block.body.iter().any(|l| l.trim_start().starts_with("expect")) {
+            if block.body.iter().any(|l| {
+                l.trim_start()
+                    .strip_prefix("expect")
+                    .is_some_and(|r| r.trim_start().starts_with('{'))
+            }) {
                 let (out, code) = loopsim(dir.path(), &["check".into(), name.into()]);
                 if code != Some(0) {
                     fails.push(format!(
-                        "{md}:{}: this example's prediction does not hold (`loopsim check` exit {code:?}):\n{out}",
-                        block.line
+                        "{md}:{}: this example's prediction does not hold (`loopsim check` exit {}):\n{out}",
+                        block.line,
+                        shown(code)
                     ));
                 }
             }
@@ -220,9 +231,12 @@ fn check_examples(md: &str) -> (Vec<String>, usize) {
             ran += 1;
             let mut got = normal(out.lines());
             if cmd.show_exit {
-                got.push(format!("exit {}", code.map_or("(killed by a signal)".into(), |c| c.to_string())));
+                got.push(format!("exit {}", shown(code)));
             } else if code != Some(0) {
-                got.push(format!("(exit {code:?}: show it with `{SHOW_EXIT}`, or make the command succeed)"));
+                got.push(format!(
+                    "(exit {}: show it with `{SHOW_EXIT}`, or make the command succeed)",
+                    shown(code)
+                ));
             }
             let want = normal(&cmd.want);
             if got != want {
