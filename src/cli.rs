@@ -211,7 +211,15 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(conflict) = conflict(&cli.command) {
         use clap::CommandFactory;
-        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, conflict).exit();
+        let name = if matches!(cli.command, Command::Check { .. }) {
+            "check"
+        } else {
+            "run"
+        };
+        let mut command = Cli::command();
+        command.build();
+        let sub = command.find_subcommand_mut(name).expect("run and check are subcommands");
+        sub.error(clap::error::ErrorKind::ArgumentConflict, conflict).exit();
     }
     let out = Output::new(cli.color);
     let code = match &cli.command {

@@ -32,10 +32,10 @@ pub enum LoadError {
     Invalid(FileProblems),
 }
 
-/// The largest `.loop` file read, in bytes (64 MiB): far above any real
+/// The largest `.loop` file read, in bytes (16 MiB): far above any real
 /// description of a program (the examples are a few hundred bytes), and small
-/// enough that parsing it takes seconds, not minutes.
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// enough that parsing the densest file takes seconds and under 1 GB.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Reads, parses and checks the file at `path`.
 ///

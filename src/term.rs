@@ -8,10 +8,11 @@
 use std::borrow::Cow;
 
 /// Whether `c` is shown escaped: C0 controls (tab and newline included), DEL,
-/// C1 controls (U+0080–U+009F), and the bidirectional formatting characters
-/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+/// C1 controls (U+0080–U+009F), the line and paragraph separators U+2028 and
+/// U+2029 (some viewers break lines there), and the bidirectional formatting
+/// characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
 pub fn is_escaped(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    c.is_control() || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Appends `c` to `out` as an escape: `\n`, `\t`, `\r`, or `\u{1b}` (lowercase hex).

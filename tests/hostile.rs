@@ -236,7 +236,7 @@ fn a_file_over_the_cap_is_refused_by_its_size() {
     assert_eq!(
         text(&o.stderr),
         format!(
-            "error: cannot read {}: the file is larger than 64 MiB, the most loopsim reads\n",
+            "error: cannot read {}: the file is larger than 16 MiB, the most loopsim reads\n",
             path.display()
         )
     );
@@ -309,7 +309,7 @@ fn a_pipe_that_never_ends_is_read_up_to_the_cap_only() {
     assert_eq!(
         text(&o.stderr),
         format!(
-            "error: cannot read {}: the file is larger than 64 MiB, the most loopsim reads\n",
+            "error: cannot read {}: the file is larger than 16 MiB, the most loopsim reads\n",
             pipe.display()
         )
     );
@@ -560,4 +560,19 @@ fn any_span_over_any_source_renders() {
         assert!(shown.len() < 20_000, "{src:?}\n{shown}");
         assert_escaped_but("excerpt", &shown, '\n');
     }
+}
+
+/// U+2028 and U+2029 end a line in some viewers (and in JavaScript): one
+/// trace line stays one line.
+#[test]
+fn line_and_paragraph_separators_are_escaped_in_text_output() {
+    let path = file("separators.loop", "title \"a\u{2028}b\"\nlog \"c\u{2029}d\"\n");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["run", "--no-race-check"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("c\\u{2029}d"), "{stdout}");
+    assert!(!stdout.contains('\u{2029}'), "{stdout}");
 }
