@@ -418,7 +418,7 @@ fn escape_characters_in_a_bad_file_and_its_name_are_escaped() {
     assert_escaped("diagnostics", &err);
     assert!(err.contains(" 1 │ log \"a\\u{1b}[2Jb\""), "{err}");
     assert!(err.contains(" 2 │ bogus \\u{1b}]0;title\\u{7}"), "{err}");
-    assert!(err.contains("bad\\u{1b}[2J.loop:1:1]"), "{err}");
+    assert!(err.contains("bad\\u{1b}[2J.loop:2:1]"), "{err}");
     let o = loopsim(&["test", s(&path)]);
     assert_escaped("test", &(text(&o.stdout) + &text(&o.stderr)));
     assert!(text(&o.stdout).contains("ERROR "), "{}", text(&o.stdout));
@@ -575,4 +575,22 @@ fn line_and_paragraph_separators_are_escaped_in_text_output() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("c\\u{2029}d"), "{stdout}");
     assert!(!stdout.contains('\u{2029}'), "{stdout}");
+}
+
+/// A raw ESC inside a string is text like any other (a newcomer's file
+/// was refused as "malformed `title` statement"): it runs, shown escaped.
+#[test]
+fn a_raw_control_character_in_a_string_is_text_shown_escaped() {
+    let path = file(
+        "esc.loop",
+        "title \"bad \u{1b}[31m\"\nlog \"a\u{1b}[2Jb\"\nimmediate \"c\u{1b}[1m\"\n",
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["run", "--no-race-check"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.ends_with("a\\u{1b}[2Jb\n   1     0  check      c\\u{1b}[1m\n"), "{stdout}");
 }
