@@ -1,8 +1,10 @@
 //! Semantic checks after parsing: placement of `again`, `{i}`, `{n}`, `{k}`,
 //! and `clear` of labels that nothing schedules. All problems at once.
 
-use crate::problem::Problem;
+use crate::problem::{Kept, Problem};
 use crate::syntax::ast::*;
+use indexmap::IndexMap;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 /// Where a statement stands.
 #[derive(Clone, Copy, Default)]
@@ -13,35 +15,102 @@ struct Scope {
     repeat: bool,
 }
 
-/// Checks a parsed file. Errors and warnings, in source order.
+/// Cells of the matching tables one file's `clear` checks may fill (each
+/// comparison of a `clear` with a label that has placeholders, or of a `clear`
+/// with placeholders with any label, fills one cell per pair of characters).
+/// Past it, a `clear` still undecided is taken to match a label: no warning.
+const MATCH_BUDGET: u64 = 50_000_000;
+
+/// Checks a parsed file. Errors and warnings, in source order: the first
+/// [`crate::problem::MAX_KEPT`] of them (and the first error), then a note
+/// counting the others ([`Kept`]).
 pub fn check(file: &File) -> Vec<Problem> {
-    let mut checker = Checker::default();
+    let mut checker = Checker {
+        budget: MATCH_BUDGET,
+        ..Checker::default()
+    };
     checker.collect_labels(&file.body, false);
     checker.block(&file.body, Scope::default());
-    let mut problems = checker.problems;
-    problems.sort_by_key(|p| (p.span.start(), p.span.end()));
-    problems
+    checker.problems.into_sorted()
+}
+
+/// A label as a pattern: literal characters, and `None` for a placeholder
+/// (any run of digits).
+type Pattern = Vec<Option<char>>;
+
+fn pattern(t: &Text) -> Pattern {
+    let mut out = Vec::new();
+    for part in &t.parts {
+        match part {
+            TextPart::Lit(s) => out.extend(s.chars().map(Some)),
+            _ => out.push(None),
+        }
+    }
+    out
+}
+
+/// A label kept for `clear` checks.
+enum Label<'a> {
+    /// Without placeholders: the text, and its length in characters (its
+    /// pattern is made only when needed).
+    Literal(&'a str, usize),
+    Pattern(Pattern),
 }
 
 #[derive(Default)]
-struct Checker {
-    problems: Vec<Problem>,
-    /// Labels of clearable callbacks (timeout, interval, immediate).
-    clearable: Vec<Text>,
-    /// Labels of other callbacks.
-    other: Vec<(Text, Kind)>,
+struct Checker<'a> {
+    problems: Kept,
+    /// Labels without placeholders of clearable callbacks (timeout,
+    /// interval, immediate), each once, in source order, with their length
+    /// in characters.
+    clearable: IndexMap<&'a str, usize, FxBuildHasher>,
+    /// Labels with placeholders of clearable callbacks, each once.
+    clearable_patterns: Vec<Pattern>,
+    seen_patterns: FxHashSet<Pattern>,
+    /// Labels of other callbacks in source order, with their kind.
+    other: Vec<(Label<'a>, Kind)>,
+    /// The first of `other` with each label without placeholders.
+    other_first: FxHashMap<&'a str, usize>,
+    /// Of `other`, those with placeholders.
+    other_patterns: Vec<usize>,
+    /// Every index of `other`.
+    other_all: Vec<usize>,
+    /// What is left of [`MATCH_BUDGET`].
+    budget: u64,
 }
 
-impl Checker {
-    fn collect_labels(&mut self, stmts: &[Stmt], _nested: bool) {
+impl<'a> Checker<'a> {
+    fn collect_labels(&mut self, stmts: &'a [Stmt], _nested: bool) {
         for stmt in stmts {
             match &stmt.kind {
                 StmtKind::Repeat { body, .. } => self.collect_labels(body, true),
                 StmtKind::Callback(cb) => {
                     if let Some(label) = &cb.label {
-                        match cb.kind.value {
-                            Kind::Timeout | Kind::Interval | Kind::Immediate => self.clearable.push(label.clone()),
-                            k => self.other.push((label.clone(), k)),
+                        match (cb.kind.value, label.literal()) {
+                            (Kind::Timeout | Kind::Interval | Kind::Immediate, Some(lit)) => {
+                                self.clearable.entry(lit).or_insert(lit.chars().count());
+                            }
+                            (Kind::Timeout | Kind::Interval | Kind::Immediate, None) => {
+                                let p = pattern(label);
+                                if self.seen_patterns.insert(p.clone()) {
+                                    self.clearable_patterns.push(p);
+                                }
+                            }
+                            (k, lit) => {
+                                let at = self.other.len();
+                                match lit {
+                                    Some(lit) => {
+                                        self.other_first.entry(lit).or_insert(at);
+                                    }
+                                    None => self.other_patterns.push(at),
+                                }
+                                self.other_all.push(at);
+                                let label = match label.literal() {
+                                    Some(lit) => Label::Literal(lit, lit.chars().count()),
+                                    None => Label::Pattern(pattern(label)),
+                                };
+                                self.other.push((label, k));
+                            }
                         }
                     }
                     if let Some(body) = &cb.body {
@@ -144,12 +213,12 @@ impl Checker {
     }
 
     fn clear(&mut self, text: &Text) {
-        if self.clearable.iter().any(|l| may_match(l, text)) {
+        if self.may_clear(text) != Some(false) {
             return;
         }
-        let shown = text.to_string();
-        let p = match self.other.iter().find(|(l, _)| may_match(l, text)) {
-            Some((_, kind)) => Problem::warning(
+        let other = self.first_other(text);
+        self.problems.push_with(true, text.span, || match other {
+            Some(kind) => Problem::warning(
                 "loop::clear",
                 text.span,
                 format!("`clear` cannot cancel a `{}` callback", kind.name()),
@@ -159,59 +228,189 @@ impl Checker {
             None => Problem::warning(
                 "loop::clear",
                 text.span,
-                format!("no timeout, interval or immediate is labelled \"{shown}\""),
+                format!("no timeout, interval or immediate is labelled \"{text}\""),
                 "never scheduled",
             )
             .help("`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling"),
+        });
+    }
+
+    /// Whether the label of a clearable callback may produce `text`; `None`
+    /// if the budget ran out before that was known.
+    fn may_clear(&mut self, text: &Text) -> Option<bool> {
+        if let Some(lit) = text.literal() {
+            if self.clearable.contains_key(lit) {
+                return Some(true);
+            }
+            if self.clearable_patterns.is_empty() {
+                return Some(false);
+            }
+        }
+        let wanted = pattern(text);
+        for label in &self.clearable_patterns {
+            if glob_match(label, &wanted, &mut self.budget)? {
+                return Some(true);
+            }
+        }
+        if text.literal().is_none() {
+            for (label, &chars) in &self.clearable {
+                // Within budget before the pattern is made.
+                if cells(chars, wanted.len()) > self.budget {
+                    return None;
+                }
+                let label: Pattern = label.chars().map(Some).collect();
+                if glob_match(&label, &wanted, &mut self.budget)? {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
+    }
+
+    /// The kind of the first other callback (in source order) whose label may
+    /// produce `text`; `None` if none does, or the budget ran out first.
+    fn first_other(&mut self, text: &Text) -> Option<Kind> {
+        let wanted = pattern(text);
+        let (first, candidates): (Option<usize>, &[usize]) = match text.literal() {
+            // Only a label with placeholders may come before the first equal one.
+            Some(lit) => (self.other_first.get(lit).copied(), &self.other_patterns),
+            None => (None, &self.other_all),
         };
-        self.problems.push(p);
+        for &i in candidates.iter().take_while(|&&i| first.is_none_or(|f| i < f)) {
+            let matched = match &self.other[i].0 {
+                Label::Pattern(label) => glob_match(label, &wanted, &mut self.budget)?,
+                Label::Literal(label, chars) => {
+                    if cells(*chars, wanted.len()) > self.budget {
+                        return None;
+                    }
+                    let label: Pattern = label.chars().map(Some).collect();
+                    glob_match(&label, &wanted, &mut self.budget)?
+                }
+            };
+            if matched {
+                return Some(self.other[i].1);
+            }
+        }
+        first.map(|i| self.other[i].1)
     }
 }
 
-/// Whether a label template and a `clear` template can produce the same text:
-/// placeholders match any run of digits.
-fn may_match(label: &Text, clear: &Text) -> bool {
-    let pattern = |t: &Text| -> Vec<Option<char>> {
-        let mut out = Vec::new();
-        for part in &t.parts {
-            match part {
-                TextPart::Lit(s) => out.extend(s.chars().map(Some)),
-                _ => out.push(None),
-            }
-        }
-        out
-    };
-    glob_match(&pattern(label), &pattern(clear))
+/// The cells of the matching table of two patterns of `n` and `m` items.
+fn cells(n: usize, m: usize) -> u64 {
+    (n as u64 + 1) * (m as u64 + 1)
 }
 
 /// Two patterns of literal chars and digit-run wildcards (`None`) can match
-/// a common string. Wildcards match one or more digits.
-fn glob_match(a: &[Option<char>], b: &[Option<char>]) -> bool {
+/// a common string. Wildcards match one or more digits. Fills one cell per
+/// pair of positions, taken from `budget`; `None` (and nothing taken) if the
+/// budget is too small. Memory: two rows.
+fn glob_match(a: &[Option<char>], b: &[Option<char>], budget: &mut u64) -> Option<bool> {
     let (n, m) = (a.len(), b.len());
-    // reach[i][j]: a[..i] and b[..j] can produce the same string.
-    let mut reach = vec![vec![false; m + 1]; n + 1];
-    reach[0][0] = true;
+    let cells = cells(n, m);
+    if cells > *budget {
+        return None;
+    }
+    *budget -= cells;
+    // row[j]: a[..i] and b[..j] can produce the same string; next: row i + 1.
+    let mut row = vec![false; m + 1];
+    let mut next = vec![false; m + 1];
+    row[0] = true;
     for i in 0..=n {
         for j in 0..=m {
-            if !reach[i][j] {
+            if !row[j] {
                 continue;
             }
             match (a.get(i), b.get(j)) {
-                (Some(Some(x)), Some(Some(y))) if x == y => reach[i + 1][j + 1] = true,
+                (Some(Some(x)), Some(Some(y))) if x == y => next[j + 1] = true,
                 (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
-                    reach[i + 1][j + 1] = true;
-                    reach[i][j + 1] = true;
+                    next[j + 1] = true;
+                    row[j + 1] = true;
                 }
                 (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
-                    reach[i + 1][j + 1] = true;
-                    reach[i + 1][j] = true;
+                    next[j + 1] = true;
+                    next[j] = true;
                 }
                 (Some(None), Some(None)) => {
-                    reach[i + 1][j + 1] = true;
+                    next[j + 1] = true;
                 }
                 _ => {}
             }
         }
+        if i == n {
+            break;
+        }
+        std::mem::swap(&mut row, &mut next);
+        next.iter_mut().for_each(|c| *c = false);
     }
-    reach[n][m]
+    Some(row[m])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The matching as it was first written: the whole table.
+    fn reference(a: &[Option<char>], b: &[Option<char>]) -> bool {
+        let (n, m) = (a.len(), b.len());
+        let mut reach = vec![vec![false; m + 1]; n + 1];
+        reach[0][0] = true;
+        for i in 0..=n {
+            for j in 0..=m {
+                if !reach[i][j] {
+                    continue;
+                }
+                match (a.get(i), b.get(j)) {
+                    (Some(Some(x)), Some(Some(y))) if x == y => reach[i + 1][j + 1] = true,
+                    (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
+                        reach[i + 1][j + 1] = true;
+                        reach[i][j + 1] = true;
+                    }
+                    (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
+                        reach[i + 1][j + 1] = true;
+                        reach[i + 1][j] = true;
+                    }
+                    (Some(None), Some(None)) => reach[i + 1][j + 1] = true,
+                    _ => {}
+                }
+            }
+        }
+        reach[n][m]
+    }
+
+    /// Every pattern of up to `len` items over `a`, `1` and a placeholder.
+    fn patterns(len: usize) -> Vec<Pattern> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..len {
+            last = last
+                .iter()
+                .flat_map(|p: &Pattern| [Some('a'), Some('1'), None].map(|c| [p.clone(), vec![c]].concat()))
+                .collect();
+            all.extend(last.clone());
+        }
+        all
+    }
+
+    #[test]
+    fn two_rows_match_as_the_whole_table_did() {
+        let all = patterns(4);
+        for a in &all {
+            for b in &all {
+                let mut budget = u64::MAX;
+                assert_eq!(glob_match(a, b, &mut budget), Some(reference(a, b)), "{a:?} {b:?}");
+                assert_eq!(u64::MAX - budget, cells(a.len(), b.len()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_comparison_past_the_budget_is_not_made() {
+        let (a, b) = (vec![Some('a'); 9], vec![None; 9]);
+        let mut budget = 99;
+        assert_eq!(glob_match(&a, &b, &mut budget), None);
+        assert_eq!(budget, 99, "nothing taken");
+        budget = 100;
+        assert_eq!(glob_match(&a, &b, &mut budget), Some(false));
+        assert_eq!(budget, 0);
+    }
 }
