@@ -1,9 +1,10 @@
 //! Semantic checks after parsing: placement of `again`, `{i}`, `{n}`, `{k}`,
 //! and `clear` of labels that nothing schedules. All problems at once.
 
-use crate::problem::Problem;
+use crate::problem::{Kept, Problem};
 use crate::syntax::ast::*;
-use std::collections::HashMap;
+use indexmap::IndexMap;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 /// Where a statement stands.
 #[derive(Clone, Copy, Default)]
@@ -14,37 +15,102 @@ struct Scope {
     repeat: bool,
 }
 
-/// Checks a parsed file. Errors and warnings, in source order.
+/// Cells of the matching tables one file's `clear` checks may fill (each
+/// comparison of a `clear` with a label that has placeholders, or of a `clear`
+/// with placeholders with any label, fills one cell per pair of characters).
+/// Past it, a `clear` still undecided is taken to match a label: no warning.
+const MATCH_BUDGET: u64 = 50_000_000;
+
+/// Checks a parsed file. Errors and warnings, in source order: the first
+/// [`crate::problem::MAX_KEPT`] of them (and the first error), then a note
+/// counting the others ([`Kept`]).
 pub fn check(file: &File) -> Vec<Problem> {
-    let mut checker = Checker::default();
+    let mut checker = Checker {
+        budget: MATCH_BUDGET,
+        ..Checker::default()
+    };
     checker.collect_labels(&file.body, false);
     checker.block(&file.body, Scope::default());
-    let mut problems = checker.problems;
-    problems.sort_by_key(|p| (p.span.start(), p.span.end()));
-    problems
+    checker.problems.into_sorted()
+}
+
+/// A label as a pattern: literal characters, and `None` for a placeholder
+/// (any run of digits).
+type Pattern = Vec<Option<char>>;
+
+fn pattern(t: &Text) -> Pattern {
+    let mut out = Vec::new();
+    for part in &t.parts {
+        match part {
+            TextPart::Lit(s) => out.extend(s.chars().map(Some)),
+            _ => out.push(None),
+        }
+    }
+    out
+}
+
+/// A label kept for `clear` checks.
+enum Label<'a> {
+    /// Without placeholders: the text, and its length in characters (its
+    /// pattern is made only when needed).
+    Literal(&'a str, usize),
+    Pattern(Pattern),
 }
 
 #[derive(Default)]
-struct Checker {
-    problems: Vec<Problem>,
-    /// Labels of clearable callbacks (timeout, interval, immediate).
-    clearable: Vec<Text>,
-    /// Labels of other callbacks.
-    other: Vec<(Text, Kind)>,
-    /// Both, indexed for `clear` (built at the first `clear`).
-    index: Option<LabelIndex>,
+struct Checker<'a> {
+    problems: Kept,
+    /// Labels without placeholders of clearable callbacks (timeout,
+    /// interval, immediate), each once, in source order, with their length
+    /// in characters.
+    clearable: IndexMap<&'a str, usize, FxBuildHasher>,
+    /// Labels with placeholders of clearable callbacks, each once.
+    clearable_patterns: Vec<Pattern>,
+    seen_patterns: FxHashSet<Pattern>,
+    /// Labels of other callbacks in source order, with their kind.
+    other: Vec<(Label<'a>, Kind)>,
+    /// The first of `other` with each label without placeholders.
+    other_first: FxHashMap<&'a str, usize>,
+    /// Of `other`, those with placeholders.
+    other_patterns: Vec<usize>,
+    /// Every index of `other`.
+    other_all: Vec<usize>,
+    /// What is left of [`MATCH_BUDGET`].
+    budget: u64,
 }
 
-impl Checker {
-    fn collect_labels(&mut self, stmts: &[Stmt], _nested: bool) {
+impl<'a> Checker<'a> {
+    fn collect_labels(&mut self, stmts: &'a [Stmt], _nested: bool) {
         for stmt in stmts {
             match &stmt.kind {
                 StmtKind::Repeat { body, .. } => self.collect_labels(body, true),
                 StmtKind::Callback(cb) => {
                     if let Some(label) = &cb.label {
-                        match cb.kind.value {
-                            Kind::Timeout | Kind::Interval | Kind::Immediate => self.clearable.push(label.clone()),
-                            k => self.other.push((label.clone(), k)),
+                        match (cb.kind.value, label.literal()) {
+                            (Kind::Timeout | Kind::Interval | Kind::Immediate, Some(lit)) => {
+                                self.clearable.entry(lit).or_insert(lit.chars().count());
+                            }
+                            (Kind::Timeout | Kind::Interval | Kind::Immediate, None) => {
+                                let p = pattern(label);
+                                if self.seen_patterns.insert(p.clone()) {
+                                    self.clearable_patterns.push(p);
+                                }
+                            }
+                            (k, lit) => {
+                                let at = self.other.len();
+                                match lit {
+                                    Some(lit) => {
+                                        self.other_first.entry(lit).or_insert(at);
+                                    }
+                                    None => self.other_patterns.push(at),
+                                }
+                                self.other_all.push(at);
+                                let label = match label.literal() {
+                                    Some(lit) => Label::Literal(lit, lit.chars().count()),
+                                    None => Label::Pattern(pattern(label)),
+                                };
+                                self.other.push((label, k));
+                            }
                         }
                     }
                     if let Some(body) = &cb.body {
@@ -147,280 +213,204 @@ impl Checker {
     }
 
     fn clear(&mut self, text: &Text) {
-        let index = self.index.get_or_insert_with(|| LabelIndex::new(&self.clearable, &self.other));
-        let clear = Pattern::of(text);
-        let found = match index.seen.get(&clear.tokens) {
-            Some(&found) => found,
-            None => {
-                let found = index.find(&clear);
-                index.seen.insert(clear.tokens, found);
-                found
-            }
-        };
-        let shown = text.to_string();
-        let p = match found {
-            Found::Clearable => return,
-            Found::Other(kind) => Problem::warning(
+        if self.may_clear(text) != Some(false) {
+            return;
+        }
+        let other = self.first_other(text);
+        self.problems.push_with(true, text.span, || match other {
+            Some(kind) => Problem::warning(
                 "loop::clear",
                 text.span,
                 format!("`clear` cannot cancel a `{}` callback", kind.name()),
                 "not a timer or immediate",
             )
             .help("`clear` cancels a timeout, an interval or an immediate (clearTimeout, clearInterval, clearImmediate)"),
-            Found::None => Problem::warning(
+            None => Problem::warning(
                 "loop::clear",
                 text.span,
-                format!("no timeout, interval or immediate is labelled \"{shown}\""),
+                format!("no timeout, interval or immediate is labelled \"{text}\""),
                 "never scheduled",
             )
             .help("`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling"),
-        };
-        self.problems.push(p);
+        });
     }
-}
 
-/// Most steps (pattern comparisons and digit comparisons) the check of `clear`
-/// labels takes over a whole file; past it, a `clear` not yet matched is
-/// assumed to name a scheduled label (no warning). Keeps hostile files (many
-/// labels, many clears, long digit runs) within milliseconds.
-pub const MAX_CLEAR_CHECK_STEPS: u64 = 20_000_000;
-
-/// What a `clear` label may name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Found {
-    /// A timeout, interval or immediate label (or the step budget ran out).
-    Clearable,
-    /// Only the label of another kind of callback (the first in the file).
-    Other(Kind),
-    /// Nothing.
-    None,
-}
-
-/// One character of a label template: a literal or a placeholder (`{i}`,
-/// `{n}`, `{k}`: one or more digits once filled in).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Tok {
-    Char(char),
-    Digits,
-}
-
-impl Tok {
-    fn digitish(self) -> bool {
-        match self {
-            Tok::Char(c) => c.is_ascii_digit(),
-            Tok::Digits => true,
-        }
-    }
-}
-
-/// A label template split for matching: its skeleton (the characters that are
-/// not digits, with one marker per run of digits and placeholders) and those
-/// runs. Two templates can produce a common text only if their skeletons are
-/// equal and each pair of runs can produce a common string of digits.
-struct Pattern {
-    tokens: Vec<Tok>,
-    skeleton: String,
-    runs: Vec<Vec<Tok>>,
-}
-
-/// Stands for a run of digits in a skeleton (a `.loop` file holds no NUL byte).
-const RUN: char = '\0';
-
-impl Pattern {
-    fn of(text: &Text) -> Pattern {
-        let mut tokens = Vec::new();
-        for part in &text.parts {
-            match part {
-                TextPart::Lit(s) => tokens.extend(s.chars().map(Tok::Char)),
-                _ => tokens.push(Tok::Digits),
+    /// Whether the label of a clearable callback may produce `text`; `None`
+    /// if the budget ran out before that was known.
+    fn may_clear(&mut self, text: &Text) -> Option<bool> {
+        if let Some(lit) = text.literal() {
+            if self.clearable.contains_key(lit) {
+                return Some(true);
+            }
+            if self.clearable_patterns.is_empty() {
+                return Some(false);
             }
         }
-        let (mut skeleton, mut runs) = (String::new(), Vec::new());
-        let mut run: Vec<Tok> = Vec::new();
-        for &t in &tokens {
-            match t {
-                Tok::Char(c) if !t.digitish() => {
-                    if !run.is_empty() {
-                        runs.push(std::mem::take(&mut run));
-                        skeleton.push(RUN);
-                    }
-                    skeleton.push(c);
+        let wanted = pattern(text);
+        for label in &self.clearable_patterns {
+            if glob_match(label, &wanted, &mut self.budget)? {
+                return Some(true);
+            }
+        }
+        if text.literal().is_none() {
+            for (label, &chars) in &self.clearable {
+                // Within budget before the pattern is made.
+                if cells(chars, wanted.len()) > self.budget {
+                    return None;
                 }
-                _ => run.push(t),
+                let label: Pattern = label.chars().map(Some).collect();
+                if glob_match(&label, &wanted, &mut self.budget)? {
+                    return Some(true);
+                }
             }
         }
-        if !run.is_empty() {
-            runs.push(run);
-            skeleton.push(RUN);
-        }
-        Pattern { tokens, skeleton, runs }
+        Some(false)
     }
 
-    fn literal(&self) -> bool {
-        !self.tokens.contains(&Tok::Digits)
-    }
-}
-
-/// One distinct label template of the file.
-struct Entry {
-    pattern: Pattern,
-    /// Some timeout, interval or immediate has it.
-    clearable: bool,
-    /// The first other callback that has it: its place among them, its kind.
-    other: Option<(usize, Kind)>,
-}
-
-/// The label templates of a file by skeleton, each once, for `clear`.
-struct LabelIndex {
-    buckets: HashMap<String, Bucket>,
-    /// Each `clear` template already looked up.
-    seen: HashMap<Vec<Tok>, Found>,
-    /// Steps left ([`MAX_CLEAR_CHECK_STEPS`]).
-    steps: u64,
-}
-
-/// The templates of one skeleton: literal ones found by their text.
-#[derive(Default)]
-struct Bucket {
-    entries: Vec<Entry>,
-    by_tokens: HashMap<Vec<Tok>, usize>,
-}
-
-impl LabelIndex {
-    fn new(clearable: &[Text], other: &[(Text, Kind)]) -> LabelIndex {
-        let mut buckets: HashMap<String, Bucket> = HashMap::new();
-        let all = clearable
-            .iter()
-            .map(|t| (t, None))
-            .chain(other.iter().enumerate().map(|(i, (t, k))| (t, Some((i, *k)))));
-        for (text, other) in all {
-            let pattern = Pattern::of(text);
-            let bucket = buckets.entry(pattern.skeleton.clone()).or_default();
-            let i = match bucket.by_tokens.get(&pattern.tokens) {
-                Some(&i) => i,
-                None => {
-                    bucket.by_tokens.insert(pattern.tokens.clone(), bucket.entries.len());
-                    bucket.entries.push(Entry {
-                        pattern,
-                        clearable: false,
-                        other: None,
-                    });
-                    bucket.entries.len() - 1
+    /// The kind of the first other callback (in source order) whose label may
+    /// produce `text`; `None` if none does, or the budget ran out first.
+    fn first_other(&mut self, text: &Text) -> Option<Kind> {
+        let wanted = pattern(text);
+        let (first, candidates): (Option<usize>, &[usize]) = match text.literal() {
+            // Only a label with placeholders may come before the first equal one.
+            Some(lit) => (self.other_first.get(lit).copied(), &self.other_patterns),
+            None => (None, &self.other_all),
+        };
+        for &i in candidates.iter().take_while(|&&i| first.is_none_or(|f| i < f)) {
+            let matched = match &self.other[i].0 {
+                Label::Pattern(label) => glob_match(label, &wanted, &mut self.budget)?,
+                Label::Literal(label, chars) => {
+                    if cells(*chars, wanted.len()) > self.budget {
+                        return None;
+                    }
+                    let label: Pattern = label.chars().map(Some).collect();
+                    glob_match(&label, &wanted, &mut self.budget)?
                 }
             };
-            let entry = &mut bucket.entries[i];
-            match other {
-                None => entry.clearable = true,
-                Some(o) => entry.other = entry.other.or(Some(o)),
+            if matched {
+                return Some(self.other[i].1);
             }
         }
-        LabelIndex {
-            buckets,
-            seen: HashMap::new(),
-            steps: MAX_CLEAR_CHECK_STEPS,
-        }
-    }
-
-    /// What the `clear` template may name: a clearable label first, else the
-    /// first other callback's label.
-    fn find(&mut self, clear: &Pattern) -> Found {
-        let Some(bucket) = self.buckets.get(&clear.skeleton) else {
-            return Found::None;
-        };
-        let mut best: Option<(usize, Kind)> = None;
-        let exact = bucket.by_tokens.get(&clear.tokens).map(|&i| &bucket.entries[i]);
-        if let Some(e) = exact {
-            if e.clearable {
-                return Found::Clearable;
-            }
-            best = e.other;
-        }
-        for e in &bucket.entries {
-            // A literal template matches a literal clear only exactly (above).
-            let worth = e.clearable || e.other.is_some_and(|(i, _)| best.is_none_or(|(b, _)| i < b));
-            if !worth || (clear.literal() && e.pattern.literal()) {
-                continue;
-            }
-            if !spend(&mut self.steps, 1) {
-                return Found::Clearable;
-            }
-            match runs_match(&e.pattern.runs, &clear.runs, &mut self.steps) {
-                None => return Found::Clearable,
-                Some(false) => {}
-                Some(true) if e.clearable => return Found::Clearable,
-                Some(true) => best = e.other,
-            }
-        }
-        best.map_or(Found::None, |(_, kind)| Found::Other(kind))
+        first.map(|i| self.other[i].1)
     }
 }
 
-/// Takes `n` steps from the budget; `false` when it is spent.
-fn spend(steps: &mut u64, n: u64) -> bool {
-    match steps.checked_sub(n) {
-        Some(left) => {
-            *steps = left;
-            true
-        }
-        None => {
-            *steps = 0;
-            false
-        }
-    }
+/// The cells of the matching table of two patterns of `n` and `m` items.
+fn cells(n: usize, m: usize) -> u64 {
+    (n as u64 + 1) * (m as u64 + 1)
 }
 
-/// Whether two templates of the same skeleton can produce the same text: run
-/// by run. `None` when the step budget ran out.
-fn runs_match(a: &[Vec<Tok>], b: &[Vec<Tok>], steps: &mut u64) -> Option<bool> {
-    for (x, y) in a.iter().zip(b) {
-        if !run_match(x, y, steps)? {
-            return Some(false);
-        }
-    }
-    Some(true)
-}
-
-/// Whether two runs of digits and placeholders (each placeholder one or more
-/// digits) can produce the same string of digits. `None`: out of steps.
-fn run_match(a: &[Tok], b: &[Tok], steps: &mut u64) -> Option<bool> {
-    let wild = |r: &[Tok]| r.contains(&Tok::Digits);
-    match (wild(a), wild(b)) {
-        (false, false) => Some(a == b),
-        // Both have a placeholder: the digits before the first one must agree,
-        // and those after the last one; placeholders absorb everything between.
-        (true, true) => {
-            let head = |r: &[Tok]| r.iter().take_while(|&&t| t != Tok::Digits).count();
-            let tail = |r: &[Tok]| r.iter().rev().take_while(|&&t| t != Tok::Digits).count();
-            let (ha, hb, ta, tb) = (head(a), head(b), tail(a), tail(b));
-            let h = ha.min(hb);
-            let t = ta.min(tb);
-            Some(a[..h] == b[..h] && a[a.len() - t..] == b[b.len() - t..])
-        }
-        (true, false) => glob_digits(a, b, steps),
-        (false, true) => glob_digits(b, a, steps),
-    }
-}
-
-/// Whether the pattern `p` (digits and placeholders) matches the digit string
-/// `s`: dynamic programming over one row, `|p| × |s|` steps.
-fn glob_digits(p: &[Tok], s: &[Tok], steps: &mut u64) -> Option<bool> {
-    if !spend(steps, (p.len() as u64).saturating_mul(s.len() as u64 + 1)) {
+/// Two patterns of literal chars and digit-run wildcards (`None`) can match
+/// a common string. Wildcards match one or more digits. Fills one cell per
+/// pair of positions, taken from `budget`; `None` (and nothing taken) if the
+/// budget is too small. Memory: two rows.
+fn glob_match(a: &[Option<char>], b: &[Option<char>], budget: &mut u64) -> Option<bool> {
+    let (n, m) = (a.len(), b.len());
+    let cells = cells(n, m);
+    if cells > *budget {
         return None;
     }
-    // row[j]: p[..i] matches s[..j].
-    let mut row = vec![false; s.len() + 1];
-    let mut next = vec![false; s.len() + 1];
+    *budget -= cells;
+    // row[j]: a[..i] and b[..j] can produce the same string; next: row i + 1.
+    let mut row = vec![false; m + 1];
+    let mut next = vec![false; m + 1];
     row[0] = true;
-    for &t in p {
-        next[0] = false;
-        for j in 1..=s.len() {
-            next[j] = match t {
-                // One more digit for this placeholder, or its first one.
-                Tok::Digits => next[j - 1] || row[j - 1],
-                c => row[j - 1] && c == s[j - 1],
-            };
+    for i in 0..=n {
+        for j in 0..=m {
+            if !row[j] {
+                continue;
+            }
+            match (a.get(i), b.get(j)) {
+                (Some(Some(x)), Some(Some(y))) if x == y => next[j + 1] = true,
+                (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
+                    next[j + 1] = true;
+                    row[j + 1] = true;
+                }
+                (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
+                    next[j + 1] = true;
+                    next[j] = true;
+                }
+                (Some(None), Some(None)) => {
+                    next[j + 1] = true;
+                }
+                _ => {}
+            }
+        }
+        if i == n {
+            break;
         }
         std::mem::swap(&mut row, &mut next);
+        next.iter_mut().for_each(|c| *c = false);
     }
-    Some(row[s.len()])
+    Some(row[m])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The matching as it was first written: the whole table.
+    fn reference(a: &[Option<char>], b: &[Option<char>]) -> bool {
+        let (n, m) = (a.len(), b.len());
+        let mut reach = vec![vec![false; m + 1]; n + 1];
+        reach[0][0] = true;
+        for i in 0..=n {
+            for j in 0..=m {
+                if !reach[i][j] {
+                    continue;
+                }
+                match (a.get(i), b.get(j)) {
+                    (Some(Some(x)), Some(Some(y))) if x == y => reach[i + 1][j + 1] = true,
+                    (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
+                        reach[i + 1][j + 1] = true;
+                        reach[i][j + 1] = true;
+                    }
+                    (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
+                        reach[i + 1][j + 1] = true;
+                        reach[i + 1][j] = true;
+                    }
+                    (Some(None), Some(None)) => reach[i + 1][j + 1] = true,
+                    _ => {}
+                }
+            }
+        }
+        reach[n][m]
+    }
+
+    /// Every pattern of up to `len` items over `a`, `1` and a placeholder.
+    fn patterns(len: usize) -> Vec<Pattern> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..len {
+            last = last
+                .iter()
+                .flat_map(|p: &Pattern| [Some('a'), Some('1'), None].map(|c| [p.clone(), vec![c]].concat()))
+                .collect();
+            all.extend(last.clone());
+        }
+        all
+    }
+
+    #[test]
+    fn two_rows_match_as_the_whole_table_did() {
+        let all = patterns(4);
+        for a in &all {
+            for b in &all {
+                let mut budget = u64::MAX;
+                assert_eq!(glob_match(a, b, &mut budget), Some(reference(a, b)), "{a:?} {b:?}");
+                assert_eq!(u64::MAX - budget, cells(a.len(), b.len()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_comparison_past_the_budget_is_not_made() {
+        let (a, b) = (vec![Some('a'); 9], vec![None; 9]);
+        let mut budget = 99;
+        assert_eq!(glob_match(&a, &b, &mut budget), None);
+        assert_eq!(budget, 99, "nothing taken");
+        budget = 100;
+        assert_eq!(glob_match(&a, &b, &mut budget), Some(false));
+        assert_eq!(budget, 0);
+    }
 }

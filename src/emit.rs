@@ -127,7 +127,8 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<P
 /// but a delay the model keeps whose milliseconds at `scale` (ms per tick) are
 /// above [`TIMEOUT_MAX`] would run after 1 ms in Node and at its tick in the
 /// model. One error per such `timeout`/`interval`, at its delay, with the
-/// largest scale that fits every timer of the file.
+/// largest scale that fits every timer of the file (the first
+/// [`crate::problem::MAX_KEPT`], then a note counting the others).
 pub fn scale_problems(file: &File, scale: u64) -> Vec<Problem> {
     let mut delays = Vec::new();
     timer_delays(&file.body, &mut delays);
@@ -139,10 +140,10 @@ pub fn scale_problems(file: &File, scale: u64) -> Vec<Problem> {
         return Vec::new();
     };
     let fits = TIMEOUT_MAX / longest;
-    too_long
-        .into_iter()
-        .map(|(kind, d)| {
-            let ms = u128::from(d.value) * u128::from(scale);
+    let mut kept = crate::problem::Kept::default();
+    for (kind, d) in too_long {
+        let ms = u128::from(d.value) * u128::from(scale);
+        kept.push_with(false, d.span, || {
             Problem::error(
                 "loop::scale",
                 d.span,
@@ -156,8 +157,9 @@ pub fn scale_problems(file: &File, scale: u64) -> Vec<Problem> {
                 "Node would run it 1 ms after it is set, loopsim {} ticks after: use `--scale {fits}` or less for this file",
                 d.value
             ))
-        })
-        .collect()
+        });
+    }
+    kept.into_sorted()
 }
 
 /// Every `timeout`/`interval` delay in `stmts`, bodies included.

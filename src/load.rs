@@ -46,7 +46,7 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     let name = path.display().to_string();
     let bytes = read(path).map_err(|error| LoadError::Io { name: name.clone(), error })?;
-    load_bytes(&name, &bytes)
+    load_vec(&name, bytes)
 }
 
 /// The bytes of the regular file at `path` (a symbolic link is followed), at
@@ -141,12 +141,17 @@ pub fn file_kind(kind: &std::fs::FileType) -> &'static str {
 /// # Errors
 /// [`LoadError::Invalid`] with every problem found.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    load_vec(name, bytes.to_vec())
+}
+
+/// [`load_bytes`] of bytes it may keep as the text (no copy of a large file).
+fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
     if bytes.len() >= u32::MAX as usize {
         let p = Problem::error("loop::too-large", Span::new(0, 0), "the file is 4 GiB or more", "too large")
             .help("a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)");
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
-    if let Some(encoding) = wide_encoding(bytes) {
+    if let Some(encoding) = wide_encoding(&bytes) {
         let p = Problem::error(
             "loop::encoding",
             Span::new(0, 0),
@@ -167,10 +172,11 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
         .help("a .loop file is UTF-8 text; is this a binary file?");
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
-    let src = match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
+    let src = match String::from_utf8(bytes) {
+        Ok(s) => s,
         Err(e) => {
-            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let (e, bytes) = (e.utf8_error(), e.into_bytes());
+            let lossy = String::from_utf8_lossy(&bytes).into_owned();
             let at = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).len();
             let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
             let p = Problem::error(
@@ -206,10 +212,13 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
         );
         return Err(LoadError::Invalid(FileProblems::new(name, &src, vec![p])));
     }
-    let file = syntax::parse(&src).map_err(|problems| LoadError::Invalid(FileProblems::new(name, &src, problems)))?;
+    let file = match syntax::parse(&src) {
+        Ok(file) => file,
+        Err(problems) => return Err(LoadError::Invalid(FileProblems::owning(name, src, problems))),
+    };
     let problems = check::check(&file);
     if problems.iter().any(|p| !p.warning) {
-        return Err(LoadError::Invalid(FileProblems::new(name, &src, problems)));
+        return Err(LoadError::Invalid(FileProblems::owning(name, src, problems)));
     }
     Ok(Loaded {
         name: name.to_string(),

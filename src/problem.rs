@@ -98,6 +98,89 @@ pub const MAX_LABEL: usize = 160;
 /// Labels shown per diagnostic.
 pub const MAX_LABELS: usize = 8;
 
+/// Problems kept for one file by each pass (parser, checks, `emit-js`): 1,000.
+/// The parser stops reading the file once it has found this many errors; the
+/// checks and `emit-js` go on counting the rest without keeping them. Each then
+/// ends its list with a note ([`CUT`]) that says so.
+pub const MAX_KEPT: usize = 1000;
+
+/// The code of the note that ends a list cut at [`MAX_KEPT`]. It is never drawn
+/// as a diagnostic: its message ends the line that counts the problems not shown.
+pub const CUT: &str = "loop::too-many-problems";
+
+impl Problem {
+    /// The note ending a list cut at [`MAX_KEPT`]: an error unless only
+    /// warnings were left out. `message` says what was left out.
+    pub fn cut(span: Span, message: impl Into<String>, warning: bool) -> Self {
+        let help = "fix the problems listed first, then run again";
+        Problem {
+            warning,
+            ..Problem::error(CUT, span, message, "problems left out from here").help(help)
+        }
+    }
+}
+
+/// Gathers a pass's problems: the first [`MAX_KEPT`] are kept (and the first
+/// error always, so that a file with errors is never taken for valid), the
+/// rest only counted.
+#[derive(Debug, Default)]
+pub struct Kept {
+    kept: Vec<Problem>,
+    error_kept: bool,
+    errors_left: usize,
+    warnings_left: usize,
+    first_left: Option<Span>,
+}
+
+impl Kept {
+    /// Keeps or counts `p`.
+    pub fn push(&mut self, p: Problem) {
+        self.push_with(p.warning, p.span, || p);
+    }
+
+    /// Keeps the problem `make` makes, or only counts a problem (a warning if
+    /// `warning`) at `span` without making it.
+    pub fn push_with(&mut self, warning: bool, span: Span, make: impl FnOnce() -> Problem) {
+        if self.kept.len() < MAX_KEPT || (!warning && !self.error_kept) {
+            self.error_kept |= !warning;
+            self.kept.push(make());
+        } else {
+            if warning {
+                self.warnings_left += 1;
+            } else {
+                self.errors_left += 1;
+            }
+            self.first_left.get_or_insert(span);
+        }
+    }
+
+    /// Whether a problem was left out already.
+    pub fn is_full(&self) -> bool {
+        self.first_left.is_some()
+    }
+
+    /// The kept problems in source order, then (if any were left out) a
+    /// [`CUT`] note counting the others.
+    pub fn into_sorted(self) -> Vec<Problem> {
+        let mut problems = self.kept;
+        problems.sort_by_key(|p| (p.span.start(), p.span.end()));
+        if let Some(span) = self.first_left {
+            let count = |n: usize, what: &str| match n {
+                0 => None,
+                1 => Some(format!("1 more {what}")),
+                n => Some(format!("{n} more {what}s")),
+            };
+            let left: Vec<String> = [count(self.errors_left, "error"), count(self.warnings_left, "warning")]
+                .into_iter()
+                .flatten()
+                .collect();
+            let message = format!("{} past the first {MAX_KEPT} were counted, not kept", left.join(" and "));
+            problems.push(Problem::cut(span, message, self.errors_left == 0));
+        }
+        problems
+    }
+}
+
 /// Several problems in one file, reported together with the source attached once.
 #[derive(Debug)]
 pub struct FileProblems {
@@ -108,20 +191,30 @@ pub struct FileProblems {
 impl FileProblems {
     /// Problems of the file `name` whose text is `text`.
     pub fn new(name: &str, text: &str, problems: Vec<Problem>) -> Self {
+        Self::owning(name, text.to_string(), problems)
+    }
+
+    /// [`FileProblems::new`] keeping `text` (no copy of a large file).
+    pub fn owning(name: &str, text: String, problems: Vec<Problem>) -> Self {
         FileProblems {
-            src: NamedSource::new(name, text.to_string()),
+            src: NamedSource::new(name, text),
             problems,
         }
     }
 
     /// Renders the problems with the source, as a user sees them: at most
     /// [`MAX_SHOWN`] of them (and about [`MAX_RENDERED`] bytes), then a line
-    /// counting the others; each with a few lines of source around its labels,
+    /// counting the others and ending with the message of a [`CUT`] note, if the
+    /// list ends with one; each with a few lines of source around its labels,
     /// long lines cut, control characters escaped. Takes time linear in the
     /// size of the source.
     pub fn render(&self, handler: &miette::GraphicalReportHandler) -> String {
         let src = self.src.inner().as_str();
-        let shown = &self.problems[..self.problems.len().min(MAX_SHOWN)];
+        let (problems, cut) = match self.problems.split_last() {
+            Some((last, rest)) if last.code == CUT => (rest, Some(last)),
+            _ => (&self.problems[..], None),
+        };
+        let shown = &problems[..problems.len().min(MAX_SHOWN)];
         let labels: Vec<Vec<excerpt::Label>> = shown.iter().map(Problem::excerpt_labels).collect();
         let mut lines = excerpt::Lines::new(src, labels.iter().flat_map(|l| excerpt::offsets(src, l)));
         let mut out = String::new();
@@ -134,8 +227,13 @@ impl FileProblems {
             let _ = handler.render_report(&mut out, &Shown { problem: p, excerpt });
             rendered += 1;
         }
-        let rest = &self.problems[rendered..];
-        if !rest.is_empty() {
+        let rest = &problems[rendered..];
+        let cut = cut.map(|p| term::cut(&term::escape(&p.message), MAX_MESSAGE).into_owned());
+        if rest.is_empty() {
+            if let Some(cut) = cut {
+                out.push_str(&format!("… in {}: {cut}\n", term::escape(self.src.name())));
+            }
+        } else {
             let warnings = rest.iter().filter(|p| p.warning).count();
             let errors = rest.len() - warnings;
             let count = |n: usize, what: &str| match n {
@@ -144,8 +242,9 @@ impl FileProblems {
                 n => Some(format!("{n} more {what}s")),
             };
             let counted: Vec<String> = [count(errors, "error"), count(warnings, "warning")].into_iter().flatten().collect();
+            let cut = cut.map_or(String::new(), |c| format!("; {c}"));
             out.push_str(&format!(
-                "… and {} in {} (not shown)\n",
+                "… and {} in {} (not shown){cut}\n",
                 counted.join(" and "),
                 term::escape(self.src.name())
             ));

@@ -120,9 +120,11 @@ fn clear_labels_with_placeholders_match_digit_runs() {
     assert!(logs[2].ends_with("× clear \"im2x\": 1 cancelled (line 5)"), "{}", logs[2]);
     assert!(logs[3].ends_with("× clear \"n115\": 0 cancelled (line 8)"), "{}", logs[3]);
     assert!(logs[4].ends_with("× clear \"t3\": 0 cancelled (line 6)"), "{}", logs[4]);
-    // "n{i}5" and "n{i}{i}5" can both be "n115": a nextTick label, which clear cannot cancel.
-    assert!(o.stderr.contains("`clear` cannot cancel a `nextTick` callback"), "{}", o.stderr);
+    // "n{i}{i}5" names no timeout, interval or immediate: one warning, at line 8.
+    // (It could also be the nextTick label "n{i}5" filled in as "n115"; the
+    // check does not say so: see the closing note of issue 9.)
     assert_eq!(o.stderr.matches("loop::clear").count(), 1, "{}", o.stderr);
+    assert!(o.stderr.contains("placeholders.loop:8:18]"), "{}", o.stderr);
 }
 
 // ----- 2. log text in bytes ---------------------------------------------------

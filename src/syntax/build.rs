@@ -1,14 +1,15 @@
 //! pest pairs → AST, collecting every problem on the way.
 
 use super::ast::*;
+use super::chunk::Refusal;
 use super::suggest;
 use super::{pest_error, LoopParser, Rule};
-use crate::problem::Problem;
+use crate::problem::{Problem, MAX_KEPT};
 use crate::sched::{Module, Phase};
 use pest::iterators::Pair;
 use pest::Parser;
 
-/// How many syntax errors one file reports before giving up.
+/// How many syntax errors one chunk reports before giving up.
 const MAX_SYNTAX_ERRORS: usize = 10;
 
 /// How deep blocks may nest. The passes after parsing (this builder, the
@@ -16,20 +17,43 @@ const MAX_SYNTAX_ERRORS: usize = 10;
 /// deeper file is refused here rather than overflowing the stack.
 pub const MAX_NESTING: usize = 100;
 
+/// Problems one builder collects before it stops: twice [`MAX_KEPT`], as
+/// pairs of them may be merged into one ([`merge_missing_numbers`]).
+const ROOM: usize = 2 * MAX_KEPT;
+
+/// Bytes of failed blocks one builder parses again to say what is wrong inside
+/// them, beyond twice the size of its text: with blocks nested in blocks, each
+/// level would read its content again.
+const REPARSE: usize = 4 << 20;
+
 pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
-    if let Some(open) = first_too_deep(src) {
-        return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open] == b'(')]);
-    }
-    let chunks = super::chunk::chunks(src);
-    let parsed = super::chunk::in_parallel(&chunks, |&(start, end)| {
-        let mut builder = Builder::default();
-        let (part, problems) = parse_chunk(&mut builder, &src[start..end]);
-        (part, problems, builder)
-    });
+    // Refused before parsing: pest recurses once per `{` and per `(` (of an
+    // unknown statement), without a stack guard, and its time grows with the
+    // depth of a block that fails to parse; and it holds the tokens of a
+    // whole chunk, at most one item longer than `CHUNK`.
+    let chunks = match super::chunk::plan(src, MAX_NESTING) {
+        Ok(chunks) => chunks,
+        Err(Refusal::TooDeep(open)) => {
+            return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open] == b'(')]);
+        }
+        Err(Refusal::TooLong(start)) => return Err(vec![too_long(src, start)]),
+    };
+    let resume = chunks.len() > 1;
     let mut file = File::default();
     let mut problems = Vec::new();
+    let mut stopped = false;
     let (mut seen_statement, mut seen_expect, mut sites) = (false, false, 0);
-    for ((start, _), (part, found, builder)) in chunks.into_iter().zip(parsed) {
+    let mut starts = chunks.iter().map(|&(start, _)| start);
+    let parse = |&(start, end): &(usize, usize)| {
+        let mut builder = Builder::new(end - start);
+        let (part, problems) = parse_chunk(&mut builder, &src[start..end], resume);
+        (part, problems, builder)
+    };
+    // Each part is merged as soon as the parts before it are: the parts of a
+    // large file are not all held at once beside the merged file.
+    super::chunk::in_order(&chunks, parse, |(part, found, builder)| {
+        let start = starts.next().expect("one start per chunk");
+        stopped |= builder.full;
         let shift = |p: Problem| super::chunk::shift_problem(p, start);
         problems.extend(found.into_iter().map(shift));
         // Order checks across chunks: each chunk's builder saw only its own items.
@@ -52,9 +76,21 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
             super::chunk::merge(&mut file, part);
         }
         sites += builder.sites;
-    }
+        // Enough to show: the chunks after this one are not read.
+        if stopped || problems.len() > MAX_KEPT {
+            stopped |= starts.len() > 0;
+            return std::ops::ControlFlow::Break(());
+        }
+        std::ops::ControlFlow::Continue(())
+    });
     file.sites = sites;
     problems.sort_by_key(|p| (p.span.start(), p.span.end()));
+    if stopped || problems.len() > MAX_KEPT {
+        let at = problems.get(MAX_KEPT).or(problems.last()).map_or(Span::default(), |p| p.span);
+        problems.truncate(MAX_KEPT);
+        let message = format!("stopped after the first {} errors", problems.len());
+        problems.push(Problem::cut(Span::new(at.start(), at.start()), message, false));
+    }
     if problems.iter().any(|p| !p.warning) {
         Err(problems)
     } else {
@@ -97,21 +133,41 @@ fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> 
 }
 
 /// Parses one chunk (spans relative to it): the part of the file it holds, if
-/// it parsed, and the problems found.
-fn parse_chunk(builder: &mut Builder, chunk: &str) -> (Option<File>, Vec<Problem>) {
-    let mut text = chunk.to_string();
+/// it parsed, and the problems found. After a syntax error the offending line
+/// is blanked and the chunk parsed again; with `resume`, from where it failed:
+/// the items before the failing line, if they parse on their own, are built
+/// and not read again (else a chunk with errors near its end would be read
+/// once per error).
+fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File>, Vec<Problem>) {
+    // Copied only to blank a line.
+    let mut text = std::borrow::Cow::Borrowed(chunk);
     let mut problems = Vec::new();
-    for _ in 0..MAX_SYNTAX_ERRORS {
-        match LoopParser::parse(Rule::file, &text) {
-            Ok(mut pairs) => {
-                let mut part = File::default();
-                builder.file(pairs.next().expect("file rule"), &mut part);
+    let mut part = File::default();
+    // `text[..base]` is built.
+    let mut base = 0;
+    let mut errors = 0;
+    while errors < MAX_SYNTAX_ERRORS && !builder.full {
+        match LoopParser::parse(Rule::file, &text[base..]) {
+            Ok(pairs) => {
+                builder.build(pairs, base, &mut part);
                 problems.append(&mut builder.problems);
                 return (Some(part), merge_missing_numbers(chunk, problems));
             }
             Err(e) => {
-                let (problem, at) = pest_error::convert(&text, &e);
-                problems.push(problem);
+                let (problem, at) = pest_error::convert(&text[base..], &e);
+                let at = base + at;
+                let line = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+                if resume && line > base {
+                    if let Some(end) = super::chunk::last_top_line(&text[base..], line - base) {
+                        if let Ok(pairs) = LoopParser::parse(Rule::file, &text[base..base + end]) {
+                            builder.build(pairs, base, &mut part);
+                            base += end;
+                            continue;
+                        }
+                    }
+                }
+                problems.push(super::chunk::shift_problem(problem, base));
+                errors += 1;
                 // A parser limit (pest's stack guard) would be hit again on retry.
                 let limit = matches!(e.variant, pest::error::ErrorVariant::CustomError { .. });
                 if limit || !blank_line(&mut text, at) {
@@ -120,71 +176,16 @@ fn parse_chunk(builder: &mut Builder, chunk: &str) -> (Option<File>, Vec<Problem
             }
         }
     }
-    (None, problems)
-}
-
-/// The first `{` or `(` opened more than [`MAX_NESTING`] deep, skipping
-/// strings and comments as the grammar does. Checked before parsing: pest
-/// recurses once per `{` and per `(` (of an unknown statement), without a
-/// stack guard, and its time grows with the depth of a block that fails to
-/// parse. A `(` stays open past its line only inside a `{ … }` opened after it
-/// (`paren_group` in the grammar); a `"` that closes nowhere on its line is
-/// plain text (`string_any` fails there).
-fn first_too_deep(src: &str) -> Option<usize> {
-    let bytes = src.as_bytes();
-    let mut open: Vec<u8> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => i = skip_line(bytes, i).saturating_sub(1),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i).saturating_sub(1),
-            b'"' => {
-                let mut j = i + 1;
-                while j < bytes.len() && !matches!(bytes[j], b'"' | b'\n') {
-                    j += if bytes[j] == b'\\' && bytes.get(j + 1).is_some_and(|&b| b != b'\n') {
-                        2
-                    } else {
-                        1
-                    };
-                }
-                if bytes.get(j) == Some(&b'"') {
-                    i = j;
-                }
-            }
-            c @ (b'{' | b'(') => {
-                open.push(c);
-                if open.len() > MAX_NESTING {
-                    return Some(i);
-                }
-            }
-            b')' if open.last() == Some(&b'(') => {
-                open.pop();
-            }
-            b'}' => {
-                if let Some(at) = open.iter().rposition(|&c| c == b'{') {
-                    open.truncate(at);
-                }
-            }
-            b'\n' => {
-                while open.last() == Some(&b'(') {
-                    open.pop();
-                }
-            }
-            _ => {}
-        }
-        i += 1;
+    if !resume {
+        return (None, problems);
     }
-    None
-}
-
-/// The index of the newline ending the line at `i` (or the end).
-fn skip_line(bytes: &[u8], i: usize) -> usize {
-    bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
+    problems.append(&mut builder.problems);
+    (None, merge_missing_numbers(chunk, problems))
 }
 
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
 /// go on past a syntax error. Only lines whose braces balance are blanked.
-fn blank_line(text: &mut String, at: usize) -> bool {
+fn blank_line(text: &mut std::borrow::Cow<str>, at: usize) -> bool {
     let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let line = &text[start..end];
@@ -192,13 +193,22 @@ fn blank_line(text: &mut String, at: usize) -> bool {
         return false;
     }
     let blank: String = line.bytes().map(|_| ' ').collect();
-    text.replace_range(start..end, &blank);
+    text.to_mut().replace_range(start..end, &blank);
     true
 }
 
 #[derive(Default)]
 struct Builder {
     problems: Vec<Problem>,
+    /// Problems pushed so far (some may have been moved out of `problems`).
+    count: usize,
+    /// Problems it may push ([`ROOM`], or what an enclosing builder has left).
+    room: usize,
+    /// It had no room for a problem: it stopped, and the problems it kept are
+    /// not all there are.
+    full: bool,
+    /// Bytes of failed blocks it may still parse again ([`REPARSE`]).
+    budget: usize,
     sites: usize,
     /// A statement was seen (in this chunk or an earlier one).
     seen_statement: bool,
@@ -216,15 +226,63 @@ struct Builder {
 }
 
 impl Builder {
+    /// A builder for a text of `len` bytes.
+    fn new(len: usize) -> Self {
+        Builder {
+            room: ROOM,
+            budget: REPARSE + 2 * len,
+            ..Builder::default()
+        }
+    }
+
+    /// Keeps a problem, if there is room.
+    fn push(&mut self, p: Problem) {
+        if self.count < self.room {
+            self.problems.push(p);
+            self.count += 1;
+        } else {
+            self.full = true;
+        }
+    }
+
+    /// Builds the items of `pairs`, parsed from the text `base` bytes into
+    /// the chunk, into `part`, spans as in the chunk.
+    fn build(&mut self, mut pairs: pest::iterators::Pairs<Rule>, base: usize, part: &mut File) {
+        let pair = pairs.next().expect("file rule");
+        if base == 0 {
+            return self.file(pair, part);
+        }
+        let (problems, directives) = (self.problems.len(), self.early_directives.len());
+        let (statement, expect) = (self.first_statement.is_none(), self.first_expect.is_none());
+        let mut piece = File::default();
+        self.file(pair, &mut piece);
+        let moved: Vec<Problem> = self.problems.drain(problems..).collect();
+        self.problems
+            .extend(moved.into_iter().map(|p| super::chunk::shift_problem(p, base)));
+        for (span, _) in &mut self.early_directives[directives..] {
+            *span = span.shifted(base);
+        }
+        for (fresh, span) in [(statement, &mut self.first_statement), (expect, &mut self.first_expect)] {
+            if let Some(span) = span.as_mut().filter(|_| fresh) {
+                *span = span.shifted(base);
+            }
+        }
+        super::chunk::shift_file(&mut piece, base, 0);
+        super::chunk::merge(part, piece);
+    }
+
     /// Builds the items of one chunk into `file`.
     fn file(&mut self, pair: Pair<Rule>, file: &mut File) {
         for item in pair.into_inner() {
+            if self.full {
+                return;
+            }
             let span: Span = item.as_span().into();
             match item.as_rule() {
                 Rule::EOI => {}
                 Rule::directive => {
                     if self.seen_statement {
-                        self.problems.push(misplaced_directive(span, item.as_str()));
+                        self.push(misplaced_directive(span, item.as_str()));
                     } else {
                         self.early_directives.push((span, item.as_str().to_string()));
                     }
@@ -232,7 +290,7 @@ impl Builder {
                 }
                 Rule::expect_block => {
                     if self.seen_expect {
-                        self.problems.push(second_expect(span));
+                        self.push(second_expect(span));
                     }
                     self.first_expect.get_or_insert(span);
                     self.seen_expect = true;
@@ -241,7 +299,7 @@ impl Builder {
                 _ => {
                     self.seen_statement = true;
                     if self.seen_expect {
-                        self.problems.push(statement_after_expect(span));
+                        self.push(statement_after_expect(span));
                     } else {
                         self.first_statement.get_or_insert(span);
                     }
@@ -262,7 +320,7 @@ impl Builder {
             Rule::kw_pool => {
                 if let Some(n) = self.integer(&value) {
                     if !(1..=1024).contains(&n) {
-                        self.problems.push(
+                        self.push(
                             Problem::error(
                                 "loop::pool",
                                 value.as_span().into(),
@@ -291,7 +349,7 @@ impl Builder {
                             Some(s) => format!("did you mean `module {s}`?"),
                             None => "write `module cjs` (CommonJS, the default) or `module esm` (ES module)".into(),
                         });
-                        self.problems.push(p);
+                        self.push(p);
                         None
                     }
                 };
@@ -313,7 +371,7 @@ impl Builder {
 
     fn once<T>(&mut self, prev: &Option<Spanned<T>>, span: Span, name: &str) {
         if prev.is_some() {
-            self.problems.push(
+            self.push(
                 Problem::error("loop::directive", span, format!("`{name}` is given twice"), "second one")
                     .help(format!("keep one `{name}` line")),
             );
@@ -323,17 +381,47 @@ impl Builder {
     fn statements(&mut self, body: Pair<Rule>) -> Vec<Stmt> {
         if self.depth >= MAX_NESTING {
             let open = body.as_span().start();
-            self.problems.push(too_deep(Span::new(open, open + 1), false));
+            self.push(too_deep(Span::new(open, open + 1), false));
             return Vec::new();
         }
         self.depth += 1;
-        let stmts = body
-            .into_inner()
-            .filter(|p| !matches!(p.as_rule(), Rule::open_brace | Rule::close_brace))
-            .filter_map(|p| self.statement(p))
-            .collect();
+        let mut stmts = Vec::new();
+        for p in body.into_inner() {
+            if self.full {
+                break;
+            }
+            if !matches!(p.as_rule(), Rule::open_brace | Rule::close_brace) {
+                stmts.extend(self.statement(p));
+            }
+        }
         self.depth -= 1;
         stmts
+    }
+
+    /// The problems inside a block that did not parse, found by parsing its
+    /// statements on their own; none once [`REPARSE`] bytes were parsed again.
+    fn body_problems(&mut self, body: &Pair<Rule>) -> Vec<Problem> {
+        let start = body.as_span().start() + 1;
+        let text = body.as_str();
+        let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
+            return Vec::new();
+        };
+        if inner.len() > self.budget {
+            return Vec::new();
+        }
+        let mut builder = Builder {
+            room: self.room - self.count,
+            budget: self.budget - inner.len(),
+            ..Builder::default()
+        };
+        let problems = text_problems(&mut builder, inner);
+        self.budget = builder.budget;
+        self.full |= builder.full;
+        problems
+            .into_iter()
+            .filter(|p| !p.warning && p.code != "loop::directive-order")
+            .map(|p| super::chunk::shift_problem(p, start))
+            .collect()
     }
 
     fn statement(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
@@ -357,15 +445,17 @@ impl Builder {
                 let word = head.as_str().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
                 if word == "expect" {
                     if let Some(p) = body.as_ref().and_then(bad_expect_line) {
-                        self.problems.push(p);
+                        self.push(p);
                         return None;
                     }
-                } else if let Some(inner) = body.as_ref().map(body_problems).filter(|p| !p.is_empty()) {
+                } else if let Some(inner) = body.map(|b| self.body_problems(&b)).filter(|p| !p.is_empty()) {
                     // The block is what did not parse: report what is wrong inside it.
-                    self.problems.extend(inner);
+                    for p in inner {
+                        self.push(p);
+                    }
                     return None;
                 }
-                self.problems.push(unknown_statement(head));
+                self.push(unknown_statement(head));
                 return None;
             }
             Rule::misplaced => {
@@ -381,8 +471,7 @@ impl Builder {
                         "move it out of this block, after the last statement",
                     )
                 };
-                self.problems
-                    .push(Problem::error("loop::misplaced", span, message, "inside a block").help(help));
+                self.push(Problem::error("loop::misplaced", span, message, "inside a block").help(help));
                 return None;
             }
             _ => unreachable!("statement rule {rule:?}"),
@@ -437,7 +526,7 @@ impl Builder {
         }
         if let Some(after) = after.filter(|_| kind != Kind::Io) {
             let at = after.span;
-            self.problems.push(
+            self.push(
                 Problem::error(
                     "loop::after",
                     at,
@@ -448,7 +537,7 @@ impl Builder {
             );
         }
         if !cb.links.is_empty() && kind != Kind::Then {
-            self.problems.push(
+            self.push(
                 Problem::error(
                     "loop::then",
                     cb.links[0].span,
@@ -470,19 +559,19 @@ impl Builder {
                 match it.next() {
                     Some((n, true)) => cb.amount = Some(n),
                     Some((n, false)) => {
-                        self.problems.push(
+                        self.push(
                             Problem::error("loop::delay", n.span, "the delay comes before the label", "delay after the label")
                                 .help(format!("write `{} {} \"label\"`", kind.name(), n.value)),
                         )
                     }
                     None if bad_number => {}
-                    None => self.problems.push(
+                    None => self.push(
                         Problem::error("loop::delay", cb.kind.span, format!("`{}` needs a delay", kind.name()), "no delay")
                             .help(format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name())),
                     ),
                 }
                 for (n, _) in it {
-                    self.problems.push(extra_number(kind, n.span));
+                    self.push(extra_number(kind, n.span));
                 }
             }
             Kind::Submit => {
@@ -490,18 +579,18 @@ impl Builder {
                 match it.next() {
                     Some((n, _)) => cb.amount = Some(n),
                     None if bad_number => {}
-                    None => self.problems.push(
+                    None => self.push(
                         Problem::error("loop::ticks", span, "`submit` needs the job's length in ticks", "no duration")
                             .help("write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)"),
                     ),
                 }
                 for (n, _) in it {
-                    self.problems.push(extra_number(kind, n.span));
+                    self.push(extra_number(kind, n.span));
                 }
             }
             _ => {
                 for (n, _) in ints {
-                    self.problems.push(extra_number(kind, n.span));
+                    self.push(extra_number(kind, n.span));
                 }
             }
         }
@@ -541,7 +630,7 @@ impl Builder {
     fn times(&mut self, pair: Pair<Rule>) -> Option<Spanned<u64>> {
         let n = self.clause(pair)?;
         if n.value == 0 {
-            self.problems.push(
+            self.push(
                 Problem::error("loop::times", n.span, "`times 0` would never run the callback", "zero runs")
                     .help("use `times 1` or more, or delete the statement"),
             );
@@ -559,14 +648,14 @@ impl Builder {
         let s = pair.as_str();
         let span: Span = pair.as_span().into();
         if pair.as_rule() != Rule::integer {
-            self.problems.push(
+            self.push(
                 Problem::error("loop::number", span, format!("expected a number, found `{s}`"), "not a number")
                     .help("numbers are whole, non-negative ticks, e.g. `4`"),
             );
             return None;
         }
         if s.starts_with('-') {
-            self.problems.push(
+            self.push(
                 Problem::error("loop::number", span, format!("negative number `{s}`"), "below zero")
                     .help("times are non-negative ticks; Node treats a negative delay as 1, so write `1`"),
             );
@@ -575,7 +664,7 @@ impl Builder {
         match s.parse::<u64>() {
             Ok(n) => Some(n),
             Err(_) => {
-                self.problems.push(
+                self.push(
                     Problem::error("loop::number", span, format!("number `{s}` is too large"), "overflows 64 bits")
                         .help(format!("numbers go up to {}", u64::MAX)),
                 );
@@ -601,7 +690,7 @@ impl Builder {
                     Some((_, 'n')) => lit.push('\n'),
                     Some((j, other)) => {
                         let esc = Span::new(base + i, base + j + other.len_utf8());
-                        self.problems.push(
+                        self.push(
                             Problem::error("loop::escape", esc, format!("unknown escape `\\{other}`"), "not an escape")
                                 .help("strings know `\\\"`, `\\\\` and `\\n`; write `\\\\` for a backslash"),
                         );
@@ -631,6 +720,8 @@ impl Builder {
         if !lit.is_empty() {
             parts.push(TextPart::Lit(lit));
         }
+        // Most texts have one part: no room for more (a pushed-to list keeps room for four).
+        parts.shrink_to_fit();
         Text { parts, span }
     }
 
@@ -656,7 +747,7 @@ impl Builder {
             let line_span: Span = line.as_span().into();
             if let Some(limit) = expect.limit {
                 if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
-                    self.problems.push(
+                    self.push(
                         Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit").help(format!(
                             "the run stops at the limit (byte {}); move this line above it",
                             limit.span.start()
@@ -675,7 +766,7 @@ impl Builder {
                     let word = line.into_inner().nth(1).expect("limit word");
                     match LimitQueue::from_name(word.as_str()) {
                         Some(q) => expect.limit = Some(Spanned { value: q, span: line_span }),
-                        None => self.problems.push(unknown_word(&word, "limit queue", &LimitQueue::NAMES)),
+                        None => self.push(unknown_word(&word, "limit queue", &LimitQueue::NAMES)),
                     }
                 }
                 _ => {}
@@ -703,7 +794,7 @@ impl Builder {
                         Some(p) => line.phase = Some(p),
                         None => {
                             let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
-                            self.problems.push(unknown_word(&word, "phase", &names));
+                            self.push(unknown_word(&word, "phase", &names));
                         }
                     }
                 }
@@ -771,6 +862,36 @@ fn misplaced_directive(span: Span, text: &str) -> Problem {
     .help(format!("move `{text}` to the top of the file, above the first statement"))
 }
 
+/// An item with more than [`super::chunk::MAX_ITEM`] tokens, starting at byte
+/// `start` (or at the first line after it that is neither blank nor a
+/// comment): shown on that line.
+fn too_long(src: &str, start: usize) -> Problem {
+    let mut at = start;
+    for line in src[start..].split_inclusive('\n') {
+        let text = line.trim();
+        if !(text.is_empty() || text.starts_with('#') || text.starts_with("//")) {
+            at += line.len() - line.trim_start().len();
+            return too_long_at(Span::new(at, at + text.len()));
+        }
+        at += line.len();
+    }
+    too_long_at(Span::new(start, start))
+}
+
+fn too_long_at(span: Span) -> Problem {
+    let most = super::chunk::MAX_ITEM;
+    Problem::error(
+        "loop::too-long",
+        span,
+        format!("more than {most} tokens without a new statement"),
+        "this statement goes on too long",
+    )
+    .help(format!(
+        "a statement with its blocks and `.then` links, or the expect block, holds at most {most} words, numbers, \
+         strings and signs; a new statement starts on a line that begins with a keyword outside every block"
+    ))
+}
+
 /// A block (or, with `paren`, a `(`) opened more than [`MAX_NESTING`] deep.
 pub(super) fn too_deep(span: Span, paren: bool) -> Problem {
     if paren {
@@ -822,21 +943,21 @@ fn unknown_word(word: &Pair<Rule>, what: &str, names: &[&str]) -> Problem {
     .help(help)
 }
 
-/// The problems inside a block that did not parse, found by parsing its
-/// statements on their own.
-fn body_problems(body: &Pair<Rule>) -> Vec<Problem> {
-    let start = body.as_span().start() + 1;
-    let text = body.as_str();
-    let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
-        return Vec::new();
-    };
-    let mut builder = Builder::default();
-    let (_, problems) = parse_chunk(&mut builder, inner);
+/// Parses `text` (spans relative to it) for its problems only: in one piece if
+/// short, else in chunks read one after the other with the same builder.
+fn text_problems(builder: &mut Builder, text: &str) -> Vec<Problem> {
+    if text.len() <= super::chunk::CHUNK {
+        return parse_chunk(builder, text, false).1;
+    }
+    let mut problems = Vec::new();
+    for (start, end) in super::chunk::chunks(text) {
+        let (_, found) = parse_chunk(builder, &text[start..end], true);
+        problems.extend(found.into_iter().map(|p| super::chunk::shift_problem(p, start)));
+        if builder.full {
+            break;
+        }
+    }
     problems
-        .into_iter()
-        .filter(|p| !p.warning && p.code != "loop::directive-order")
-        .map(|p| super::chunk::shift_problem(p, start))
-        .collect()
 }
 
 /// In an expect block that did not parse, the first line that is not an

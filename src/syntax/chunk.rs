@@ -1,55 +1,227 @@
-//! Large files are parsed in chunks of whole top-level statements, so that
-//! pest's token queue never holds more than one chunk (memory and time stay
+//! Large files are parsed in chunks of whole top-level items, so that pest's
+//! token queue never holds more than one chunk (memory and time stay
 //! proportional to the file). Spans are shifted back to file offsets.
 
 use super::ast::*;
 use crate::problem::Problem;
+use std::ops::ControlFlow;
 
-/// Files up to this size are parsed in one piece.
-const CHUNK: usize = 256 * 1024;
+/// Texts up to this size (bytes) are parsed in one piece.
+pub const CHUNK: usize = 256 * 1024;
 
-/// Byte ranges covering `src`, each at least [`CHUNK`] long (but the last),
-/// cut only before a line at nesting depth 0 that starts with a statement
-/// keyword, a directive or `expect` (a new item: a header never continues
-/// with one of those words).
-pub fn chunks(src: &str) -> Vec<(usize, usize)> {
-    if src.len() <= CHUNK {
-        return vec![(0, src.len())];
-    }
+/// What [`scan`] reports.
+#[derive(Debug, Clone, Copy)]
+pub enum Mark {
+    /// A `{` or `(` at byte `at`, leaving `depth` of them open.
+    Open { at: usize, depth: usize },
+    /// A line starts at byte `at`; `top`: outside every block; `after_module`:
+    /// the last word before it is `module` (a directive that may go on here);
+    /// `weight`: the tokens before it (see [`MAX_ITEM`]).
+    Line {
+        at: usize,
+        top: bool,
+        after_module: bool,
+        weight: usize,
+    },
+    /// The end of the text, and the tokens in all of it.
+    End { weight: usize },
+}
+
+/// One pass over `src` as the grammar reads it: a string is skipped only if it
+/// closes on its line (else its `"` is plain text, as `string_any` fails
+/// there), a comment (`#`, `//`) to the end of its line; a `(` stays open past
+/// its line only inside a `{ … }` opened after it (`paren_group`), and a `}`
+/// closes the last `{` with every `(` opened in it. `f` sees every [`Mark`]
+/// and may stop the pass with what it breaks with. Takes time linear in the
+/// length of `src`.
+pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B> {
     let bytes = src.as_bytes();
-    let mut out = Vec::new();
-    let (mut start, mut depth, mut i) = (0usize, 0usize, 0usize);
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let mut open: Vec<u8> = Vec::new();
+    let mut module = false;
+    let mut weight = 0;
+    let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
+            b'#' => {
+                i = line_end(bytes, i);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = line_end(bytes, i);
+                continue;
+            }
             b'"' => {
-                i += 1;
-                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n') {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                module = false;
+                let mut j = i + 1;
+                while j < bytes.len() && !matches!(bytes[j], b'"' | b'\n') {
+                    j += if bytes[j] == b'\\' && bytes.get(j + 1).is_some_and(|&b| b != b'\n') {
+                        2
+                    } else {
+                        1
+                    };
+                }
+                if bytes.get(j) == Some(&b'"') {
+                    i = j;
+                }
+                weight += 1;
+            }
+            c @ (b'{' | b'(') => {
+                module = false;
+                weight += 1;
+                open.push(c);
+                let mark = Mark::Open { at: i, depth: open.len() };
+                if let ControlFlow::Break(b) = f(mark) {
+                    return Some(b);
                 }
             }
-            b'#' => i = skip_line(bytes, i),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i),
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            b'\n' if depth == 0 && i + 1 - start >= CHUNK && starts_item(&src[i + 1..]) => {
-                out.push((start, i + 1));
-                start = i + 1;
+            b')' => {
+                module = false;
+                weight += 1;
+                if open.last() == Some(&b'(') {
+                    open.pop();
+                }
             }
-            _ => {}
+            b'}' => {
+                module = false;
+                weight += 1;
+                if let Some(at) = open.iter().rposition(|&c| c == b'{') {
+                    open.truncate(at);
+                }
+            }
+            b'\n' => {
+                while open.last() == Some(&b'(') {
+                    open.pop();
+                }
+                let mark = Mark::Line {
+                    at: i + 1,
+                    top: open.is_empty(),
+                    after_module: module,
+                    weight,
+                };
+                if let ControlFlow::Break(b) = f(mark) {
+                    return Some(b);
+                }
+            }
+            b' ' | b'\t' | b'\r' => {}
+            c if ident(c) => {
+                let end = bytes[i..].iter().position(|&b| !ident(b)).map_or(bytes.len(), |n| i + n);
+                module = &bytes[i..end] == b"module";
+                weight += 1;
+                i = end;
+                continue;
+            }
+            _ => {
+                module = false;
+                weight += 1;
+            }
         }
         i += 1;
     }
-    out.push((start, src.len()));
-    out
+    match f(Mark::End { weight }) {
+        ControlFlow::Break(b) => Some(b),
+        ControlFlow::Continue(()) => None,
+    }
 }
 
-fn skip_line(bytes: &[u8], i: usize) -> usize {
-    bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |p| i + p) - 1
+/// The index of the newline ending the line at `i` (or the end).
+pub fn line_end(bytes: &[u8], i: usize) -> usize {
+    bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
 }
 
-fn starts_item(rest: &str) -> bool {
-    let word: &str = rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
-    super::suggest::STATEMENTS.contains(&word) || super::suggest::OTHER_ITEMS.contains(&word)
+/// Why a text is not parsed at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A `{` or `(` at this byte is opened more than the depth allowed.
+    TooDeep(usize),
+    /// The item starting at this byte holds more than [`MAX_ITEM`] tokens.
+    TooLong(usize),
+}
+
+/// Tokens one item may hold: 500,000 words, numbers, strings and other signs
+/// (`{`, `.`, …), each counting one; blanks and comments count nothing. An
+/// item is what lies between two lines where [`plan`] may cut: a statement
+/// with its blocks and `.then` links, an expect block with its alternatives,
+/// or (in a file that does not parse) any run of lines none of which starts
+/// with a word. pest holds its tokens for a whole chunk, which is at most
+/// [`CHUNK`] bytes and one item long: at most about 160 bytes of memory per
+/// token.
+pub const MAX_ITEM: usize = 500_000;
+
+/// In one pass over `src`: the chunks to parse it in, or why it is refused:
+/// the first `{` or `(` opened more than `max_depth` deep, or the first item
+/// with more than [`MAX_ITEM`] tokens, whichever comes first.
+///
+/// The chunks are byte ranges covering `src`, each at least [`CHUNK`] long
+/// (but the last), cut only before a line outside every block that starts
+/// (after blanks) with a word that cannot go on the item before it: any word
+/// but `after`, `times` and `or`, and not after a `module` still waiting for
+/// its word. (A header goes on over lines only with a number, a string,
+/// `after`, `times`, a `{` or `.then`; a line of anything else ends where it
+/// ends.)
+pub fn plan(src: &str, max_depth: usize) -> Result<Vec<(usize, usize)>, Refusal> {
+    let mut out = Vec::new();
+    let (mut chunk, mut item, mut from) = (0, 0, 0);
+    // Each token takes at least one byte.
+    let long = src.len() > MAX_ITEM;
+    let refused = scan(src, |mark| match mark {
+        Mark::Open { at, depth } if depth > max_depth => ControlFlow::Break(Refusal::TooDeep(at)),
+        Mark::Line { weight, .. } | Mark::End { weight } if long && weight - from > MAX_ITEM => ControlFlow::Break(Refusal::TooLong(item)),
+        Mark::Line {
+            at,
+            top: true,
+            after_module: false,
+            weight,
+        } if (long || at - chunk >= CHUNK) && starts_item(&src.as_bytes()[at..]) => {
+            (item, from) = (at, weight);
+            if at - chunk >= CHUNK && src.len() > CHUNK {
+                out.push((chunk, at));
+                chunk = at;
+            }
+            ControlFlow::Continue(())
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    match refused {
+        Some(refusal) => Err(refusal),
+        None => {
+            out.push((chunk, src.len()));
+            Ok(out)
+        }
+    }
+}
+
+/// The chunks to parse `src` in, refusing nothing (see [`plan`]).
+pub fn chunks(src: &str) -> Vec<(usize, usize)> {
+    plan(src, usize::MAX).unwrap_or_else(|_| vec![(0, src.len())])
+}
+
+/// Whether a line starting `rest` begins a new item (see [`plan`]).
+fn starts_item(rest: &[u8]) -> bool {
+    let start = rest.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(rest.len());
+    let rest = &rest[start..];
+    if !rest.first().is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'$') {
+        return false;
+    }
+    let end = rest
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$'))
+        .unwrap_or(rest.len());
+    !matches!(&rest[..end], b"after" | b"times" | b"or")
+}
+
+/// The start of the last line in `text[..=end]` (`end` a line start) that
+/// begins outside every block, if after byte 0: where a part of `text` that
+/// parses on its own may end.
+pub fn last_top_line(text: &str, end: usize) -> Option<usize> {
+    let mut last = None;
+    scan::<()>(&text[..end], |mark| {
+        if let Mark::Line { at, top: true, .. } = mark {
+            last = Some(at);
+        }
+        ControlFlow::Continue(())
+    });
+    last
 }
 
 /// Moves a problem found in a chunk to its place in the file.
@@ -63,7 +235,11 @@ pub fn shift_problem(mut p: Problem, by: usize) -> Problem {
 
 /// Adds a chunk's part to the file.
 pub fn merge(file: &mut File, part: File) {
-    file.body.extend(part.body);
+    if file.body.is_empty() && file.body.capacity() < part.body.len() {
+        file.body = part.body;
+    } else {
+        file.body.extend(part.body);
+    }
     file.pool = file.pool.or(part.pool);
     file.module = file.module.or(part.module);
     file.title = file.title.take().or(part.title);
@@ -78,36 +254,71 @@ fn shift_spanned<T>(s: &mut Spanned<T>, by: usize) {
     shift(&mut s.span, by);
 }
 
-/// Runs `f` on every item, on as many threads as there are cores, and
-/// returns the results in order.
-pub fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// Runs `f` on the items, on as many threads as there are cores, and hands
+/// each result to `take`, on the calling thread and in the items' order, until
+/// `take` breaks: then no more items are started. Results that arrive early
+/// wait for `take`, and an item is started only a few items ahead of the
+/// last one taken, so that few results wait at once.
+pub fn in_order<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync, mut take: impl FnMut(R) -> ControlFlow<()>) {
+    use std::sync::{mpsc, Condvar, Mutex};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
     if threads <= 1 {
-        return items.iter().map(f).collect();
+        for item in items {
+            if take(f(item)).is_break() {
+                return;
+            }
+        }
+        return;
     }
-    let mut slots: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    let ahead = 2 * threads;
+    // The next item to start, the number taken, and whether to stop.
+    let state = Mutex::new((0usize, 0usize, false));
+    let taken = Condvar::new();
+    let (send, results) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|scope| {
-        let f = &f;
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    items
-                        .iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(threads)
-                        .map(|(i, x)| (i, f(x)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            for (i, r) in h.join().expect("a parser thread panicked") {
-                slots[i] = Some(r);
+        for _ in 0..threads {
+            let send = send.clone();
+            let (state, taken, f) = (&state, &taken, &f);
+            scope.spawn(move || loop {
+                let i = {
+                    let mut s = state.lock().expect("no thread panics holding it");
+                    while !s.2 && s.0 < items.len() && s.0 >= s.1 + ahead {
+                        s = taken.wait(s).expect("no thread panics holding it");
+                    }
+                    if s.2 || s.0 >= items.len() {
+                        break;
+                    }
+                    s.0 += 1;
+                    s.0 - 1
+                };
+                if send.send((i, f(&items[i]))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = std::collections::BTreeMap::new();
+        let (mut next, mut stopped) = (0, false);
+        for (i, r) in results {
+            if stopped {
+                continue;
+            }
+            waiting.insert(i, r);
+            while let Some(r) = waiting.remove(&next) {
+                next += 1;
+                stopped = take(r).is_break();
+                let mut s = state.lock().expect("no thread panics holding it");
+                s.1 = next;
+                s.2 = stopped;
+                drop(s);
+                taken.notify_all();
+                if stopped {
+                    waiting.clear();
+                    break;
+                }
             }
         }
     });
-    slots.into_iter().map(|r| r.expect("every chunk parsed")).collect()
 }
 
 /// Moves every span of a chunk's part by `by` bytes, and its callback site
@@ -185,5 +396,115 @@ fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
         if let Some(body) = &mut link.body {
             shift_stmts(body, by, sites);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines (1-based) where `plan` cuts `src`.
+    fn cuts(src: &str) -> Vec<usize> {
+        let chunks = plan(src, usize::MAX).expect("not refused");
+        chunks[1..]
+            .iter()
+            .map(|&(start, _)| src[..start].matches('\n').count() + 1)
+            .collect()
+    }
+
+    /// A chunk's worth of lines, then `tail` (its lines numbered from `first`).
+    fn after_a_chunk(tail: &str) -> (String, usize) {
+        let head = "log \"a\"\n".repeat(CHUNK / 8);
+        let first = CHUNK / 8 + 1;
+        (head + tail, first)
+    }
+
+    #[test]
+    fn cuts_before_any_word_that_cannot_go_on_the_item_before() {
+        for word in ["x", "  log \"a\"", "$x", "_x", "timeout 1", "afterwards", "timesx", "order"] {
+            let (src, first) = after_a_chunk(&format!("{word}\nlog \"b\"\n"));
+            assert_eq!(cuts(&src), vec![first], "{word:?}");
+        }
+        // Not before a line that may go on the item before it, nor inside a block.
+        for tail in [
+            "after 3\nlog \"b\"\n",
+            "times 2\nlog \"b\"\n",
+            "or { \"a\" }\nlog \"b\"\n",
+            "\"label\"\nlog \"b\"\n",
+            "5\nlog \"b\"\n",
+            ".then\nlog \"b\"\n",
+            "{ log \"b\" }\nlog \"c\"\n",
+            "# note\nlog \"b\"\n",
+        ] {
+            let (src, first) = after_a_chunk(tail);
+            assert_eq!(cuts(&src), vec![first + 1], "{tail:?}");
+        }
+        let (src, first) = after_a_chunk("repeat 2 {\nlog \"b\"\n}\nlog \"c\"\n");
+        assert_eq!(cuts(&src), vec![first], "before the block");
+        let head = "log \"a\"\n".repeat(CHUNK / 8 - 1) + "module\n";
+        let src = head + "esm\nlog \"b\"\n";
+        assert_eq!(cuts(&src), vec![CHUNK / 8 + 2], "a directive waiting for its word");
+    }
+
+    #[test]
+    fn strings_and_comments_hide_braces_only_as_the_grammar_reads_them() {
+        // `line` ends the first chunk's bytes: where is the first cut after it?
+        let cut_after = |line: &str, tail: &str| {
+            let src = "log \"a\"\n".repeat(CHUNK / 8 - 1) + line + tail;
+            cuts(&src).into_iter().map(|l| l - CHUNK / 8).collect::<Vec<_>>()
+        };
+        assert_eq!(cut_after("log \"{\" # {\n", "x\n"), vec![1], "a closed string and a comment");
+        assert_eq!(cut_after("log 1 // {\n", "x\n"), vec![1], "a // comment");
+        assert_eq!(cut_after("x \"a\\\"{\"\n", "y\n"), vec![1], "an escaped quote inside a string");
+        assert_eq!(
+            cut_after("x \"{ never closed\n", "x\n}\ny\n"),
+            vec![3],
+            "a quote that closes nowhere"
+        );
+        assert_eq!(cut_after("x ( {\n", "x\n}\ny\n"), vec![3], "a block in parentheses");
+        assert_eq!(cut_after("x ( ( (\n", "y\n"), vec![1], "parentheses end with their line");
+    }
+
+    #[test]
+    fn refuses_too_deep_and_too_long_in_the_same_pass() {
+        let deep = "{".repeat(101);
+        assert_eq!(plan(&format!("log \"a\"\n{deep}"), 100), Err(Refusal::TooDeep(108)));
+        assert_eq!(plan(&format!("log \"{deep}\"\n"), 100).map(|c| c.len()), Ok(1));
+        let long = format!("log \"a\"\nrepeat 1 {{\n{}}}\n", "again\n".repeat(MAX_ITEM));
+        assert_eq!(plan(&long, 100), Err(Refusal::TooLong(8)));
+        let fits = format!("log \"a\"\nrepeat 1 {{\n{}}}\n", "again\n".repeat(MAX_ITEM - 4));
+        assert!(plan(&fits, 100).is_ok());
+        // Comments and blanks weigh nothing, a string or a word one.
+        let light = format!("{}log \"{}\"\n", "# c\n\n".repeat(MAX_ITEM), "a".repeat(2 * MAX_ITEM));
+        assert!(plan(&light, 100).is_ok());
+    }
+
+    #[test]
+    fn in_order_takes_every_result_in_order_until_it_breaks() {
+        let items: Vec<usize> = (0..100).collect();
+        let mut seen = Vec::new();
+        in_order(
+            &items,
+            |&i| i * 2,
+            |r| {
+                seen.push(r);
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(seen, (0..100).map(|i| i * 2).collect::<Vec<_>>());
+        let mut seen = Vec::new();
+        in_order(
+            &items,
+            |&i| i,
+            |r| {
+                seen.push(r);
+                if r == 41 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(seen, (0..=41).collect::<Vec<_>>());
     }
 }

@@ -13,8 +13,14 @@ use crate::problem::Problem;
 #[grammar = "../grammar/loop.pest"]
 pub(crate) struct LoopParser;
 
+pub use chunk::MAX_ITEM;
+
 /// Parses a whole file. On syntax errors, every error the parser can reach
-/// is returned (after each, the offending line is blanked and parsing retried).
+/// is returned (after each, the offending line is blanked and parsing retried),
+/// up to [`crate::problem::MAX_KEPT`]: then the parser stops and the list ends
+/// with a [`crate::problem::CUT`] note, "stopped after the first 1000 errors".
+/// A file with a block nested too deeply, or an item of more than [`MAX_ITEM`]
+/// tokens, is refused with that one error before it is parsed.
 ///
 /// # Errors
 /// The problems found, in source order; at least one.

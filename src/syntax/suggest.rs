@@ -25,13 +25,18 @@ pub const STATEMENTS: [&str; 15] = [
 pub const OTHER_ITEMS: [&str; 4] = ["pool", "module", "title", "expect"];
 
 /// The closest of `candidates` to `word` (case-insensitive edit distance at
-/// most a third of its length, at least 1), if any.
+/// most a third of its length, at least 1), if any. A candidate whose length
+/// is too far from the word's to be that close is not compared (the distance
+/// takes time and memory proportional to the product of the lengths).
 pub fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     let lower = word.to_lowercase();
     let limit = (word.chars().count() / 3).max(1);
+    let length = lower.chars().count();
     candidates
         .iter()
-        .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_lowercase()), *c))
+        .map(|c| (c.to_lowercase(), *c))
+        .filter(|(l, _)| l.chars().count().abs_diff(length) <= limit)
+        .map(|(l, c)| (strsim::damerau_levenshtein(&lower, &l), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
@@ -84,4 +89,19 @@ pub fn form(keyword: &str) -> Option<&'static str> {
         "expect" => "expect { [turn N] [at T] [PHASE] \"text\" … }",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_skips_candidates_too_long_or_short_to_be_close() {
+        assert_eq!(closest("timout", &STATEMENTS), Some("timeout"));
+        assert_eq!(closest("Immediat", &STATEMENTS), Some("immediate"));
+        assert_eq!(closest("lo", &STATEMENTS), Some("log"));
+        // A distance table per candidate would take 10⁷ × 10 cells each.
+        assert_eq!(closest(&"x".repeat(10_000_000), &STATEMENTS), None);
+        assert_eq!(closest(&"timeout".repeat(1_000_000), &STATEMENTS), None);
+    }
 }
