@@ -147,11 +147,31 @@ fn syntax_errors_late_in_a_chunk_keep_the_problems_before_them() {
     // `timeout` is reported too.
     let logs = "log \"a\"\n".repeat(35_000);
     let src = format!("{logs}timeout\n{}{}{logs}", "log \"b\"\n".repeat(100), "\"x\"\n".repeat(12));
-    let problems = errors(&src);
+    let mut problems = errors(&src);
+    // Ten syntax errors are all a file reports: the chunk after is not read.
+    let cut = problems.pop().unwrap();
+    assert_eq!(cut.code, CUT);
+    assert_eq!(cut.message, "stopped after 10 syntax errors: the rest of the file was not read");
     let found: Vec<(usize, &str)> = problems.iter().map(|p| (line(&src, p.span.start()), p.code)).collect();
     let mut expected = vec![(35_001, "loop::delay")];
     expected.extend((35_102..35_112).map(|l| (l, "loop::syntax")));
     assert_eq!(found, expected);
+}
+
+#[test]
+fn ten_syntax_errors_in_a_file_of_many_chunks_stop_it() {
+    // One syntax error at the end of each chunk: the chunks after the tenth
+    // are not read.
+    let chunk = "log \"a\"\n".repeat(33_000) + "\"x\"\n";
+    let src = chunk.repeat(12);
+    let mut problems = errors(&src);
+    let cut = problems.pop().unwrap();
+    assert_eq!(cut.message, "stopped after 10 syntax errors: the rest of the file was not read");
+    let lines: Vec<usize> = problems.iter().map(|p| line(&src, p.span.start())).collect();
+    assert_eq!(lines, (1..=10).map(|k| k * 33_001).collect::<Vec<_>>());
+    // One chunk, as ever: ten errors, no note.
+    let src = "\"x\"\n".repeat(12);
+    assert_eq!(errors(&src).len(), 10);
 }
 
 #[test]

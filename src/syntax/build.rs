@@ -9,7 +9,9 @@ use crate::sched::{Module, Phase};
 use pest::iterators::Pair;
 use pest::Parser;
 
-/// How many syntax errors one chunk reports before giving up.
+/// How many syntax errors one file reports before giving up: a chunk stops
+/// reading after this many, and the chunks after the one where the file
+/// reaches this many are not read.
 const MAX_SYNTAX_ERRORS: usize = 10;
 
 /// How deep blocks may nest. The passes after parsing (this builder, the
@@ -38,10 +40,13 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
         }
         Err(Refusal::TooLong(start)) => return Err(vec![too_long(src, start)]),
     };
-    let resume = chunks.len() > 1;
+    // A file of up to `CHUNK` bytes is parsed as it always was: from its start
+    // again after each syntax error.
+    let resume = src.len() > super::chunk::CHUNK;
     let mut file = File::default();
     let mut problems = Vec::new();
     let mut stopped = false;
+    let mut syntax_errors = 0;
     let (mut seen_statement, mut seen_expect, mut sites) = (false, false, 0);
     let mut starts = chunks.iter().map(|&(start, _)| start);
     let parse = |&(start, end): &(usize, usize)| {
@@ -76,8 +81,9 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
             super::chunk::merge(&mut file, part);
         }
         sites += builder.sites;
+        syntax_errors += builder.syntax_errors;
         // Enough to show: the chunks after this one are not read.
-        if stopped || problems.len() > MAX_KEPT {
+        if stopped || problems.len() > MAX_KEPT || syntax_errors >= MAX_SYNTAX_ERRORS {
             stopped |= starts.len() > 0;
             return std::ops::ControlFlow::Break(());
         }
@@ -88,7 +94,11 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     if stopped || problems.len() > MAX_KEPT {
         let at = problems.get(MAX_KEPT).or(problems.last()).map_or(Span::default(), |p| p.span);
         problems.truncate(MAX_KEPT);
-        let message = format!("stopped after the first {} errors", problems.len());
+        let message = if problems.len() < MAX_KEPT && syntax_errors >= MAX_SYNTAX_ERRORS {
+            format!("stopped after {syntax_errors} syntax errors: the rest of the file was not read")
+        } else {
+            format!("stopped after the first {} errors", problems.len())
+        };
         problems.push(Problem::cut(Span::new(at.start(), at.start()), message, false));
     }
     if problems.iter().any(|p| !p.warning) {
@@ -168,6 +178,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
                 }
                 problems.push(super::chunk::shift_problem(problem, base));
                 errors += 1;
+                builder.syntax_errors = errors;
                 // A parser limit (pest's stack guard) would be hit again on retry.
                 let limit = matches!(e.variant, pest::error::ErrorVariant::CustomError { .. });
                 if limit || !blank_line(&mut text, at) {
@@ -209,6 +220,8 @@ struct Builder {
     full: bool,
     /// Bytes of failed blocks it may still parse again ([`REPARSE`]).
     budget: usize,
+    /// Syntax errors found in its chunk.
+    syntax_errors: usize,
     sites: usize,
     /// A statement was seen (in this chunk or an earlier one).
     seen_statement: bool,

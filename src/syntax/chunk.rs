@@ -125,7 +125,7 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
 }
 
 /// The index of the newline ending the line at `i` (or the end).
-pub fn line_end(bytes: &[u8], i: usize) -> usize {
+fn line_end(bytes: &[u8], i: usize) -> usize {
     bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
 }
 

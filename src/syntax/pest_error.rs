@@ -54,7 +54,14 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     (p, at)
 }
 
+/// The help line, from the text `before` the error (only its last KiB is
+/// looked at: this runs once per error, and the text may be a whole chunk).
 fn help_for(before: &str, expected: &str, found: &str) -> String {
+    let mut from = before.len().saturating_sub(1024);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &before[from..];
     if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
         "ticks are whole numbers: write `1` or `2`, not a fraction".into()
     } else if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
