@@ -9,7 +9,7 @@ use crate::term::{self, escape};
 use crate::trace::{Ending, Style, Trace};
 use crate::verdict::{verdict, Verdict};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -282,20 +282,23 @@ struct Output {
 }
 
 impl Output {
+    /// Colour follows anstream's rules: `--color always|never`, or for `auto`
+    /// a terminal without `NO_COLOR` (and not `TERM=dumb`; `CLICOLOR_FORCE` forces it).
     fn new(choice: ColorChoice) -> Self {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let decide = |tty: bool| match choice {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => tty && !no_color,
+        let decide = |choice: anstream::ColorChoice| choice != anstream::ColorChoice::Never;
+        let global = match choice {
+            ColorChoice::Always => anstream::ColorChoice::Always,
+            ColorChoice::Never => anstream::ColorChoice::Never,
+            ColorChoice::Auto => anstream::ColorChoice::Auto,
         };
-        let theme = if decide(std::io::stderr().is_terminal()) {
+        global.write_global();
+        let theme = if decide(anstream::AutoStream::choice(&std::io::stderr())) {
             miette::GraphicalTheme::unicode()
         } else {
             miette::GraphicalTheme::unicode_nocolor()
         };
         Output {
-            stdout_color: decide(std::io::stdout().is_terminal()),
+            stdout_color: decide(anstream::AutoStream::choice(&std::io::stdout())),
             handler: miette::GraphicalReportHandler::new_themed(theme),
         }
     }

@@ -219,19 +219,19 @@ pub struct Style {
 }
 
 impl Style {
-    fn dim(&self, s: &str) -> String {
+    fn paint(&self, style: anstyle::Style, s: &str) -> String {
         if self.color {
-            format!("\x1b[2m{s}\x1b[0m")
+            format!("{style}{s}{style:#}")
         } else {
             s.to_string()
         }
     }
 
+    fn dim(&self, s: &str) -> String {
+        self.paint(anstyle::Style::new().dimmed(), s)
+    }
+
     fn phase(&self, s: &str) -> String {
-        if self.color {
-            format!("\x1b[36m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
+        self.paint(anstyle::AnsiColor::Cyan.on_default(), s)
     }
 }
