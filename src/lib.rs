@@ -14,6 +14,7 @@ pub mod limit;
 pub mod load;
 pub mod orders;
 pub mod problem;
+pub mod promise;
 pub mod render;
 pub mod sched;
 pub mod syntax;
