@@ -190,3 +190,35 @@ fn every_kind_has_a_snapshot_of_what_the_user_sees() {
     let missing: Vec<&str> = Code::iter().map(Code::as_str).filter(|c| !covered.contains(*c)).collect();
     assert!(missing.is_empty(), "kinds without a snapshot: {missing:?}");
 }
+
+/// Every `src/` file but the one that defines the kinds (tests aside).
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn codes_are_written_only_where_the_kinds_are_defined() {
+    let mut files = Vec::new();
+    sources(Path::new("src"), &mut files);
+    let kinds = Path::new("src/problem/kind.rs");
+    let mut found = Vec::new();
+    for path in files.iter().filter(|p| p.as_path() != kinds && !p.ends_with("tests.rs")) {
+        let text = std::fs::read_to_string(path).unwrap();
+        // Unit tests at the end of a file may name codes.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            if line.contains("\"loop::") {
+                found.push(format!("{}:{}: {line}", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "build these with Diag::at:\n{}", found.join("\n"));
+    assert!(files.len() > 20, "{files:?}");
+}

@@ -164,7 +164,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text[base..], &e);
                 let at = base + at;
-                let line = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+                let line = super::lex::line_start(&text, at);
                 if resume && line > base {
                     if let Some(end) = super::chunk::last_top_line(&text[base..], line - base) {
                         if let Ok(pairs) = LoopParser::parse(Rule::file, &text[base..base + end]) {
@@ -195,8 +195,8 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
 /// go on past a syntax error. Only lines whose braces balance are blanked.
 fn blank_line(text: &mut std::borrow::Cow<str>, at: usize) -> bool {
-    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let start = super::lex::line_start(text, at);
+    let end = super::lex::line_end(text, start);
     let line = &text[start..end];
     if line.trim().is_empty() || line.matches('{').count() != line.matches('}').count() {
         return false;
@@ -905,7 +905,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
     let word_end = text.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(text.len());
     let call = &text[..word_end];
     let word = call.split('.').next().unwrap_or(call);
-    if let Some(open) = unclosed_quote(text) {
+    if let Some(open) = super::lex::open_quote(text, false) {
         let at = head.as_span().start() + open;
         return Diag::UnterminatedString.at(Span::new(at, span.end()));
     }
@@ -929,20 +929,4 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         keywords: suggest::keywords(),
     }
     .at(span)
-}
-
-/// The offset of a `"` that opens a string never closed on its line.
-fn unclosed_quote(text: &str) -> Option<usize> {
-    let mut open = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        match (c, open, escaped) {
-            (_, Some(_), true) => escaped = false,
-            ('\\', Some(_), false) => escaped = true,
-            ('"', Some(_), false) => open = None,
-            ('"', None, _) => open = Some(i),
-            _ => {}
-        }
-    }
-    open
 }

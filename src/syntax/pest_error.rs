@@ -2,7 +2,7 @@
 //! and blocks named as such.
 
 use super::ast::{Amount, Span, STATEMENTS};
-use super::Rule;
+use super::{lex, Rule};
 use crate::problem::{Diag, Problem, SyntaxHint};
 use pest::error::{ErrorVariant, InputLocation};
 
@@ -108,23 +108,9 @@ fn found_token(src: &str, at: usize) -> &str {
 /// was opened and never closed.
 fn unterminated_string(src: &str, at: usize) -> Option<Problem> {
     let at = at.min(src.len());
-    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = src[line_start..].find('\n').map_or(src.len(), |i| line_start + i);
-    let line = &src[line_start..line_end];
-    let mut open: Option<usize> = None;
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        match (c, open, escaped) {
-            (_, Some(_), true) => escaped = false,
-            ('\\', Some(_), false) => escaped = true,
-            ('"', Some(_), false) => open = None,
-            ('"', None, _) => open = Some(i),
-            // A comment (`#` or `//`) ends the line's code.
-            ('#', None, _) => break,
-            ('/', None, _) if line[i + 1..].starts_with('/') => break,
-            _ => {}
-        }
-    }
+    let line_start = lex::line_start(src, at);
+    let line_end = lex::line_end(src, line_start);
+    let open = lex::open_quote(&src[line_start..line_end], true);
     let start = line_start + open?;
     Some(Diag::UnterminatedString.at(Span::new(start, line_end)))
 }
