@@ -1,7 +1,7 @@
 //! Semantic checks after parsing: placement of `again`, `{i}`, `{n}`, `{k}`,
 //! and `clear` of labels that nothing schedules. All problems at once.
 
-use crate::problem::{Kept, Problem};
+use crate::problem::{Diag, Kept, Problem};
 use crate::syntax::ast::*;
 use indexmap::IndexMap;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
@@ -177,37 +177,19 @@ impl<'a> Checker<'a> {
 
     fn again(&mut self, span: Span, scope: Scope) {
         match scope.callback {
-            None => self.problems.push(
-                Problem::error("loop::again", span, "`again` outside a callback", "no callback to repeat").help(
-                    "`again` reschedules the callback it is written in: put it inside a body, e.g. `immediate \"spin\" times 3 { again }`",
-                ),
-            ),
-            Some(Kind::Interval) => self.problems.push(
-                Problem::error("loop::again", span, "`again` inside an interval", "the interval already repeats")
-                    .help("an interval re-arms itself; bound it with `interval N \"label\" times K` instead"),
-            ),
+            None => self.problems.push(Diag::AgainOutside.at(span)),
+            Some(Kind::Interval) => self.problems.push(Diag::AgainInInterval.at(span)),
             Some(_) => {}
         }
     }
 
     fn text(&mut self, text: &Text, scope: Scope) {
         if text.uses(&TextPart::Index) && !scope.repeat {
-            self.problems.push(
-                Problem::error("loop::placeholder", text.span, "`{i}` outside a `repeat`", "no repeat index here")
-                    .help("`{i}` is the index of the innermost enclosing `repeat N { … }`"),
-            );
+            self.problems.push(Diag::IndexOutsideRepeat.at(text.span));
         }
         for (part, name) in [(TextPart::Run, "{n}"), (TextPart::Count, "{k}")] {
             if text.uses(&part) && scope.callback.is_none() {
-                self.problems.push(
-                    Problem::error(
-                        "loop::placeholder",
-                        text.span,
-                        format!("`{name}` outside a callback"),
-                        "the main module is not a callback",
-                    )
-                    .help(format!("`{name}` numbers a callback's runs; use it in a callback's label or body")),
-                );
+                self.problems.push(Diag::RunOutsideCallback { name }.at(text.span));
             }
         }
     }
@@ -218,20 +200,8 @@ impl<'a> Checker<'a> {
         }
         let other = self.first_other(text);
         self.problems.push_with(true, text.span, || match other {
-            Some(kind) => Problem::warning(
-                "loop::clear",
-                text.span,
-                format!("`clear` cannot cancel a `{}` callback", kind.name()),
-                "not a timer or immediate",
-            )
-            .help("`clear` cancels a timeout, an interval or an immediate (clearTimeout, clearInterval, clearImmediate)"),
-            None => Problem::warning(
-                "loop::clear",
-                text.span,
-                format!("no timeout, interval or immediate is labelled \"{text}\""),
-                "never scheduled",
-            )
-            .help("`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling"),
+            Some(kind) => Diag::ClearNotClearable { kind }.at(text.span),
+            None => Diag::ClearUnknown { label: text.to_string() }.at(text.span),
         });
     }
 

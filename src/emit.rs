@@ -18,7 +18,7 @@
 mod runtime;
 
 use crate::interp::{self, RunOptions};
-use crate::problem::Problem;
+use crate::problem::{Diag, Problem};
 use crate::sched::{coerce_delay, LimitKind, Module, TIMEOUT_MAX};
 use crate::syntax::ast::*;
 use crate::trace::Ending;
@@ -144,19 +144,15 @@ pub fn scale_problems(file: &File, scale: u64) -> Vec<Problem> {
     for (kind, d) in too_long {
         let ms = u128::from(d.value) * u128::from(scale);
         kept.push_with(false, d.span, || {
-            Problem::error(
-                "loop::scale",
-                d.span,
-                format!(
-                    "at --scale {scale} the delay of this `{}` is {ms} ms, more than Node's maximum timer delay ({TIMEOUT_MAX} ms)",
-                    kind.name()
-                ),
-                format!("{} ticks × {scale} ms", d.value),
-            )
-            .help(format!(
-                "Node would run it 1 ms after it is set, loopsim {} ticks after: use `--scale {fits}` or less for this file",
-                d.value
-            ))
+            Diag::Scale {
+                kind,
+                scale,
+                ticks: d.value,
+                ms,
+                max: TIMEOUT_MAX,
+                fits,
+            }
+            .at(d.span)
         });
     }
     kept.into_sorted()

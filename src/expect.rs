@@ -3,7 +3,7 @@
 // A failed prediction is one diagnostic per file, built once: its size does not matter.
 #![allow(clippy::result_large_err)]
 
-use crate::problem::Problem;
+use crate::problem::{Diag, Problem};
 use crate::syntax::ast::{Expect, ExpectLine, LimitQueue, Span};
 use crate::trace::{Ending, Event, Trace};
 
@@ -58,24 +58,17 @@ pub fn check_orders(expect: &Expect, orders: &crate::orders::Orders) -> Result<(
     for alt in expect.alternatives().filter(|_| !orders.truncated) {
         let (logs, stopped) = texts(alt);
         if !orders.orders.iter().any(|o| o.logs == logs && o.stopped == stopped) {
-            return Err(Problem::error(
-                "loop::prediction",
-                alt.span,
-                "real Node 20 never prints this order",
-                "not a possible order",
-            )
-            .help("`loopsim run --all-orders` lists the orders Node 20 can print"));
+            return Err(Diag::NeverPrintedByNode20.at(alt.span));
         }
     }
     let named: Vec<(Vec<String>, bool)> = expect.alternatives().map(texts).collect();
     if let Some(missing) = orders.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
-        return Err(Problem::error(
-            "loop::prediction",
-            expect.span,
-            format!("real Node 20 can also print: {}", missing.logs.join(" | ")),
-            "an order is missing",
-        )
-        .help(format!("it happens when {}; add it as `or {{ … }}`", missing.race)));
+        return Err(Diag::MissingOrder {
+            node: "Node 20",
+            order: missing.logs.join(" | "),
+            race: missing.race.clone(),
+        }
+        .at(expect.span));
     }
     Ok(())
 }
@@ -92,19 +85,15 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
         match logs.get(i) {
             Some(&(event, text)) => {
                 if let Some(diff) = differs(line, event, text) {
-                    return Err(Problem::error(
-                        "loop::prediction",
-                        line.span,
-                        format!("prediction failed at log line {}: {diff}", i + 1),
-                        format!("actually: {}", actual(event, text)),
-                    )
-                    .help(match trace.explanations.get(i) {
-                        Some(why) => format!("why \"{text}\" ran there: {why}"),
-                        None => format!(
-                            "the run printed {} log line(s); `loopsim run --explain` shows why each ran where it did",
-                            logs.len()
-                        ),
-                    }));
+                    return Err(Diag::PredictionDiffers {
+                        line: i + 1,
+                        diff,
+                        actual: actual(event, text),
+                        text: text.to_string(),
+                        why: trace.explanations.get(i).map(ToString::to_string),
+                        printed: logs.len(),
+                    }
+                    .at(line.span));
                 }
             }
             None => return Err(ran_out(line, &logs, trace)),
@@ -112,45 +101,23 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
     }
     let end = Span::new(expect.span.end() - 1, expect.span.end());
     if let Some(&(event, text)) = logs.get(expect.lines.len()) {
-        return Err(Problem::error(
-            "loop::prediction",
-            end,
-            format!("the run printed more: log line {} is not predicted", expect.lines.len() + 1),
-            format!("next: {}", actual(event, text)),
-        )
-        .help(format!(
-            "add the remaining {} line(s) to the expect block",
-            logs.len() - expect.lines.len()
-        )));
+        return Err(Diag::PrintedMore {
+            line: expect.lines.len() + 1,
+            actual: actual(event, text),
+            remaining: logs.len() - expect.lines.len(),
+        }
+        .at(end));
     }
     match (expect.limit, limit_queue(trace)) {
         (None, None) => Ok(()),
         (Some(want), Some(got)) if want.value == got => Ok(()),
-        (Some(want), Some(got)) => Err(Problem::error(
-            "loop::prediction",
-            want.span,
-            format!(
-                "predicted the {} limit, but the {} limit stopped the run",
-                want.value.name(),
-                got.name()
-            ),
-            format!("actually: limit {}", got.name()),
-        )
-        .help(format!("write `limit {}`", got.name()))),
-        (Some(want), None) => Err(Problem::error(
-            "loop::prediction",
-            want.span,
-            "predicted a limit, but the run finished",
-            "the run ended normally",
-        )
-        .help("delete the `limit` line: every callback ran")),
-        (None, Some(got)) => Err(Problem::error(
-            "loop::prediction",
-            end,
-            format!("the run was stopped by a limit ({})", got.name()),
-            "the run did not finish",
-        )
-        .help(format!("if that is the point, end the expect block with `limit {}`", got.name()))),
+        (Some(want), Some(got)) => Err(Diag::WrongLimit {
+            want: want.value.name(),
+            got: got.name(),
+        }
+        .at(want.span)),
+        (Some(want), None) => Err(Diag::LimitNotHit.at(want.span)),
+        (None, Some(got)) => Err(Diag::StoppedByLimit { got: got.name() }.at(end)),
     }
 }
 
@@ -159,13 +126,7 @@ fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem
         Ending::Finished { .. } => "the run finished".to_string(),
         Ending::Limit(_) => format!("the run was stopped by the {} limit", limit_queue(trace).map_or("", |q| q.name())),
     };
-    Problem::error(
-        "loop::prediction",
-        line.span,
-        format!("prediction failed: {how} after {} log line(s)", logs.len()),
-        "never printed",
-    )
-    .help("delete this line and those after it, or change the program so that it runs")
+    Diag::NeverPrinted { how, printed: logs.len() }.at(line.span)
 }
 
 /// The first field of the expect line that does not match, described.

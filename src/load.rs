@@ -1,7 +1,7 @@
 //! Reading a `.loop` file: bytes → text → AST → checks.
 
 use crate::check;
-use crate::problem::{FileProblems, Problem};
+use crate::problem::{Diag, FileProblems, Problem};
 use crate::syntax::{self, ast::File, ast::Span};
 use std::path::Path;
 
@@ -147,29 +147,16 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
 /// [`load_bytes`] of bytes it may keep as the text (no copy of a large file).
 fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
     if bytes.len() >= u32::MAX as usize {
-        let p = Problem::error("loop::too-large", Span::new(0, 0), "the file is 4 GiB or more", "too large")
-            .help("a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)");
+        let p = Diag::TooLarge.at(Span::new(0, 0));
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
     if let Some(encoding) = wide_encoding(&bytes) {
-        let p = Problem::error(
-            "loop::encoding",
-            Span::new(0, 0),
-            format!("the file is {encoding} text: loopsim reads UTF-8"),
-            "not UTF-8",
-        )
-        .help("save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f UTF-16 -t UTF-8 OLD > NEW.loop`)");
+        let p = Diag::WideEncoding { encoding }.at(Span::new(0, 0));
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
     // A binary file: say so without showing its bytes.
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        let p = Problem::error(
-            "loop::encoding",
-            Span::new(0, 0),
-            format!("the file contains a NUL byte (at byte {at}): it is not text"),
-            "binary data",
-        )
-        .help("a .loop file is UTF-8 text; is this a binary file?");
+        let p = Diag::BinaryFile { at }.at(Span::new(0, 0));
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
     let src = match String::from_utf8(bytes) {
@@ -179,37 +166,17 @@ fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
             let lossy = String::from_utf8_lossy(&bytes).into_owned();
             let at = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).len();
             let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let p = Problem::error(
-                "loop::encoding",
-                Span::new(at, end),
-                "the file is not valid UTF-8",
-                "invalid byte here",
-            )
-            .help("save the file as UTF-8");
+            let p = Diag::InvalidUtf8.at(Span::new(at, end));
             return Err(LoadError::Invalid(FileProblems::new(name, &lossy, vec![p])));
         }
     };
     if let Some(at) = src.find('\0') {
-        let p = Problem::error("loop::encoding", Span::new(at, at + 1), "the file contains a NUL byte", "NUL byte")
-            .help("a .loop file is text; is this a binary file?");
+        let p = Diag::NulByte.at(Span::new(at, at + 1));
         return Err(LoadError::Invalid(FileProblems::new(name, &src, vec![p])));
     }
     if let Some(at) = lone_crs(&src).next() {
         let count = lone_crs(&src).count();
-        let p = Problem::error(
-            "loop::line-endings",
-            Span::new(at, at + 1),
-            format!(
-                "the file has {} carriage return{} (CR) without a line feed: old Mac line endings?",
-                count,
-                if count == 1 { "" } else { "s" }
-            ),
-            "CR without LF",
-        )
-        .help(
-            "lines end at LF (or CRLF), so a lone CR joins two lines (after `#`, the rest of the file is a comment): \
-             convert the file to LF line endings, e.g. `tr '\\r' '\\n' < OLD > NEW.loop`",
-        );
+        let p = Diag::LoneCr { count }.at(Span::new(at, at + 1));
         return Err(LoadError::Invalid(FileProblems::new(name, &src, vec![p])));
     }
     let file = match syntax::parse(&src) {

@@ -1,6 +1,9 @@
 //! Problems found in a `.loop` file: errors as data, rendered by miette.
 
 mod excerpt;
+mod kind;
+
+pub use kind::{Code, Diag, SyntaxHint, CUT};
 
 use crate::syntax::ast::Span;
 use crate::term;
@@ -28,7 +31,9 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// An error at `span`.
+    /// An error with the code, message and label given. loopsim's own
+    /// diagnostics are built with [`Diag::at`] instead, from their kind; this
+    /// is for problems made up by tests.
     pub fn error(code: &'static str, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         Problem {
             code,
@@ -41,7 +46,7 @@ impl Problem {
         }
     }
 
-    /// A warning at `span`.
+    /// A warning, as [`Problem::error`].
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         Problem {
             warning: true,
@@ -104,18 +109,13 @@ pub const MAX_LABELS: usize = 8;
 /// ends its list with a note ([`CUT`]) that says so.
 pub const MAX_KEPT: usize = 1000;
 
-/// The code of the note that ends a list cut at [`MAX_KEPT`]. It is never drawn
-/// as a diagnostic: its message ends the line that counts the problems not shown.
-pub const CUT: &str = "loop::too-many-problems";
-
 impl Problem {
     /// The note ending a list cut at [`MAX_KEPT`]: an error unless only
     /// warnings were left out. `message` says what was left out.
     pub fn cut(span: Span, message: impl Into<String>, warning: bool) -> Self {
-        let help = "fix the problems listed first, then run again";
         Problem {
             warning,
-            ..Problem::error(CUT, span, message, "problems left out from here").help(help)
+            ..Diag::TooManyProblems { message: message.into() }.at(span)
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::interp::{self, RunOptions};
 use crate::load::Loaded;
 use crate::orders::membership::{self, Membership};
 use crate::orders::{self, Cut, SearchBounds};
-use crate::problem::Problem;
+use crate::problem::{Diag, Problem};
 use crate::sched::NodeVersion;
 use crate::syntax::ast::Expect;
 use crate::trace::Trace;
@@ -106,19 +106,11 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
             return Verdict::fail(p);
         }
         if let Some(cut) = all.cut {
-            let p = Problem::error(
-                "loop::search",
-                expect.span,
-                format!(
-                    "the search for the orders Node can print was cut short {}: whether the alternatives name them all could not be checked",
-                    cut.describe()
-                ),
-                "not all checked",
-            )
-            .help(format!(
-                "each alternative is an order Node can print, and every order found ({}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer",
-                all.orders.len()
-            ));
+            let p = Diag::SearchCut {
+                cut: cut.describe(),
+                found: all.orders.len(),
+            }
+            .at(expect.span);
             return Verdict::Fail {
                 problems: vec![p],
                 limit: true,
@@ -155,12 +147,7 @@ fn alternative(
 ) -> Result<Holds, Verdict> {
     let wrong = match expect::check_one(alt, trace) {
         Ok(()) => return Ok(Holds::Model),
-        Err(_) if several => Problem::error(
-            "loop::prediction",
-            alt.span,
-            "this alternative is not the model's order",
-            "not the model's order",
-        ),
+        Err(_) if several => Diag::NotModelOrder.at(alt.span),
         Err(p) => p,
     };
     let texts: Vec<String> = alt.lines.iter().map(|l| l.text.clone()).collect();
@@ -180,13 +167,7 @@ fn alternative(
     }
     match membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds) {
         Membership::Possible { race } => Ok(Holds::Node(race)),
-        Membership::Impossible if several => Err(Verdict::fail(Problem::error(
-            "loop::prediction",
-            alt.span,
-            "real Node never prints this order",
-            "not a possible order",
-        )
-        .help("no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print"))),
+        Membership::Impossible if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),
         Membership::Impossible => Err(Verdict::fail(add_help(
             wrong,
             "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)",
@@ -212,13 +193,12 @@ fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
         .collect();
     match all.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
         None => Ok(()),
-        Some(missing) => Err(Problem::error(
-            "loop::prediction",
-            expect.span,
-            format!("real Node can also print: {}", missing.logs.join(" | ")),
-            "an order is missing",
-        )
-        .help(format!("it happens when {}; add it as `or {{ … }}`", missing.race))),
+        Some(missing) => Err(Diag::MissingOrder {
+            node: "Node",
+            order: missing.logs.join(" | "),
+            race: missing.race.clone(),
+        }
+        .at(expect.span)),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::emit;
 use crate::interp;
 use crate::load::Loaded;
 use crate::orders::{self, Orders};
-use crate::problem::Problem;
+use crate::problem::{Diag, Problem};
 use crate::syntax::ast::{Callback, Link, Span, Stmt, StmtKind};
 use crate::trace::{Ending, EventKind, Trace};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -173,32 +173,17 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
             format!("the run lasts {ticks} ticks: {}", at(*ticks)),
         ),
     });
-    let fits = max_ms / plan.model_ticks.max(1);
-    let help = if fits >= 1 {
-        format!(
-            "use a smaller scale: `--scale {fits}` or less keeps one run of these {} ticks within {}; or make the run shorter",
-            plan.model_ticks,
-            human(max_ms)
-        )
-    } else {
-        format!(
-            "even `--scale 1` makes one run of these {} ticks last {}: make the run shorter (at most {max_ms} ticks fit in {} at `--scale 1`)",
-            plan.model_ticks,
-            human(plan.model_ticks),
-            human(max_ms)
-        )
-    };
-    Problem::error(
-        "loop::verify-too-long",
-        span,
-        format!(
-            "one run of this file would last {} of real time at {scale} ms per tick; `verify` runs files that last at most {}",
-            human(plan.model_ms()),
-            human(max_ms)
-        ),
+    Diag::VerifyTooLong {
         label,
-    )
-    .help(help)
+        run: human(plan.model_ms()),
+        max: human(max_ms),
+        scale,
+        ticks: plan.model_ticks,
+        ticks_time: human(plan.model_ticks),
+        fits: max_ms / plan.model_ticks.max(1),
+        max_ms,
+    }
+    .at(span)
 }
 
 /// Line numbers (1-based) of byte offsets, as the trace counts them.

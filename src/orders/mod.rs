@@ -283,12 +283,16 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crat
         .unwrap_or(model.logs.len().min(other.logs.len()));
     let span_of = |k: usize| trace.log_spans.get(k).copied();
     let first = span_of(i).or_else(|| trace.log_spans.last().copied()).unwrap_or_default();
-    let mut p = crate::problem::Problem::warning(
-        "loop::race",
-        first,
-        "real Node 20 can print these lines in another order",
-        "the seed model prints this here",
-    );
+    let count = if orders.truncated {
+        "several".to_string()
+    } else {
+        orders.orders.len().to_string()
+    };
+    let mut p = crate::problem::Diag::Race {
+        count,
+        race: other.race.clone(),
+    }
+    .at(first);
     if let Some(b) = other.logs.get(i) {
         if let Some(j) = model.logs.iter().skip(i + 1).position(|t| t == b) {
             if let Some(span) = span_of(i + 1 + j) {
@@ -296,15 +300,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crat
             }
         }
     }
-    let count = if orders.truncated {
-        "several".to_string()
-    } else {
-        orders.orders.len().to_string()
-    };
-    Some(p.help(format!(
-        "this trace is the seed model's (a turn lasts a tick); Node 20 can print {count} orders here, e.g. when {}; `loopsim run --all-orders` lists them",
-        other.race
-    )))
+    Some(p)
 }
 
 fn texts(trace: &crate::trace::Trace) -> Vec<String> {

@@ -151,7 +151,8 @@ pub enum StmtKind {
     Callback(Box<Callback>),
 }
 
-/// Kinds of callback-scheduling statements.
+/// Kinds of callback-scheduling statements, in the order of their rows in
+/// [`STATEMENTS`] (from its third row on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Timeout,
@@ -166,42 +167,168 @@ pub enum Kind {
     Pending,
 }
 
+/// What the number written with a statement means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Amount {
+    /// It takes no number.
+    None,
+    /// `timeout N`, `interval N`: the delay, in ticks (Node's `setTimeout`
+    /// delay; 0 becomes 1, `lib/internal/timers.js` `Timeout`).
+    Delay,
+    /// `submit [LABEL] N`, `work N`: a length, in ticks.
+    Ticks,
+    /// `repeat N`: how many times.
+    Count,
+    /// `io … after N`: ticks until the I/O event arrives (written after `after`).
+    After,
+}
+
+/// One statement kind of docs/language.md: the one table of them on the
+/// Rust side (the grammar has its own rule, `callback_kind` and the `kw_*`
+/// rules). The syntax tree, the suggestions and the checks read it.
+#[derive(Debug, Clone, Copy)]
+pub struct Statement {
+    /// The keyword.
+    pub name: &'static str,
+    /// The callback kind it schedules, for a callback statement.
+    pub kind: Option<Kind>,
+    /// Where its callbacks run (for a callback statement).
+    pub phase: Option<Phase>,
+    /// What its number means.
+    pub amount: Amount,
+    /// Its form, for help lines: `[…]` optional, `(…)*` repeated.
+    pub usage: &'static str,
+}
+
+const fn plain(name: &'static str, amount: Amount, usage: &'static str) -> Statement {
+    Statement {
+        name,
+        kind: None,
+        phase: None,
+        amount,
+        usage,
+    }
+}
+
+const fn callback(kind: Kind, name: &'static str, phase: Phase, amount: Amount, usage: &'static str) -> Statement {
+    Statement {
+        name,
+        kind: Some(kind),
+        phase: Some(phase),
+        amount,
+        usage,
+    }
+}
+
+/// Every statement kind, in the order docs/language.md lists them: `log`,
+/// `work`, the callback kinds in the order of [`Kind`], then `clear`,
+/// `repeat`, `again`. Phases: libuv's `uv_run` (timers, poll, check, close,
+/// pending) and Node's `processTicksAndRejections` (nextTick, microtask).
+pub const STATEMENTS: [Statement; 15] = [
+    plain("log", Amount::None, "log \"text\""),
+    plain("work", Amount::Ticks, "work TICKS"),
+    callback(
+        Kind::Timeout,
+        "timeout",
+        Phase::Timers,
+        Amount::Delay,
+        "timeout DELAY [\"label\"] [times N] [{ … }]",
+    ),
+    callback(
+        Kind::Interval,
+        "interval",
+        Phase::Timers,
+        Amount::Delay,
+        "interval DELAY [\"label\"] [times N] [{ … }]",
+    ),
+    callback(
+        Kind::Immediate,
+        "immediate",
+        Phase::Check,
+        Amount::None,
+        "immediate [\"label\"] [times N] [{ … }]",
+    ),
+    callback(
+        Kind::NextTick,
+        "nextTick",
+        Phase::NextTick,
+        Amount::None,
+        "nextTick [\"label\"] [times N] [{ … }]",
+    ),
+    callback(
+        Kind::Microtask,
+        "microtask",
+        Phase::Microtask,
+        Amount::None,
+        "microtask [\"label\"] [times N] [{ … }]",
+    ),
+    callback(
+        Kind::Then,
+        "then",
+        Phase::Microtask,
+        Amount::None,
+        "then [\"label\"] [{ … }] (.then [\"label\"] [{ … }])*",
+    ),
+    callback(Kind::Io, "io", Phase::Poll, Amount::After, "io [\"label\"] [after N] [{ … }]"),
+    callback(
+        Kind::Submit,
+        "submit",
+        Phase::Poll,
+        Amount::Ticks,
+        "submit [\"label\"] TICKS [{ … }]",
+    ),
+    callback(
+        Kind::Close,
+        "close",
+        Phase::Close,
+        Amount::None,
+        "close [\"label\"] [times N] [{ … }]",
+    ),
+    callback(
+        Kind::Pending,
+        "pending",
+        Phase::Pending,
+        Amount::None,
+        "pending [\"label\"] [times N] [{ … }]",
+    ),
+    plain("clear", Amount::None, "clear \"label\""),
+    plain("repeat", Amount::Count, "repeat N { … }"),
+    plain("again", Amount::None, "again"),
+];
+
 impl Kind {
+    /// Every kind, in order.
+    pub const ALL: [Kind; 10] = [
+        Kind::Timeout,
+        Kind::Interval,
+        Kind::Immediate,
+        Kind::NextTick,
+        Kind::Microtask,
+        Kind::Then,
+        Kind::Io,
+        Kind::Submit,
+        Kind::Close,
+        Kind::Pending,
+    ];
+
+    /// Its row of [`STATEMENTS`].
+    pub fn statement(self) -> &'static Statement {
+        &STATEMENTS[2 + self as usize]
+    }
+
     /// The keyword.
     pub fn name(self) -> &'static str {
-        match self {
-            Kind::Timeout => "timeout",
-            Kind::Interval => "interval",
-            Kind::Immediate => "immediate",
-            Kind::NextTick => "nextTick",
-            Kind::Microtask => "microtask",
-            Kind::Then => "then",
-            Kind::Io => "io",
-            Kind::Submit => "submit",
-            Kind::Close => "close",
-            Kind::Pending => "pending",
-        }
+        self.statement().name
     }
 
     /// Parses a keyword.
     pub fn from_name(s: &str) -> Option<Kind> {
-        use Kind::*;
-        [Timeout, Interval, Immediate, NextTick, Microtask, Then, Io, Submit, Close, Pending]
-            .into_iter()
-            .find(|k| k.name() == s)
+        STATEMENTS.iter().find(|row| row.name == s).and_then(|row| row.kind)
     }
 
     /// Where callbacks of this kind run.
     pub fn phase(self) -> Phase {
-        match self {
-            Kind::Timeout | Kind::Interval => Phase::Timers,
-            Kind::Immediate => Phase::Check,
-            Kind::NextTick => Phase::NextTick,
-            Kind::Microtask | Kind::Then => Phase::Microtask,
-            Kind::Io | Kind::Submit => Phase::Poll,
-            Kind::Close => Phase::Close,
-            Kind::Pending => Phase::Pending,
-        }
+        self.statement().phase.expect("every callback kind has a phase")
     }
 }
 
@@ -313,5 +440,25 @@ impl LimitQueue {
     pub fn from_name(s: &str) -> Option<Self> {
         use LimitQueue::*;
         [NextTick, Microtask, Check, Timers, Turns].into_iter().find(|q| q.name() == s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_has_its_row() {
+        for kind in Kind::ALL {
+            let row = kind.statement();
+            assert_eq!(row.kind, Some(kind));
+            assert_eq!(Kind::from_name(row.name), Some(kind));
+            assert!(row.usage.starts_with(row.name), "{}", row.usage);
+        }
+        let callbacks = STATEMENTS.iter().filter(|row| row.kind.is_some()).count();
+        assert_eq!(callbacks, Kind::ALL.len());
+        assert_eq!(Kind::from_name("log"), None);
+        assert_eq!(Kind::NextTick.phase(), Phase::NextTick);
+        assert_eq!(Kind::Submit.statement().amount, Amount::Ticks);
     }
 }

@@ -4,7 +4,7 @@ use super::ast::*;
 use super::chunk::Refusal;
 use super::suggest;
 use super::{pest_error, LoopParser, Rule};
-use crate::problem::{Problem, MAX_KEPT};
+use crate::problem::{Code, Diag, Problem, MAX_KEPT};
 use crate::sched::{Module, Phase};
 use pest::iterators::Pair;
 use pest::Parser;
@@ -117,7 +117,8 @@ fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> 
         if let Some(prev) = out.last_mut() {
             let between = src.get(prev.span.end()..p.span.start()).unwrap_or("\n");
             let same_line = !between.contains('\n') && between.trim().is_empty();
-            if matches!(prev.code, "loop::delay" | "loop::ticks") && p.code == "loop::unknown-statement" && same_line {
+            let (delay, ticks) = (Code::Delay.as_str(), Code::Ticks.as_str());
+            if (prev.code == delay || prev.code == ticks) && p.code == Code::UnknownStatement.as_str() && same_line {
                 let text = &src[p.span.start()..p.span.end()];
                 let word = text.split_whitespace().next().unwrap_or(text);
                 let kind = src[prev.span.start()..prev.span.end()]
@@ -125,15 +126,12 @@ fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> 
                     .next()
                     .unwrap_or("timeout")
                     .to_string();
-                *prev = Problem::error(
-                    prev.code,
-                    Span::new(p.span.start(), p.span.start() + word.len()),
-                    format!("`{kind}` needs a number of ticks, found `{word}`"),
-                    "not a number",
-                )
-                .help(format!(
-                    "times are whole ticks: write `{kind} 5 …`; a label is a string: `\"{word}\"`"
-                ));
+                *prev = Diag::WordForNumber {
+                    ticks: prev.code == ticks,
+                    kind,
+                    word: word.to_string(),
+                }
+                .at(Span::new(p.span.start(), p.span.start() + word.len()));
                 continue;
             }
         }
@@ -166,7 +164,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text[base..], &e);
                 let at = base + at;
-                let line = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+                let line = super::lex::line_start(&text, at);
                 if resume && line > base {
                     if let Some(end) = super::chunk::last_top_line(&text[base..], line - base) {
                         if let Ok(pairs) = LoopParser::parse(Rule::file, &text[base..base + end]) {
@@ -197,8 +195,8 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
 /// go on past a syntax error. Only lines whose braces balance are blanked.
 fn blank_line(text: &mut std::borrow::Cow<str>, at: usize) -> bool {
-    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let start = super::lex::line_start(text, at);
+    let end = super::lex::line_end(text, start);
     let line = &text[start..end];
     if line.trim().is_empty() || line.matches('{').count() != line.matches('}').count() {
         return false;
@@ -333,15 +331,7 @@ impl Builder {
             Rule::kw_pool => {
                 if let Some(n) = self.integer(&value) {
                     if !(1..=1024).contains(&n) {
-                        self.push(
-                            Problem::error(
-                                "loop::pool",
-                                value.as_span().into(),
-                                format!("pool size {n} is out of range"),
-                                "not in 1..=1024",
-                            )
-                            .help("UV_THREADPOOL_SIZE is between 1 and 1024; the default is 4"),
-                        );
+                        self.push(Diag::Pool { n }.at(value.as_span().into()));
                     }
                     self.once(&file.pool, span, "pool");
                     file.pool = Some(Spanned { value: n, span });
@@ -352,17 +342,14 @@ impl Builder {
                     "cjs" => Some(Module::Cjs),
                     "esm" => Some(Module::Esm),
                     other => {
-                        let mut p = Problem::error(
-                            "loop::module",
-                            value.as_span().into(),
-                            format!("unknown module kind `{other}`"),
-                            "expected cjs or esm",
+                        let suggestion = suggest::closest(other, &["cjs", "esm"]);
+                        self.push(
+                            Diag::Module {
+                                word: other.to_string(),
+                                suggestion,
+                            }
+                            .at(value.as_span().into()),
                         );
-                        p = p.help(match suggest::closest(other, &["cjs", "esm"]) {
-                            Some(s) => format!("did you mean `module {s}`?"),
-                            None => "write `module cjs` (CommonJS, the default) or `module esm` (ES module)".into(),
-                        });
-                        self.push(p);
                         None
                     }
                 };
@@ -382,12 +369,9 @@ impl Builder {
         }
     }
 
-    fn once<T>(&mut self, prev: &Option<Spanned<T>>, span: Span, name: &str) {
+    fn once<T>(&mut self, prev: &Option<Spanned<T>>, span: Span, name: &'static str) {
         if prev.is_some() {
-            self.push(
-                Problem::error("loop::directive", span, format!("`{name}` is given twice"), "second one")
-                    .help(format!("keep one `{name}` line")),
-            );
+            self.push(Diag::DirectiveTwice { name }.at(span));
         }
     }
 
@@ -432,7 +416,7 @@ impl Builder {
         self.full |= builder.full;
         problems
             .into_iter()
-            .filter(|p| !p.warning && p.code != "loop::directive-order")
+            .filter(|p| !p.warning && p.code != Code::DirectiveOrder.as_str())
             .map(|p| super::chunk::shift_problem(p, start))
             .collect()
     }
@@ -473,18 +457,8 @@ impl Builder {
             }
             Rule::misplaced => {
                 let what = inner.next()?;
-                let (message, help) = if what.as_rule() == Rule::directive {
-                    (
-                        "directives belong at the top of the file",
-                        "move it above the first statement, outside any block",
-                    )
-                } else {
-                    (
-                        "an expect block belongs at the end of the file",
-                        "move it out of this block, after the last statement",
-                    )
-                };
-                self.push(Problem::error("loop::misplaced", span, message, "inside a block").help(help));
+                let directive = what.as_rule() == Rule::directive;
+                self.push(Diag::Misplaced { directive }.at(span));
                 return None;
             }
             _ => unreachable!("statement rule {rule:?}"),
@@ -539,26 +513,10 @@ impl Builder {
         }
         if let Some(after) = after.filter(|_| kind != Kind::Io) {
             let at = after.span;
-            self.push(
-                Problem::error(
-                    "loop::after",
-                    at,
-                    format!("`after` belongs to `io`, not `{}`", kind.name()),
-                    "not allowed here",
-                )
-                .help(after_help(kind)),
-            );
+            self.push(Diag::After { kind }.at(at));
         }
         if !cb.links.is_empty() && kind != Kind::Then {
-            self.push(
-                Problem::error(
-                    "loop::then",
-                    cb.links[0].span,
-                    format!("`.then` follows a `then`, not `{}`", kind.name()),
-                    "no promise to chain on",
-                )
-                .help("start the chain with `then \"a\" { … } .then \"b\" { … }`"),
-            );
+            self.push(Diag::ThenLink { kind }.at(cb.links[0].span));
         }
         Some(cb)
     }
@@ -566,44 +524,33 @@ impl Builder {
     /// Assigns the header's integers: a delay for timers, a duration for `submit`.
     fn place_integers(&mut self, cb: &mut Callback, span: Span, ints: Vec<(Spanned<u64>, bool)>, bad_number: bool) {
         let kind = cb.kind.value;
-        match kind {
-            Kind::Timeout | Kind::Interval => {
+        match kind.statement().amount {
+            Amount::Delay => {
                 let mut it = ints.into_iter();
                 match it.next() {
                     Some((n, true)) => cb.amount = Some(n),
-                    Some((n, false)) => {
-                        self.push(
-                            Problem::error("loop::delay", n.span, "the delay comes before the label", "delay after the label")
-                                .help(format!("write `{} {} \"label\"`", kind.name(), n.value)),
-                        )
-                    }
+                    Some((n, false)) => self.push(Diag::DelayAfterLabel { kind, delay: n.value }.at(n.span)),
                     None if bad_number => {}
-                    None => self.push(
-                        Problem::error("loop::delay", cb.kind.span, format!("`{}` needs a delay", kind.name()), "no delay")
-                            .help(format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name())),
-                    ),
+                    None => self.push(Diag::NoDelay { kind }.at(cb.kind.span)),
                 }
                 for (n, _) in it {
-                    self.push(extra_number(kind, n.span));
+                    self.push(Diag::ExtraNumber { kind }.at(n.span));
                 }
             }
-            Kind::Submit => {
+            Amount::Ticks => {
                 let mut it = ints.into_iter();
                 match it.next() {
                     Some((n, _)) => cb.amount = Some(n),
                     None if bad_number => {}
-                    None => self.push(
-                        Problem::error("loop::ticks", span, "`submit` needs the job's length in ticks", "no duration")
-                            .help("write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)"),
-                    ),
+                    None => self.push(Diag::NoTicks.at(span)),
                 }
                 for (n, _) in it {
-                    self.push(extra_number(kind, n.span));
+                    self.push(Diag::ExtraNumber { kind }.at(n.span));
                 }
             }
             _ => {
                 for (n, _) in ints {
-                    self.push(extra_number(kind, n.span));
+                    self.push(Diag::ExtraNumber { kind }.at(n.span));
                 }
             }
         }
@@ -643,10 +590,7 @@ impl Builder {
     fn times(&mut self, pair: Pair<Rule>) -> Option<Spanned<u64>> {
         let n = self.clause(pair)?;
         if n.value == 0 {
-            self.push(
-                Problem::error("loop::times", n.span, "`times 0` would never run the callback", "zero runs")
-                    .help("use `times 1` or more, or delete the statement"),
-            );
+            self.push(Diag::TimesZero.at(n.span));
             return None;
         }
         Some(n)
@@ -661,26 +605,17 @@ impl Builder {
         let s = pair.as_str();
         let span: Span = pair.as_span().into();
         if pair.as_rule() != Rule::integer {
-            self.push(
-                Problem::error("loop::number", span, format!("expected a number, found `{s}`"), "not a number")
-                    .help("numbers are whole, non-negative ticks, e.g. `4`"),
-            );
+            self.push(Diag::NotANumber { text: s.to_string() }.at(span));
             return None;
         }
         if s.starts_with('-') {
-            self.push(
-                Problem::error("loop::number", span, format!("negative number `{s}`"), "below zero")
-                    .help("times are non-negative ticks; Node treats a negative delay as 1, so write `1`"),
-            );
+            self.push(Diag::Negative { text: s.to_string() }.at(span));
             return None;
         }
         match s.parse::<u64>() {
             Ok(n) => Some(n),
             Err(_) => {
-                self.push(
-                    Problem::error("loop::number", span, format!("number `{s}` is too large"), "overflows 64 bits")
-                        .help(format!("numbers go up to {}", u64::MAX)),
-                );
+                self.push(Diag::Overflow { text: s.to_string() }.at(span));
                 None
             }
         }
@@ -703,10 +638,7 @@ impl Builder {
                     Some((_, 'n')) => lit.push('\n'),
                     Some((j, other)) => {
                         let esc = Span::new(base + i, base + j + other.len_utf8());
-                        self.push(
-                            Problem::error("loop::escape", esc, format!("unknown escape `\\{other}`"), "not an escape")
-                                .help("strings know `\\\"`, `\\\\` and `\\n`; write `\\\\` for a backslash"),
-                        );
+                        self.push(Diag::Escape { c: other }.at(esc));
                     }
                     None => {}
                 },
@@ -761,10 +693,10 @@ impl Builder {
             if let Some(limit) = expect.limit {
                 if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
                     self.push(
-                        Problem::error("loop::expect", line_span, "nothing can follow a `limit` line", "after the limit").help(format!(
-                            "the run stops at the limit (byte {}); move this line above it",
-                            limit.span.start()
-                        )),
+                        Diag::AfterLimit {
+                            limit_at: limit.span.start(),
+                        }
+                        .at(line_span),
                     );
                     continue;
                 }
@@ -855,24 +787,15 @@ fn lit_of(part: &TextPart) -> String {
 }
 
 fn second_expect(span: Span) -> Problem {
-    Problem::error("loop::expect", span, "a file has at most one expect block", "second expect block")
-        .help("merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`")
+    Diag::SecondExpect.at(span)
 }
 
 fn statement_after_expect(span: Span) -> Problem {
-    Problem::error("loop::expect", span, "statements must come before the expect block", "after expect")
-        .help("move the expect block to the end of the file")
+    Diag::StatementAfterExpect.at(span)
 }
 
 fn misplaced_directive(span: Span, text: &str) -> Problem {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    Problem::error(
-        "loop::directive-order",
-        span,
-        "directives must come before the first statement",
-        "after a statement",
-    )
-    .help(format!("move `{text}` to the top of the file, above the first statement"))
+    Diag::DirectiveOrder { text: text.to_string() }.at(span)
 }
 
 /// An item with more than [`super::chunk::MAX_ITEM`] tokens, starting at byte
@@ -892,68 +815,26 @@ fn too_long(src: &str, start: usize) -> Problem {
 }
 
 fn too_long_at(span: Span) -> Problem {
-    let most = super::chunk::MAX_ITEM;
-    Problem::error(
-        "loop::too-long",
-        span,
-        format!("more than {most} tokens without a new statement"),
-        "this statement goes on too long",
-    )
-    .help(format!(
-        "a statement with its blocks and `.then` links, or the expect block, holds at most {most} words, numbers, \
-         strings and signs; a new statement starts on a line that begins with a keyword outside every block"
-    ))
+    Diag::TooLong {
+        most: super::chunk::MAX_ITEM,
+    }
+    .at(span)
 }
 
 /// A block (or, with `paren`, a `(`) opened more than [`MAX_NESTING`] deep.
 pub(super) fn too_deep(span: Span, paren: bool) -> Problem {
-    if paren {
-        return Problem::error("loop::nesting", span, "parentheses are nested too deeply", "nested too deeply here").help(format!(
-            "blocks and parentheses may nest at most {MAX_NESTING} deep; .loop statements take no parentheses (is this JavaScript?)"
-        ));
-    }
-    Problem::error("loop::nesting", span, "blocks are nested too deeply", "nested too deeply here").help(format!(
-        "a file may nest blocks at most {MAX_NESTING} deep; use `repeat N` or `again` instead of writing levels out"
-    ))
+    Diag::TooDeep { paren, most: MAX_NESTING }.at(span)
 }
 
-fn extra_number(kind: Kind, span: Span) -> Problem {
-    let help = match kind {
-        Kind::Immediate => "an immediate runs in the next check phase; for a delay use `timeout N`".to_string(),
-        Kind::Io => "an io event's delay is written `io \"label\" after N`".to_string(),
-        Kind::Submit | Kind::Timeout | Kind::Interval => format!("`{}` takes one number", kind.name()),
-        _ => format!("`{}` takes no number; for work inside it, write `work N` in its body", kind.name()),
-    };
-    Problem::error(
-        "loop::number",
-        span,
-        format!("`{}` does not take this number", kind.name()),
-        "unexpected number",
-    )
-    .help(help)
-}
-
-fn after_help(kind: Kind) -> String {
-    match kind {
-        Kind::Timeout | Kind::Interval => format!("a {} already waits its delay: `{} N`", kind.name(), kind.name()),
-        Kind::Submit => "a pool job's length is its number: `submit \"job\" N`".into(),
-        _ => "for I/O that arrives later, write `io \"label\" after N`".into(),
-    }
-}
-
-fn unknown_word(word: &Pair<Rule>, what: &str, names: &[&str]) -> Problem {
+fn unknown_word(word: &Pair<Rule>, what: &'static str, names: &[&'static str]) -> Problem {
     let w = word.as_str();
-    let help = match suggest::closest(w, names) {
-        Some(s) => format!("did you mean `{s}`?"),
-        None => format!("a {what} is one of: {}", names.join(", ")),
-    };
-    Problem::error(
-        "loop::unknown-name",
-        word.as_span().into(),
-        format!("unknown {what} `{w}`"),
-        format!("not a {what}"),
-    )
-    .help(help)
+    Diag::UnknownName {
+        what,
+        word: w.to_string(),
+        suggestion: suggest::closest(w, names),
+        names: names.join(", "),
+    }
+    .at(word.as_span().into())
 }
 
 /// Parses `text` (spans relative to it) for its problems only: in one piece if
@@ -985,15 +866,7 @@ fn bad_expect_line(body: &Pair<Rule>) -> Option<Problem> {
         let lead = line.len() - line.trim_start().len();
         if !trimmed.is_empty() && !is_expect_line(trimmed) {
             let at = offset + lead;
-            return Some(
-                Problem::error(
-                    "loop::expect-line",
-                    Span::new(at, at + trimmed.len()),
-                    "malformed expect line",
-                    "cannot read this line",
-                )
-                .help("an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last"),
-            );
+            return Some(Diag::ExpectLine.at(Span::new(at, at + trimmed.len())));
         }
         offset += line.len();
     }
@@ -1032,56 +905,28 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
     let word_end = text.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(text.len());
     let call = &text[..word_end];
     let word = call.split('.').next().unwrap_or(call);
-    if let Some(open) = unclosed_quote(text) {
+    if let Some(open) = super::lex::open_quote(text, false) {
         let at = head.as_span().start() + open;
-        return Problem::error(
-            "loop::unterminated-string",
-            Span::new(at, span.end()),
-            "unterminated string",
-            "this string never ends",
-        )
-        .help("close it with `\"` on the same line; a `\"` inside a string is written `\\\"`");
+        return Diag::UnterminatedString.at(Span::new(at, span.end()));
     }
     if let Some(form) = suggest::form(word) {
-        return Problem::error("loop::malformed", span, format!("malformed `{word}` statement"), "cannot read this")
-            .help(format!("the form is `{}`", form.replace("KIND", word)));
-    }
-    if let Some(stmt) = suggest::javascript(call) {
-        return Problem::error(
-            "loop::javascript",
-            span,
-            format!("`{call}` is JavaScript, not a .loop statement"),
-            "JavaScript",
-        )
-        .help(format!("in .loop this is written `{stmt}`"));
-    }
-    let mut words: Vec<&str> = suggest::STATEMENTS.to_vec();
-    words.extend(suggest::OTHER_ITEMS);
-    let help = match suggest::closest(word, &words) {
-        Some(s) => format!("did you mean `{s}`?"),
-        None => "a statement starts with one of: log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again".into(),
-    };
-    Problem::error(
-        "loop::unknown-statement",
-        span,
-        format!("unknown statement `{word}`"),
-        "not a statement",
-    )
-    .help(help)
-}
-
-/// The offset of a `"` that opens a string never closed on its line.
-fn unclosed_quote(text: &str) -> Option<usize> {
-    let mut open = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        match (c, open, escaped) {
-            (_, Some(_), true) => escaped = false,
-            ('\\', Some(_), false) => escaped = true,
-            ('"', Some(_), false) => open = None,
-            ('"', None, _) => open = Some(i),
-            _ => {}
+        return Diag::Malformed {
+            keyword: word.to_string(),
+            form: form.to_string(),
         }
+        .at(span);
     }
-    open
+    if let Some(statement) = suggest::javascript(call) {
+        return Diag::Javascript {
+            call: call.to_string(),
+            statement,
+        }
+        .at(span);
+    }
+    Diag::UnknownStatement {
+        word: word.to_string(),
+        suggestion: suggest::closest(word, &suggest::items()),
+        keywords: suggest::keywords(),
+    }
+    .at(span)
 }

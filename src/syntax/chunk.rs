@@ -3,6 +3,7 @@
 //! proportional to the file). Spans are shifted back to file offsets.
 
 use super::ast::*;
+use super::lex;
 use crate::problem::Problem;
 use std::ops::ControlFlow;
 
@@ -36,7 +37,6 @@ pub enum Mark {
 /// length of `src`.
 pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B> {
     let bytes = src.as_bytes();
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
     let mut open: Vec<u8> = Vec::new();
     let mut module = false;
     let mut weight = 0;
@@ -44,11 +44,11 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
     while i < bytes.len() {
         match bytes[i] {
             b'#' => {
-                i = line_end(bytes, i);
+                i = lex::line_end(src, i);
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = line_end(bytes, i);
+                i = lex::line_end(src, i);
                 continue;
             }
             b'"' => {
@@ -104,8 +104,8 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
                 }
             }
             b' ' | b'\t' | b'\r' => {}
-            c if ident(c) => {
-                let end = bytes[i..].iter().position(|&b| !ident(b)).map_or(bytes.len(), |n| i + n);
+            c if lex::is_word_char(c) => {
+                let end = lex::word_end(bytes, i);
                 module = &bytes[i..end] == b"module";
                 weight += 1;
                 i = end;
@@ -122,11 +122,6 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
         ControlFlow::Break(b) => Some(b),
         ControlFlow::Continue(()) => None,
     }
-}
-
-/// The index of the newline ending the line at `i` (or the end).
-fn line_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
 }
 
 /// Why a text is not parsed at all.
@@ -200,13 +195,10 @@ pub fn chunks(src: &str) -> Vec<(usize, usize)> {
 fn starts_item(rest: &[u8]) -> bool {
     let start = rest.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(rest.len());
     let rest = &rest[start..];
-    if !rest.first().is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'$') {
+    if !rest.first().is_some_and(|&b| lex::is_word_start(b)) {
         return false;
     }
-    let end = rest
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$'))
-        .unwrap_or(rest.len());
+    let end = lex::word_end(rest, 0);
     !matches!(&rest[..end], b"after" | b"times" | b"or")
 }
 

@@ -4,6 +4,7 @@
 pub mod ast;
 mod build;
 mod chunk;
+mod lex;
 mod pest_error;
 pub mod suggest;
 

@@ -1,9 +1,9 @@
 //! pest's syntax errors, reworded: "expected X, Y or Z", unterminated strings
 //! and blocks named as such.
 
-use super::ast::Span;
-use super::Rule;
-use crate::problem::Problem;
+use super::ast::{Amount, Span, STATEMENTS};
+use super::{lex, Rule};
+use crate::problem::{Diag, Problem, SyntaxHint};
 use pest::error::{ErrorVariant, InputLocation};
 
 /// Converts a pest error into a problem, and the byte offset it points at.
@@ -27,14 +27,7 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     };
     if at >= src.trim_end().len() {
         if let Some(open) = unclosed_brace(src) {
-            let p = Problem::error(
-                "loop::unclosed-block",
-                Span::new(open, open + 1),
-                "this block is never closed",
-                "opened here",
-            )
-            .help("add a `}` to close it");
-            return (p, at);
+            return (Diag::UnclosedBlock.at(Span::new(open, open + 1)), at);
         }
     }
     let found = found_token(src, at);
@@ -44,40 +37,40 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     } else {
         format!("`{found}`")
     };
-    let p = Problem::error(
-        "loop::syntax",
-        span,
-        format!("expected {expected}, found {found_desc}"),
-        "unexpected here",
-    )
-    .help(help_for(&src[..at.min(src.len())], &expected, found));
+    let hint = hint_for(&src[..at.min(src.len())], &expected, found);
+    let p = Diag::Syntax {
+        expected,
+        found: found_desc,
+        hint,
+    }
+    .at(span);
     (p, at)
 }
 
 /// The help line, from the text `before` the error (only its last KiB is
 /// looked at: this runs once per error, and the text may be a whole chunk).
-fn help_for(before: &str, expected: &str, found: &str) -> String {
+fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
     let mut from = before.len().saturating_sub(1024);
     while !before.is_char_boundary(from) {
         from += 1;
     }
     let before = &before[from..];
     if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
-        "ticks are whole numbers: write `1` or `2`, not a fraction".into()
+        SyntaxHint::Fraction
     } else if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
-        "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number".into()
+        SyntaxHint::PlaceholderNumber
     } else if found.starts_with('"') && quoted_number(before) {
-        "a delay or a count is a plain number, not a string: `timeout 5 \"label\"`, not `timeout \"5\" \"label\"`".into()
+        SyntaxHint::QuotedNumber
     } else if found.starts_with('"') {
-        "a string here needs a statement before it, e.g. `log \"text\"`".into()
+        SyntaxHint::StrayString
     } else if found.starts_with(|c: char| c.is_ascii_digit()) {
-        "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`".into()
+        SyntaxHint::StrayNumber
     } else if found == "}" {
-        "this `}` closes no block; delete it or add the `{` it belongs to".into()
+        SyntaxHint::StrayBrace
     } else if expected.contains("string") {
-        "labels and texts are double-quoted: \"like this\"".into()
+        SyntaxHint::Quote
     } else {
-        "docs/language.md lists the statement forms; run `loopsim --help` for an example".into()
+        SyntaxHint::Docs
     }
 }
 
@@ -90,7 +83,10 @@ fn quoted_number(before: &str) -> bool {
     };
     let digits = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'));
     digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-        && ["timeout", "interval", "submit", "work", "repeat", "times", "after", "pool"].contains(&keyword)
+        && (["times", "after", "pool"].contains(&keyword)
+            || STATEMENTS
+                .iter()
+                .any(|row| row.name == keyword && matches!(row.amount, Amount::Delay | Amount::Ticks | Amount::Count)))
 }
 
 /// The token at `at`, for "found …".
@@ -112,33 +108,11 @@ fn found_token(src: &str, at: usize) -> &str {
 /// was opened and never closed.
 fn unterminated_string(src: &str, at: usize) -> Option<Problem> {
     let at = at.min(src.len());
-    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = src[line_start..].find('\n').map_or(src.len(), |i| line_start + i);
-    let line = &src[line_start..line_end];
-    let mut open: Option<usize> = None;
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        match (c, open, escaped) {
-            (_, Some(_), true) => escaped = false,
-            ('\\', Some(_), false) => escaped = true,
-            ('"', Some(_), false) => open = None,
-            ('"', None, _) => open = Some(i),
-            // A comment (`#` or `//`) ends the line's code.
-            ('#', None, _) => break,
-            ('/', None, _) if line[i + 1..].starts_with('/') => break,
-            _ => {}
-        }
-    }
+    let line_start = lex::line_start(src, at);
+    let line_end = lex::line_end(src, line_start);
+    let open = lex::open_quote(&src[line_start..line_end], true);
     let start = line_start + open?;
-    Some(
-        Problem::error(
-            "loop::unterminated-string",
-            Span::new(start, line_end),
-            "unterminated string",
-            "this string never ends",
-        )
-        .help("close it with `\"` on the same line; a `\"` inside a string is written `\\\"`"),
-    )
+    Some(Diag::UnterminatedString.at(Span::new(start, line_end)))
 }
 
 /// The byte offset of the last `{` left open at the end of the file.

@@ -1,28 +1,25 @@
 //! "Did you mean …?": keyword suggestions by edit distance, and the `.loop`
 //! statement for a JavaScript call pasted into a file.
 
-/// Every statement keyword of docs/language.md.
-pub const STATEMENTS: [&str; 15] = [
-    "log",
-    "work",
-    "clear",
-    "repeat",
-    "again",
-    "timeout",
-    "interval",
-    "immediate",
-    "nextTick",
-    "microtask",
-    "then",
-    "io",
-    "submit",
-    "close",
-    "pending",
-];
+use super::ast::STATEMENTS;
 
 /// Words that start a top-level item other than a statement: the directives
 /// and `expect`.
 pub const OTHER_ITEMS: [&str; 4] = ["pool", "module", "title", "expect"];
+
+/// The words an item may start with, in the order [`closest`] prefers them
+/// on a tie: the statements without a callback (`log`, `work`, `clear`,
+/// `repeat`, `again`), the callback kinds, then [`OTHER_ITEMS`].
+pub fn items() -> Vec<&'static str> {
+    let plain = STATEMENTS.iter().filter(|row| row.kind.is_none());
+    let callbacks = STATEMENTS.iter().filter(|row| row.kind.is_some());
+    plain.chain(callbacks).map(|row| row.name).chain(OTHER_ITEMS).collect()
+}
+
+/// Every statement keyword, as docs/language.md lists them, joined with `, `.
+pub fn keywords() -> String {
+    STATEMENTS.iter().map(|row| row.name).collect::<Vec<_>>().join(", ")
+}
 
 /// The closest of `candidates` to `word` (case-insensitive edit distance at
 /// most a third of its length, at least 1), if any. A candidate whose length
@@ -69,20 +66,12 @@ pub fn javascript(head: &str) -> Option<&'static str> {
         .map(|(_, stmt)| *stmt)
 }
 
-/// The form of a statement, for "malformed statement" help lines.
+/// The form of a statement or directive, for "malformed statement" help lines.
 pub fn form(keyword: &str) -> Option<&'static str> {
+    if let Some(row) = STATEMENTS.iter().find(|row| row.name == keyword) {
+        return Some(row.usage);
+    }
     Some(match keyword {
-        "log" => "log \"text\"",
-        "work" => "work TICKS",
-        "clear" => "clear \"label\"",
-        "repeat" => "repeat N { … }",
-        "again" => "again",
-        "timeout" => "timeout DELAY [\"label\"] [times N] [{ … }]",
-        "interval" => "interval DELAY [\"label\"] [times N] [{ … }]",
-        "immediate" | "nextTick" | "microtask" | "close" | "pending" => "KIND [\"label\"] [times N] [{ … }]",
-        "then" => "then [\"label\"] [{ … }] (.then [\"label\"] [{ … }])*",
-        "io" => "io [\"label\"] [after N] [{ … }]",
-        "submit" => "submit [\"label\"] TICKS [{ … }]",
         "pool" => "pool N (1..=1024), at the top of the file",
         "module" => "module cjs | module esm, at the top of the file",
         "title" => "title \"name\", at the top of the file",
@@ -96,12 +85,47 @@ mod tests {
     use super::*;
 
     #[test]
+    fn items_keep_the_order_suggestions_always_had() {
+        assert_eq!(
+            items(),
+            [
+                "log",
+                "work",
+                "clear",
+                "repeat",
+                "again",
+                "timeout",
+                "interval",
+                "immediate",
+                "nextTick",
+                "microtask",
+                "then",
+                "io",
+                "submit",
+                "close",
+                "pending",
+                "pool",
+                "module",
+                "title",
+                "expect"
+            ]
+        );
+        assert_eq!(
+            keywords(),
+            "log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again"
+        );
+        // On a tie the earlier candidate wins.
+        assert_eq!(closest("clease", &items()), Some("clear"));
+    }
+
+    #[test]
     fn closest_skips_candidates_too_long_or_short_to_be_close() {
-        assert_eq!(closest("timout", &STATEMENTS), Some("timeout"));
-        assert_eq!(closest("Immediat", &STATEMENTS), Some("immediate"));
-        assert_eq!(closest("lo", &STATEMENTS), Some("log"));
+        let statements: Vec<&str> = STATEMENTS.iter().map(|row| row.name).collect();
+        assert_eq!(closest("timout", &statements), Some("timeout"));
+        assert_eq!(closest("Immediat", &statements), Some("immediate"));
+        assert_eq!(closest("lo", &statements), Some("log"));
         // A distance table per candidate would take 10⁷ × 10 cells each.
-        assert_eq!(closest(&"x".repeat(10_000_000), &STATEMENTS), None);
-        assert_eq!(closest(&"timeout".repeat(1_000_000), &STATEMENTS), None);
+        assert_eq!(closest(&"x".repeat(10_000_000), &statements), None);
+        assert_eq!(closest(&"timeout".repeat(1_000_000), &statements), None);
     }
 }

@@ -1,0 +1,744 @@
+//! Every diagnostic loopsim shows, as data: [`Code`] names the kinds (the
+//! stable `loop::…` codes), [`Diag`] is one diagnostic with its parameters.
+//! Each diagnostic's code, message, label and help are written here and only
+//! here; a site builds a [`Problem`] with [`Diag::at`].
+
+use super::Problem;
+use crate::sched::{LimitKind, Phase};
+use crate::syntax::ast::{Kind, Span};
+
+/// The kinds of diagnostic, one stable code each (`loop::syntax`,
+/// `loop::unclosed-block`, …). Each has a snapshot of how it is shown in
+/// `tests/diagnostics/` (the test `every_kind_has_a_snapshot` iterates them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::EnumIter, strum::IntoStaticStr, strum::EnumCount)]
+#[strum(serialize_all = "kebab-case", prefix = "loop::")]
+pub enum Code {
+    /// The file is 4 GiB or more.
+    TooLarge,
+    /// Not UTF-8 text (UTF-16, binary, invalid bytes, NUL).
+    Encoding,
+    /// Carriage returns without a line feed.
+    LineEndings,
+    /// What the grammar cannot read: "expected X, found Y".
+    Syntax,
+    /// A `{` never closed.
+    UnclosedBlock,
+    /// A `"` never closed on its line.
+    UnterminatedString,
+    /// A line starting with a word that starts no statement.
+    UnknownStatement,
+    /// A statement keyword followed by what its form does not allow.
+    Malformed,
+    /// A JavaScript call pasted in.
+    Javascript,
+    /// An unknown phase or limit queue name.
+    UnknownName,
+    /// An expect block line that is not `[turn N] [at T] [PHASE] "text"`.
+    ExpectLine,
+    /// An expect block misplaced, repeated or with a line after `limit`.
+    Expect,
+    /// A directive after a statement.
+    DirectiveOrder,
+    /// A directive given twice.
+    Directive,
+    /// An item of more than [`crate::syntax::MAX_ITEM`] tokens.
+    TooLong,
+    /// Blocks or parentheses nested too deeply.
+    Nesting,
+    /// A number that is negative, too large, or not taken here.
+    Number,
+    /// `after` on something but `io`.
+    After,
+    /// `.then` on something but `then`.
+    Then,
+    /// A timer without its delay, or the delay after the label.
+    Delay,
+    /// A `submit` without its length.
+    Ticks,
+    /// `times 0`.
+    Times,
+    /// An unknown escape in a string.
+    Escape,
+    /// `pool N` out of 1..=1024.
+    Pool,
+    /// `module` other than `cjs` or `esm`.
+    Module,
+    /// A directive or expect block inside a block.
+    Misplaced,
+    /// `again` outside a callback or inside an interval.
+    Again,
+    /// `{i}`, `{n}` or `{k}` where it means nothing.
+    Placeholder,
+    /// `clear` of a label no timer or immediate has (a warning).
+    Clear,
+    /// The note ending a list of problems cut at [`super::MAX_KEPT`].
+    TooManyProblems,
+    /// A run stopped by a limit (docs/scheduling.md rule 7).
+    Limit,
+    /// A prediction (`expect` block) that does not hold.
+    Prediction,
+    /// The search for the orders Node can print, cut short.
+    Search,
+    /// Real Node can print another order than the trace (a warning).
+    Race,
+    /// `emit-js --scale`: a delay past Node's maximum timer delay.
+    Scale,
+    /// `verify`: a run that would last too long in real time.
+    VerifyTooLong,
+}
+
+impl Code {
+    /// The stable code, e.g. `loop::unclosed-block`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// The code of the note that ends a list cut at [`super::MAX_KEPT`]
+/// ([`Code::TooManyProblems`]): it is never drawn as a diagnostic.
+pub const CUT: &str = "loop::too-many-problems";
+
+/// The help line of a [`Diag::Syntax`], chosen from the text before the error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxHint {
+    /// `timeout 1.5`.
+    Fraction,
+    /// `timeout {i}`.
+    PlaceholderNumber,
+    /// `timeout "5"`.
+    QuotedNumber,
+    /// A string where a statement should start.
+    StrayString,
+    /// A number where a statement should start.
+    StrayNumber,
+    /// A `}` that closes nothing.
+    StrayBrace,
+    /// A string was expected.
+    Quote,
+    /// Anything else.
+    Docs,
+}
+
+/// One diagnostic with its parameters. [`Diag::code`], [`Diag::message`],
+/// [`Diag::label`] and [`Diag::help`] say how it is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Diag {
+    // ---- load: bytes → text ----
+    /// The file is 4 GiB or more.
+    TooLarge,
+    /// Text in a wide encoding (`encoding`: "UTF-16 (little-endian)", …).
+    WideEncoding { encoding: &'static str },
+    /// A NUL byte in the bytes, at byte `at`.
+    BinaryFile { at: usize },
+    /// Bytes that are not UTF-8.
+    InvalidUtf8,
+    /// A NUL character in the text.
+    NulByte,
+    /// `count` carriage returns without a line feed.
+    LoneCr { count: usize },
+
+    // ---- syntax ----
+    /// pest could not read on: `expected` what, `found` what (`` `x` `` or
+    /// "the end of the file").
+    Syntax { expected: String, found: String, hint: SyntaxHint },
+    /// A block never closed (at its `{`).
+    UnclosedBlock,
+    /// A string never closed on its line.
+    UnterminatedString,
+    /// A line starting with `word`, which starts no statement; `suggestion`
+    /// the closest keyword, `keywords` every statement keyword.
+    UnknownStatement {
+        word: String,
+        suggestion: Option<&'static str>,
+        keywords: String,
+    },
+    /// A statement `keyword` not in its `form` (its usage string).
+    Malformed { keyword: String, form: String },
+    /// A JavaScript `call`, and the `.loop` statement it becomes.
+    Javascript { call: String, statement: &'static str },
+    /// An unknown name of a `what` ("phase", "limit queue"), with the closest
+    /// one or every one (`names`, joined).
+    UnknownName {
+        what: &'static str,
+        word: String,
+        suggestion: Option<&'static str>,
+        names: String,
+    },
+    /// An expect block line that cannot be read.
+    ExpectLine,
+    /// A second expect block.
+    SecondExpect,
+    /// A statement after the expect block.
+    StatementAfterExpect,
+    /// A line after a `limit` line (which is at byte `limit_at`).
+    AfterLimit { limit_at: usize },
+    /// A directive (`text`, as written) after a statement.
+    DirectiveOrder { text: String },
+    /// The directive `name` given twice.
+    DirectiveTwice { name: &'static str },
+    /// An item with more than `most` tokens.
+    TooLong { most: usize },
+    /// Blocks (or, with `paren`, parentheses) nested more than `most` deep.
+    TooDeep { paren: bool, most: usize },
+
+    // ---- the parts of a statement ----
+    /// A number `kind` does not take.
+    ExtraNumber { kind: Kind },
+    /// Not a number where one is needed.
+    NotANumber { text: String },
+    /// A negative number.
+    Negative { text: String },
+    /// A number past `u64::MAX`.
+    Overflow { text: String },
+    /// `after` on a `kind` other than `io`.
+    After { kind: Kind },
+    /// `.then` after a `kind` other than `then`.
+    ThenLink { kind: Kind },
+    /// A `timeout`/`interval` delay written after its label.
+    DelayAfterLabel { kind: Kind, delay: u64 },
+    /// A `timeout`/`interval` without a delay.
+    NoDelay { kind: Kind },
+    /// A `submit` without its length.
+    NoTicks,
+    /// `kind` (`timeout`, `interval`, `submit`) followed by a `word` where its
+    /// number goes; `ticks`: a `submit` (its length) rather than a delay.
+    WordForNumber { ticks: bool, kind: String, word: String },
+    /// `times 0`.
+    TimesZero,
+    /// `\c` in a string, for an unknown `c`.
+    Escape { c: char },
+    /// `pool n` out of range.
+    Pool { n: u64 },
+    /// `module word` for an unknown word; `suggestion` the closest kind.
+    Module { word: String, suggestion: Option<&'static str> },
+    /// A directive (`directive`) or an expect block inside a block.
+    Misplaced { directive: bool },
+    /// `again` outside a callback.
+    AgainOutside,
+    /// `again` inside an interval.
+    AgainInInterval,
+    /// `{i}` outside a `repeat`.
+    IndexOutsideRepeat,
+    /// `{n}` or `{k}` (`name`) outside a callback.
+    RunOutsideCallback { name: &'static str },
+    /// `clear` of a label only a `kind` callback has (a warning).
+    ClearNotClearable { kind: Kind },
+    /// `clear` of a label no callback has (a warning).
+    ClearUnknown { label: String },
+    /// The note ending a cut list: `message` says what was left out.
+    TooManyProblems { message: String },
+
+    // ---- runs ----
+    /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
+    /// `waiting` what never ran (see [`crate::limit::left_waiting`]).
+    Limit {
+        limit: LimitKind,
+        queue: Phase,
+        max: u64,
+        waiting: String,
+    },
+    /// A prediction that differs at log line `line` (1-based): `diff` what
+    /// differs, `actual` what ran; `why` it ran there (for the log `text`), or
+    /// else `printed` the number of log lines.
+    PredictionDiffers {
+        line: usize,
+        diff: String,
+        actual: String,
+        text: String,
+        why: Option<String>,
+        printed: usize,
+    },
+    /// The run printed more than predicted: `actual` the next log line,
+    /// `remaining` the lines not predicted.
+    PrintedMore { line: usize, actual: String, remaining: usize },
+    /// An expect line never printed: `how` the run ended, after `printed` lines.
+    NeverPrinted { how: String, printed: usize },
+    /// `limit want` predicted, `got` stopped the run.
+    WrongLimit { want: &'static str, got: &'static str },
+    /// A limit predicted, the run finished.
+    LimitNotHit,
+    /// No limit predicted, `got` stopped the run.
+    StoppedByLimit { got: &'static str },
+    /// An `or` alternative Node 20 never prints (after a complete search).
+    NeverPrintedByNode20,
+    /// An alternative real Node never prints.
+    NeverPrintedByNode,
+    /// An alternative that is not the model's order.
+    NotModelOrder,
+    /// Real `node` ("Node 20" or "Node") can print `order`, which no
+    /// alternative names; it happens when `race`.
+    MissingOrder { node: &'static str, order: String, race: String },
+    /// The orders search was cut short (`cut` says how) after `found` orders.
+    SearchCut { cut: String, found: usize },
+    /// Node 20 can print `count` orders, e.g. when `race`.
+    Race { count: String, race: String },
+    /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
+    /// `--scale fits` would do.
+    Scale {
+        kind: Kind,
+        scale: u64,
+        ticks: u64,
+        ms: u128,
+        max: u64,
+        fits: u64,
+    },
+    /// `verify`: one run lasts `run` at `scale` ms per tick, more than `max`;
+    /// `label` says where; the file's run is `ticks` ticks (`ticks_time` at
+    /// `--scale 1`); `--scale fits` would do (0: none); `max_ms` the most.
+    VerifyTooLong {
+        label: String,
+        run: String,
+        max: String,
+        scale: u64,
+        ticks: u64,
+        ticks_time: String,
+        fits: u64,
+        max_ms: u64,
+    },
+}
+
+impl Diag {
+    /// Its kind.
+    pub fn code(&self) -> Code {
+        use Diag::*;
+        match self {
+            TooLarge => Code::TooLarge,
+            WideEncoding { .. } | BinaryFile { .. } | InvalidUtf8 | NulByte => Code::Encoding,
+            LoneCr { .. } => Code::LineEndings,
+            Syntax { .. } => Code::Syntax,
+            UnclosedBlock => Code::UnclosedBlock,
+            UnterminatedString => Code::UnterminatedString,
+            UnknownStatement { .. } => Code::UnknownStatement,
+            Malformed { .. } => Code::Malformed,
+            Javascript { .. } => Code::Javascript,
+            UnknownName { .. } => Code::UnknownName,
+            ExpectLine => Code::ExpectLine,
+            SecondExpect | StatementAfterExpect | AfterLimit { .. } => Code::Expect,
+            DirectiveOrder { .. } => Code::DirectiveOrder,
+            DirectiveTwice { .. } => Code::Directive,
+            TooLong { .. } => Code::TooLong,
+            TooDeep { .. } => Code::Nesting,
+            ExtraNumber { .. } | NotANumber { .. } | Negative { .. } | Overflow { .. } => Code::Number,
+            After { .. } => Code::After,
+            ThenLink { .. } => Code::Then,
+            DelayAfterLabel { .. } | NoDelay { .. } => Code::Delay,
+            WordForNumber { ticks: false, .. } => Code::Delay,
+            NoTicks | WordForNumber { ticks: true, .. } => Code::Ticks,
+            TimesZero => Code::Times,
+            Escape { .. } => Code::Escape,
+            Pool { .. } => Code::Pool,
+            Module { .. } => Code::Module,
+            Misplaced { .. } => Code::Misplaced,
+            AgainOutside | AgainInInterval => Code::Again,
+            IndexOutsideRepeat | RunOutsideCallback { .. } => Code::Placeholder,
+            ClearNotClearable { .. } | ClearUnknown { .. } => Code::Clear,
+            TooManyProblems { .. } => Code::TooManyProblems,
+            Limit { .. } => Code::Limit,
+            PredictionDiffers { .. }
+            | PrintedMore { .. }
+            | NeverPrinted { .. }
+            | WrongLimit { .. }
+            | LimitNotHit
+            | StoppedByLimit { .. }
+            | NeverPrintedByNode20
+            | NeverPrintedByNode
+            | NotModelOrder
+            | MissingOrder { .. } => Code::Prediction,
+            SearchCut { .. } => Code::Search,
+            Race { .. } => Code::Race,
+            Scale { .. } => Code::Scale,
+            VerifyTooLong { .. } => Code::VerifyTooLong,
+        }
+    }
+
+    /// Whether it is a warning (which does not stop the run).
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Diag::ClearNotClearable { .. } | Diag::ClearUnknown { .. } | Diag::Race { .. })
+    }
+
+    /// The one line saying what is wrong.
+    pub fn message(&self) -> String {
+        use Diag::*;
+        match self {
+            TooLarge => "the file is 4 GiB or more".into(),
+            WideEncoding { encoding } => format!("the file is {encoding} text: loopsim reads UTF-8"),
+            BinaryFile { at } => format!("the file contains a NUL byte (at byte {at}): it is not text"),
+            InvalidUtf8 => "the file is not valid UTF-8".into(),
+            NulByte => "the file contains a NUL byte".into(),
+            LoneCr { count } => format!(
+                "the file has {} carriage return{} (CR) without a line feed: old Mac line endings?",
+                count,
+                if *count == 1 { "" } else { "s" }
+            ),
+            Syntax { expected, found, .. } => format!("expected {expected}, found {found}"),
+            UnclosedBlock => "this block is never closed".into(),
+            UnterminatedString => "unterminated string".into(),
+            UnknownStatement { word, .. } => format!("unknown statement `{word}`"),
+            Malformed { keyword, .. } => format!("malformed `{keyword}` statement"),
+            Javascript { call, .. } => format!("`{call}` is JavaScript, not a .loop statement"),
+            UnknownName { what, word, .. } => format!("unknown {what} `{word}`"),
+            ExpectLine => "malformed expect line".into(),
+            SecondExpect => "a file has at most one expect block".into(),
+            StatementAfterExpect => "statements must come before the expect block".into(),
+            AfterLimit { .. } => "nothing can follow a `limit` line".into(),
+            DirectiveOrder { .. } => "directives must come before the first statement".into(),
+            DirectiveTwice { name } => format!("`{name}` is given twice"),
+            TooLong { most } => format!("more than {most} tokens without a new statement"),
+            TooDeep { paren: true, .. } => "parentheses are nested too deeply".into(),
+            TooDeep { paren: false, .. } => "blocks are nested too deeply".into(),
+            ExtraNumber { kind } => format!("`{}` does not take this number", kind.name()),
+            NotANumber { text } => format!("expected a number, found `{text}`"),
+            Negative { text } => format!("negative number `{text}`"),
+            Overflow { text } => format!("number `{text}` is too large"),
+            After { kind } => format!("`after` belongs to `io`, not `{}`", kind.name()),
+            ThenLink { kind } => format!("`.then` follows a `then`, not `{}`", kind.name()),
+            DelayAfterLabel { .. } => "the delay comes before the label".into(),
+            NoDelay { kind } => format!("`{}` needs a delay", kind.name()),
+            NoTicks => "`submit` needs the job's length in ticks".into(),
+            WordForNumber { kind, word, .. } => format!("`{kind}` needs a number of ticks, found `{word}`"),
+            TimesZero => "`times 0` would never run the callback".into(),
+            Escape { c } => format!("unknown escape `\\{c}`"),
+            Pool { n } => format!("pool size {n} is out of range"),
+            Module { word, .. } => format!("unknown module kind `{word}`"),
+            Misplaced { directive: true } => "directives belong at the top of the file".into(),
+            Misplaced { directive: false } => "an expect block belongs at the end of the file".into(),
+            AgainOutside => "`again` outside a callback".into(),
+            AgainInInterval => "`again` inside an interval".into(),
+            IndexOutsideRepeat => "`{i}` outside a `repeat`".into(),
+            RunOutsideCallback { name } => format!("`{name}` outside a callback"),
+            ClearNotClearable { kind } => format!("`clear` cannot cancel a `{}` callback", kind.name()),
+            ClearUnknown { label } => format!("no timeout, interval or immediate is labelled \"{label}\""),
+            TooManyProblems { message } => message.clone(),
+            Limit { limit, queue, .. } => limit_message(*limit, *queue).0,
+            PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
+            PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
+            NeverPrinted { how, printed } => format!("prediction failed: {how} after {printed} log line(s)"),
+            WrongLimit { want, got } => format!("predicted the {want} limit, but the {got} limit stopped the run"),
+            LimitNotHit => "predicted a limit, but the run finished".into(),
+            StoppedByLimit { got } => format!("the run was stopped by a limit ({got})"),
+            NeverPrintedByNode20 => "real Node 20 never prints this order".into(),
+            NeverPrintedByNode => "real Node never prints this order".into(),
+            NotModelOrder => "this alternative is not the model's order".into(),
+            MissingOrder { node, order, .. } => format!("real {node} can also print: {order}"),
+            SearchCut { cut, .. } => format!(
+                "the search for the orders Node can print was cut short {cut}: whether the alternatives name them all could not be checked"
+            ),
+            Race { .. } => "real Node 20 can print these lines in another order".into(),
+            Scale { kind, scale, ms, max, .. } => format!(
+                "at --scale {scale} the delay of this `{}` is {ms} ms, more than Node's maximum timer delay ({max} ms)",
+                kind.name()
+            ),
+            VerifyTooLong { run, max, scale, .. } => format!(
+                "one run of this file would last {run} of real time at {scale} ms per tick; `verify` runs files that last at most {max}"
+            ),
+        }
+    }
+
+    /// The label shown at the span.
+    pub fn label(&self) -> String {
+        use Diag::*;
+        match self {
+            TooLarge => "too large".into(),
+            WideEncoding { .. } => "not UTF-8".into(),
+            BinaryFile { .. } => "binary data".into(),
+            InvalidUtf8 => "invalid byte here".into(),
+            NulByte => "NUL byte".into(),
+            LoneCr { .. } => "CR without LF".into(),
+            Syntax { .. } => "unexpected here".into(),
+            UnclosedBlock => "opened here".into(),
+            UnterminatedString => "this string never ends".into(),
+            UnknownStatement { .. } => "not a statement".into(),
+            Malformed { .. } => "cannot read this".into(),
+            Javascript { .. } => "JavaScript".into(),
+            UnknownName { what, .. } => format!("not a {what}"),
+            ExpectLine => "cannot read this line".into(),
+            SecondExpect => "second expect block".into(),
+            StatementAfterExpect => "after expect".into(),
+            AfterLimit { .. } => "after the limit".into(),
+            DirectiveOrder { .. } => "after a statement".into(),
+            DirectiveTwice { .. } => "second one".into(),
+            TooLong { .. } => "this statement goes on too long".into(),
+            TooDeep { .. } => "nested too deeply here".into(),
+            ExtraNumber { .. } => "unexpected number".into(),
+            NotANumber { .. } | WordForNumber { .. } => "not a number".into(),
+            Negative { .. } => "below zero".into(),
+            Overflow { .. } => "overflows 64 bits".into(),
+            After { .. } => "not allowed here".into(),
+            ThenLink { .. } => "no promise to chain on".into(),
+            DelayAfterLabel { .. } => "delay after the label".into(),
+            NoDelay { .. } => "no delay".into(),
+            NoTicks => "no duration".into(),
+            TimesZero => "zero runs".into(),
+            Escape { .. } => "not an escape".into(),
+            Pool { .. } => "not in 1..=1024".into(),
+            Module { .. } => "expected cjs or esm".into(),
+            Misplaced { .. } => "inside a block".into(),
+            AgainOutside => "no callback to repeat".into(),
+            AgainInInterval => "the interval already repeats".into(),
+            IndexOutsideRepeat => "no repeat index here".into(),
+            RunOutsideCallback { .. } => "the main module is not a callback".into(),
+            ClearNotClearable { .. } => "not a timer or immediate".into(),
+            ClearUnknown { .. } => "never scheduled".into(),
+            TooManyProblems { .. } => "problems left out from here".into(),
+            Limit { limit, queue, .. } => limit_message(*limit, *queue).1.into(),
+            PredictionDiffers { actual, .. } => format!("actually: {actual}"),
+            PrintedMore { actual, .. } => format!("next: {actual}"),
+            NeverPrinted { .. } => "never printed".into(),
+            WrongLimit { got, .. } => format!("actually: limit {got}"),
+            LimitNotHit => "the run ended normally".into(),
+            StoppedByLimit { .. } => "the run did not finish".into(),
+            NeverPrintedByNode20 | NeverPrintedByNode => "not a possible order".into(),
+            NotModelOrder => "not the model's order".into(),
+            MissingOrder { .. } => "an order is missing".into(),
+            SearchCut { .. } => "not all checked".into(),
+            Race { .. } => "the seed model prints this here".into(),
+            Scale { scale, ticks, .. } => format!("{ticks} ticks × {scale} ms"),
+            VerifyTooLong { label, .. } => label.clone(),
+        }
+    }
+
+    /// How to fix it.
+    pub fn help(&self) -> Option<String> {
+        use Diag::*;
+        Some(match self {
+            TooLarge => "a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)".into(),
+            WideEncoding { .. } => {
+                "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f UTF-16 -t UTF-8 OLD > NEW.loop`)".into()
+            }
+            BinaryFile { .. } => "a .loop file is UTF-8 text; is this a binary file?".into(),
+            InvalidUtf8 => "save the file as UTF-8".into(),
+            NulByte => "a .loop file is text; is this a binary file?".into(),
+            LoneCr { .. } => "lines end at LF (or CRLF), so a lone CR joins two lines (after `#`, the rest of the file is a comment): \
+                 convert the file to LF line endings, e.g. `tr '\\r' '\\n' < OLD > NEW.loop`"
+                .into(),
+            Syntax { hint, .. } => syntax_hint(*hint).into(),
+            UnclosedBlock => "add a `}` to close it".into(),
+            UnterminatedString => "close it with `\"` on the same line; a `\"` inside a string is written `\\\"`".into(),
+            UnknownStatement { suggestion, keywords, .. } => match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("a statement starts with one of: {keywords}"),
+            },
+            Malformed { form, .. } => format!("the form is `{form}`"),
+            Javascript { statement, .. } => format!("in .loop this is written `{statement}`"),
+            UnknownName { what, suggestion, names, .. } => match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("a {what} is one of: {names}"),
+            },
+            ExpectLine => {
+                "an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last".into()
+            }
+            SecondExpect => {
+                "merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`".into()
+            }
+            StatementAfterExpect => "move the expect block to the end of the file".into(),
+            AfterLimit { limit_at } => format!("the run stops at the limit (byte {limit_at}); move this line above it"),
+            DirectiveOrder { text } => {
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                format!("move `{text}` to the top of the file, above the first statement")
+            }
+            DirectiveTwice { name } => format!("keep one `{name}` line"),
+            TooLong { most } => format!(
+                "a statement with its blocks and `.then` links, or the expect block, holds at most {most} words, numbers, \
+                 strings and signs; a new statement starts on a line that begins with a keyword outside every block"
+            ),
+            TooDeep { paren: true, most } => format!(
+                "blocks and parentheses may nest at most {most} deep; .loop statements take no parentheses (is this JavaScript?)"
+            ),
+            TooDeep { paren: false, most } => format!(
+                "a file may nest blocks at most {most} deep; use `repeat N` or `again` instead of writing levels out"
+            ),
+            ExtraNumber { kind } => match kind {
+                Kind::Immediate => "an immediate runs in the next check phase; for a delay use `timeout N`".to_string(),
+                Kind::Io => "an io event's delay is written `io \"label\" after N`".to_string(),
+                Kind::Submit | Kind::Timeout | Kind::Interval => format!("`{}` takes one number", kind.name()),
+                _ => format!("`{}` takes no number; for work inside it, write `work N` in its body", kind.name()),
+            },
+            NotANumber { .. } => "numbers are whole, non-negative ticks, e.g. `4`".into(),
+            Negative { .. } => "times are non-negative ticks; Node treats a negative delay as 1, so write `1`".into(),
+            Overflow { .. } => format!("numbers go up to {}", u64::MAX),
+            After { kind } => match kind {
+                Kind::Timeout | Kind::Interval => format!("a {} already waits its delay: `{} N`", kind.name(), kind.name()),
+                Kind::Submit => "a pool job's length is its number: `submit \"job\" N`".into(),
+                _ => "for I/O that arrives later, write `io \"label\" after N`".into(),
+            },
+            ThenLink { .. } => "start the chain with `then \"a\" { … } .then \"b\" { … }`".into(),
+            DelayAfterLabel { kind, delay } => format!("write `{} {delay} \"label\"`", kind.name()),
+            NoDelay { kind } => format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name()),
+            NoTicks => "write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)".into(),
+            WordForNumber { kind, word, .. } => {
+                format!("times are whole ticks: write `{kind} 5 …`; a label is a string: `\"{word}\"`")
+            }
+            TimesZero => "use `times 1` or more, or delete the statement".into(),
+            Escape { .. } => "strings know `\\\"`, `\\\\` and `\\n`; write `\\\\` for a backslash".into(),
+            Pool { .. } => "UV_THREADPOOL_SIZE is between 1 and 1024; the default is 4".into(),
+            Module { suggestion, .. } => match suggestion {
+                Some(s) => format!("did you mean `module {s}`?"),
+                None => "write `module cjs` (CommonJS, the default) or `module esm` (ES module)".into(),
+            },
+            Misplaced { directive: true } => "move it above the first statement, outside any block".into(),
+            Misplaced { directive: false } => "move it out of this block, after the last statement".into(),
+            AgainOutside => {
+                "`again` reschedules the callback it is written in: put it inside a body, e.g. `immediate \"spin\" times 3 { again }`".into()
+            }
+            AgainInInterval => "an interval re-arms itself; bound it with `interval N \"label\" times K` instead".into(),
+            IndexOutsideRepeat => "`{i}` is the index of the innermost enclosing `repeat N { … }`".into(),
+            RunOutsideCallback { name } => format!("`{name}` numbers a callback's runs; use it in a callback's label or body"),
+            ClearNotClearable { .. } => {
+                "`clear` cancels a timeout, an interval or an immediate (clearTimeout, clearInterval, clearImmediate)".into()
+            }
+            ClearUnknown { .. } => "`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling".into(),
+            TooManyProblems { .. } => "fix the problems listed first, then run again".into(),
+            Limit { limit, max, waiting, .. } => limit_help(*limit, *max, waiting),
+            PredictionDiffers { text, why, printed, .. } => match why {
+                Some(why) => format!("why \"{text}\" ran there: {why}"),
+                None => format!("the run printed {printed} log line(s); `loopsim run --explain` shows why each ran where it did"),
+            },
+            PrintedMore { remaining, .. } => format!("add the remaining {remaining} line(s) to the expect block"),
+            NeverPrinted { .. } => "delete this line and those after it, or change the program so that it runs".into(),
+            WrongLimit { got, .. } => format!("write `limit {got}`"),
+            LimitNotHit => "delete the `limit` line: every callback ran".into(),
+            StoppedByLimit { got } => format!("if that is the point, end the expect block with `limit {got}`"),
+            NeverPrintedByNode20 => "`loopsim run --all-orders` lists the orders Node 20 can print".into(),
+            NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
+            NotModelOrder => return None,
+            MissingOrder { race, .. } => format!("it happens when {race}; add it as `or {{ … }}`"),
+            SearchCut { found, .. } => format!(
+                "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
+            ),
+            Race { count, race } => format!(
+                "this trace is the seed model's (a turn lasts a tick); Node 20 can print {count} orders here, e.g. when {race}; `loopsim run --all-orders` lists them"
+            ),
+            Scale { ticks, fits, .. } => format!(
+                "Node would run it 1 ms after it is set, loopsim {ticks} ticks after: use `--scale {fits}` or less for this file"
+            ),
+            VerifyTooLong { ticks, ticks_time, fits, max, max_ms, .. } => {
+                if *fits >= 1 {
+                    format!(
+                        "use a smaller scale: `--scale {fits}` or less keeps one run of these {ticks} ticks within {max}; or make the run shorter"
+                    )
+                } else {
+                    format!(
+                        "even `--scale 1` makes one run of these {ticks} ticks last {ticks_time}: make the run shorter (at most {max_ms} ticks fit in {max} at `--scale 1`)"
+                    )
+                }
+            }
+        })
+    }
+
+    /// The problem at `span`: an error, or a warning if [`Diag::is_warning`].
+    pub fn at(self, span: Span) -> Problem {
+        Problem {
+            code: self.code().as_str(),
+            message: self.message(),
+            span,
+            label: self.label(),
+            help: self.help(),
+            warning: self.is_warning(),
+            secondary: Vec::new(),
+        }
+    }
+}
+
+/// The help line of each [`SyntaxHint`].
+fn syntax_hint(hint: SyntaxHint) -> &'static str {
+    match hint {
+        SyntaxHint::Fraction => "ticks are whole numbers: write `1` or `2`, not a fraction",
+        SyntaxHint::PlaceholderNumber => "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number",
+        SyntaxHint::QuotedNumber => {
+            "a delay or a count is a plain number, not a string: `timeout 5 \"label\"`, not `timeout \"5\" \"label\"`"
+        }
+        SyntaxHint::StrayString => "a string here needs a statement before it, e.g. `log \"text\"`",
+        SyntaxHint::StrayNumber => "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`",
+        SyntaxHint::StrayBrace => "this `}` closes no block; delete it or add the `{` it belongs to",
+        SyntaxHint::Quote => "labels and texts are double-quoted: \"like this\"",
+        SyntaxHint::Docs => "docs/language.md lists the statement forms; run `loopsim --help` for an example",
+    }
+}
+
+/// The message and label of a run stopped by a limit.
+fn limit_message(limit: LimitKind, queue: Phase) -> (String, &'static str) {
+    match (limit, queue) {
+        (LimitKind::Output, _) => (
+            "the run prints more lines than a trace can hold".to_string(),
+            "this line was one too many",
+        ),
+        (LimitKind::LogBytes, _) => (
+            "the run prints more log text than a trace can hold".to_string(),
+            "this line was one too many",
+        ),
+        (LimitKind::Waiting, _) => (
+            "too many callbacks are waiting at once".to_string(),
+            "schedules more than the run can hold",
+        ),
+        (LimitKind::Callbacks, Phase::NextTick) => (
+            "the nextTick queue never empties: the loop is starved".to_string(),
+            "feeds the nextTick queue",
+        ),
+        (LimitKind::Callbacks, Phase::Microtask) => (
+            "the microtask queue never empties: the loop is starved".to_string(),
+            "feeds the microtask queue",
+        ),
+        (_, Phase::Check) => (
+            "the check queue is refilled every turn: the run never ends".to_string(),
+            "feeds the check queue",
+        ),
+        (_, Phase::Timers) => ("the timers keep re-arming: the run never ends".to_string(), "feeds the timers"),
+        (_, phase) => (
+            format!("the run does not end (last callback in {phase})"),
+            "scheduled the last callback",
+        ),
+    }
+}
+
+/// The help of a run stopped by a limit: what never ran, where it stopped,
+/// what to do.
+fn limit_help(limit: LimitKind, max: u64, waiting: &str) -> String {
+    let stopped = match limit {
+        LimitKind::Turns => format!("stopped after {max} turns (--max-turns)"),
+        LimitKind::Callbacks => format!("stopped after {max} callbacks or statements (--max-callbacks)"),
+        LimitKind::Output => format!("stopped after {max} log lines (the most a trace holds)"),
+        LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
+        LimitKind::Waiting => format!("stopped once more than {max} callbacks were waiting (the most a run holds)"),
+    };
+    let advice = match limit {
+        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting => "This bound keeps memory in check: make the scenario smaller",
+        LimitKind::Turns | LimitKind::Callbacks => "Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
+    };
+    format!("{waiting}; {stopped}. {advice}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::IntoEnumIterator;
+
+    #[test]
+    fn codes_are_the_stable_loop_codes() {
+        let codes: Vec<&str> = Code::iter().map(Code::as_str).collect();
+        assert_eq!(
+            codes[..4],
+            ["loop::too-large", "loop::encoding", "loop::line-endings", "loop::syntax"]
+        );
+        assert!(codes.contains(&"loop::unclosed-block"));
+        assert!(codes.contains(&"loop::verify-too-long"));
+        assert_eq!(Code::TooManyProblems.as_str(), CUT);
+        let mut unique = codes.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), codes.len());
+    }
+
+    #[test]
+    fn a_diagnostic_is_built_from_its_kind() {
+        let p = Diag::NoDelay { kind: Kind::Timeout }.at(Span::new(3, 10));
+        assert_eq!(p.code, "loop::delay");
+        assert_eq!(p.message, "`timeout` needs a delay");
+        assert_eq!(p.label, "no delay");
+        assert_eq!(
+            p.help.as_deref(),
+            Some("write `timeout 0 \"label\"` (ticks; 0 becomes 1, as in Node)")
+        );
+        assert!(!p.warning);
+        assert!(Diag::ClearUnknown { label: "x".into() }.at(Span::new(0, 1)).warning);
+    }
+}
