@@ -221,3 +221,31 @@ fn large_files_are_parsed_in_chunks_with_file_spans() {
     assert_eq!((got[0].0, got[0].1.as_str()), ("loop::unknown-statement", "timout 3"));
     assert_eq!((got[1].0, got[1].1.as_str()), ("loop::directive-order", "pool 4"));
 }
+
+/// The codes and spanned texts of the problems `src` gets from the parser.
+fn parse_problems(src: &str) -> Vec<(&'static str, String)> {
+    match parse(src) {
+        Ok(_) => panic!("{src}: parsed"),
+        Err(problems) => problems.iter().map(|p| (p.code, p.span.text(src).to_string())).collect(),
+    }
+}
+
+#[test]
+fn a_brace_inside_a_string_does_not_stop_recovery() {
+    // Recovery blanks a failed line only if its braces balance; a `{` inside
+    // a string is no brace, so the second line is read and reported too.
+    let src = "timeout \"{\" 5 5\ntimeout \"b\" 5 5\n";
+    assert_eq!(
+        parse_problems(src),
+        vec![("loop::syntax", "5".to_string()), ("loop::syntax", "5".to_string())]
+    );
+}
+
+#[test]
+fn a_quote_inside_a_comment_of_an_unknown_statement_opens_no_string() {
+    let src = "foo({ # \"x\n}) 1\n";
+    assert_eq!(
+        parse_problems(src),
+        vec![("loop::unknown-statement", "foo({ # \"x\n}) 1".to_string())]
+    );
+}

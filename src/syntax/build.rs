@@ -2,6 +2,7 @@
 
 use super::ast::*;
 use super::chunk::Refusal;
+use super::lex::{Lexer, Tok, Token};
 use super::suggest;
 use super::{pest_error, LoopParser, Rule};
 use crate::problem::{Code, Diag, Problem, MAX_KEPT};
@@ -193,12 +194,22 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
 }
 
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
-/// go on past a syntax error. Only lines whose braces balance are blanked.
+/// go on past a syntax error. Only lines with tokens, whose braces balance
+/// (outside strings and comments), are blanked.
 fn blank_line(text: &mut std::borrow::Cow<str>, at: usize) -> bool {
     let start = super::lex::line_start(text, at);
     let end = super::lex::line_end(text, start);
     let line = &text[start..end];
-    if line.trim().is_empty() || line.matches('{').count() != line.matches('}').count() {
+    let (mut tokens, mut depth) = (0, 0isize);
+    for token in Lexer::new(line, 0) {
+        match token.kind {
+            Tok::Open => depth += 1,
+            Tok::Close => depth -= 1,
+            _ => {}
+        }
+        tokens += usize::from(!token.is_trivia());
+    }
+    if tokens == 0 || depth != 0 {
         return false;
     }
     let blank: String = line.bytes().map(|_| ' ').collect();
@@ -799,19 +810,16 @@ fn misplaced_directive(span: Span, text: &str) -> Problem {
 }
 
 /// An item with more than [`super::chunk::MAX_ITEM`] tokens, starting at byte
-/// `start` (or at the first line after it that is neither blank nor a
-/// comment): shown on that line.
+/// `start` (or at the first token after it that is neither a blank nor a
+/// comment): shown from that token to the end of its line, blanks trimmed.
 fn too_long(src: &str, start: usize) -> Problem {
-    let mut at = start;
-    for line in src[start..].split_inclusive('\n') {
-        let text = line.trim();
-        if !(text.is_empty() || text.starts_with('#') || text.starts_with("//")) {
-            at += line.len() - line.trim_start().len();
-            return too_long_at(Span::new(at, at + text.len()));
+    match Lexer::new(src, start).find(|t| !t.is_trivia()) {
+        Some(token) => {
+            let end = super::lex::line_end(src, token.start);
+            too_long_at(Span::new(token.start, token.start + src[token.start..end].trim_end().len()))
         }
-        at += line.len();
+        None => too_long_at(Span::new(start, start)),
     }
-    too_long_at(Span::new(start, start))
 }
 
 fn too_long_at(span: Span) -> Problem {
@@ -873,30 +881,37 @@ fn bad_expect_line(body: &Pair<Rule>) -> Option<Problem> {
     None
 }
 
+/// Whether a line of a failed expect block reads as expect lines to the
+/// grammar: `expect_line` (`[turn N] [at T] [PHASE] "text"`) or `limit_line`
+/// (`limit QUEUE`), any number of them, blanks and a comment around them.
 fn is_expect_line(line: &str) -> bool {
-    if line.starts_with('#') || line.starts_with("//") {
-        return true;
-    }
-    let mut words = line.split_whitespace().peekable();
-    if words.peek() == Some(&"limit") {
-        return words.count() == 2;
-    }
-    let mut rest = line;
-    for key in ["turn", "at"] {
-        if let Some(after) = rest.strip_prefix(key).filter(|a| a.starts_with(char::is_whitespace)) {
-            let after = after.trim_start();
-            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            if digits == 0 {
-                return false;
-            }
-            rest = after[digits..].trim_start();
+    let tokens: Vec<Token> = Lexer::new(line, 0).filter(|t| !t.is_trivia()).collect();
+    let word = |i: usize, w: &str| tokens.get(i).is_some_and(|t| t.kind == Tok::Word && t.text(line) == w);
+    let integer = |i: usize| {
+        tokens
+            .get(i)
+            .is_some_and(|t| t.kind == Tok::Number && t.text(line).trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        if word(i, "limit") && tokens.get(i + 1).is_some_and(|t| t.kind == Tok::Word) {
+            i += 2;
+            continue;
         }
+        for key in ["turn", "at"] {
+            if word(i, key) && integer(i + 1) {
+                i += 2;
+            }
+        }
+        if tokens[i..].first().is_some_and(|t| t.kind == Tok::Word) {
+            i += 1;
+        }
+        if !tokens.get(i).is_some_and(|t| t.kind == Tok::Str { closed: true }) {
+            return false;
+        }
+        i += 1;
     }
-    if !rest.starts_with('"') {
-        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        rest = rest[word_end..].trim_start();
-    }
-    rest.starts_with('"') && rest.ends_with('"') && rest.len() >= 2
+    true
 }
 
 fn unknown_statement(head: Pair<Rule>) -> Problem {
@@ -905,7 +920,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
     let word_end = text.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(text.len());
     let call = &text[..word_end];
     let word = call.split('.').next().unwrap_or(call);
-    if let Some(open) = super::lex::open_quote(text, false) {
+    if let Some(open) = super::lex::open_quote(text) {
         let at = head.as_span().start() + open;
         return Diag::UnterminatedString.at(Span::new(at, span.end()));
     }

@@ -3,7 +3,7 @@
 //! proportional to the file). Spans are shifted back to file offsets.
 
 use super::ast::*;
-use super::lex;
+use super::lex::{self, Tok};
 use crate::problem::Problem;
 use std::ops::ControlFlow;
 
@@ -28,73 +28,26 @@ pub enum Mark {
     End { weight: usize },
 }
 
-/// One pass over `src` as the grammar reads it: a string is skipped only if it
-/// closes on its line (else its `"` is plain text, as `string_any` fails
-/// there), a comment (`#`, `//`) to the end of its line; a `(` stays open past
-/// its line only inside a `{ … }` opened after it (`paren_group`), and a `}`
-/// closes the last `{` with every `(` opened in it. `f` sees every [`Mark`]
-/// and may stop the pass with what it breaks with. Takes time linear in the
-/// length of `src`.
+/// One pass over the tokens of `src` ([`lex::Lexer`], which reads strings
+/// and comments as the grammar does: a `"` that closes nowhere on its line is
+/// plain text, as `string_any` fails there); a `(` stays open past its line
+/// only inside a `{ … }` opened after it (`paren_group`), and a `}` closes
+/// the last `{` with every `(` opened in it. `f` sees every [`Mark`] and may
+/// stop the pass with what it breaks with. Takes time linear in the length
+/// of `src`.
 pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B> {
-    let bytes = src.as_bytes();
     let mut open: Vec<u8> = Vec::new();
     let mut module = false;
     let mut weight = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => {
-                i = lex::line_end(src, i);
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = lex::line_end(src, i);
-                continue;
-            }
-            b'"' => {
-                module = false;
-                let mut j = i + 1;
-                while j < bytes.len() && !matches!(bytes[j], b'"' | b'\n') {
-                    j += if bytes[j] == b'\\' && bytes.get(j + 1).is_some_and(|&b| b != b'\n') {
-                        2
-                    } else {
-                        1
-                    };
-                }
-                if bytes.get(j) == Some(&b'"') {
-                    i = j;
-                }
-                weight += 1;
-            }
-            c @ (b'{' | b'(') => {
-                module = false;
-                weight += 1;
-                open.push(c);
-                let mark = Mark::Open { at: i, depth: open.len() };
-                if let ControlFlow::Break(b) = f(mark) {
-                    return Some(b);
-                }
-            }
-            b')' => {
-                module = false;
-                weight += 1;
-                if open.last() == Some(&b'(') {
-                    open.pop();
-                }
-            }
-            b'}' => {
-                module = false;
-                weight += 1;
-                if let Some(at) = open.iter().rposition(|&c| c == b'{') {
-                    open.truncate(at);
-                }
-            }
-            b'\n' => {
+    for token in lex::Lexer::new(src, 0) {
+        match token.kind {
+            Tok::Blank | Tok::Comment => continue,
+            Tok::Newline => {
                 while open.last() == Some(&b'(') {
                     open.pop();
                 }
                 let mark = Mark::Line {
-                    at: i + 1,
+                    at: token.end,
                     top: open.is_empty(),
                     after_module: module,
                     weight,
@@ -102,21 +55,32 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
                 if let ControlFlow::Break(b) = f(mark) {
                     return Some(b);
                 }
-            }
-            b' ' | b'\t' | b'\r' => {}
-            c if lex::is_word_char(c) => {
-                let end = lex::word_end(bytes, i);
-                module = &bytes[i..end] == b"module";
-                weight += 1;
-                i = end;
                 continue;
             }
-            _ => {
-                module = false;
-                weight += 1;
+            Tok::Open | Tok::LParen => {
+                open.push(if token.kind == Tok::Open { b'{' } else { b'(' });
+                let mark = Mark::Open {
+                    at: token.start,
+                    depth: open.len(),
+                };
+                if let ControlFlow::Break(b) = f(mark) {
+                    return Some(b);
+                }
             }
+            Tok::RParen => {
+                if open.last() == Some(&b'(') {
+                    open.pop();
+                }
+            }
+            Tok::Close => {
+                if let Some(at) = open.iter().rposition(|&c| c == b'{') {
+                    open.truncate(at);
+                }
+            }
+            Tok::Word | Tok::Number | Tok::Str { .. } | Tok::Dot | Tok::Other => {}
         }
-        i += 1;
+        module = token.kind == Tok::Word && token.text(src) == "module";
+        weight += 1;
     }
     match f(Mark::End { weight }) {
         ControlFlow::Break(b) => Some(b),
@@ -455,6 +419,21 @@ mod tests {
         );
         assert_eq!(cut_after("x ( {\n", "x\n}\ny\n"), vec![3], "a block in parentheses");
         assert_eq!(cut_after("x ( ( (\n", "y\n"), vec![1], "parentheses end with their line");
+    }
+
+    #[test]
+    fn tokens_weigh_as_the_grammar_reads_them() {
+        let weight = |src: &str| {
+            scan(src, |mark| match mark {
+                Mark::End { weight } => ControlFlow::Break(weight),
+                _ => ControlFlow::Continue(()),
+            })
+        };
+        // A negative number is one token, a byte order mark a blank, a
+        // string one token, a quote that closes nowhere one and its line more.
+        assert_eq!(weight("work -5 # c\n"), Some(2));
+        assert_eq!(weight("\u{FEFF}log \"a b\""), Some(2));
+        assert_eq!(weight("x \"a b"), Some(4));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! and blocks named as such.
 
 use super::ast::{Amount, Span, STATEMENTS};
-use super::{lex, Rule};
+use super::lex::{self, Lexer, Tok};
+use super::Rule;
 use crate::problem::{Diag, Problem, SyntaxHint};
 use pest::error::{ErrorVariant, InputLocation};
 
@@ -89,62 +90,58 @@ fn quoted_number(before: &str) -> bool {
                 .any(|row| row.name == keyword && matches!(row.amount, Amount::Delay | Amount::Ticks | Amount::Count)))
 }
 
-/// The token at `at`, for "found …".
+/// The text at `at`, for "found …": the tokens glued to the one there (no
+/// blank between them), up to a comment, a brace, a parenthesis or a string
+/// after the first; a string there is shown as its quote and the start of
+/// its text, read the same way (`"t` for `"t{i}"`).
 fn found_token(src: &str, at: usize) -> &str {
-    let rest = &src[at.min(src.len())..];
-    let end = rest
-        .char_indices()
-        .find(|&(i, c)| c.is_whitespace() || (i > 0 && "{}()\"".contains(c)))
-        .map_or(rest.len(), |(i, _)| i);
-    let end = if end == 0 {
-        rest.chars().next().map_or(0, char::len_utf8)
-    } else {
-        end
-    };
-    &rest[..end]
+    let at = at.min(src.len());
+    let end = glued_end(src, at, true);
+    &src[at..end]
 }
 
-/// An odd number of unescaped quotes on the line before `at` means a string
-/// was opened and never closed.
+/// Where the run of glued tokens from `at` ends (see [`found_token`]).
+fn glued_end(src: &str, at: usize, outer: bool) -> usize {
+    let mut end = at;
+    for token in Lexer::new(src, at) {
+        let first = token.start == at;
+        match token.kind {
+            Tok::Blank | Tok::Newline | Tok::Comment => break,
+            Tok::Str { .. } if first && outer => {
+                // Its quote, then its text up to a blank, a quote or a brace.
+                let inner = token.start + 1;
+                return glued_end(&src[..token.end], inner, false).max(inner);
+            }
+            Tok::Open | Tok::Close | Tok::LParen | Tok::RParen | Tok::Str { .. } if !first => break,
+            _ => end = token.end,
+        }
+    }
+    end
+}
+
+/// A `"` that closes nowhere on the line holding `at`, outside comments,
+/// means a string was opened and never closed.
 fn unterminated_string(src: &str, at: usize) -> Option<Problem> {
     let at = at.min(src.len());
     let line_start = lex::line_start(src, at);
     let line_end = lex::line_end(src, line_start);
-    let open = lex::open_quote(&src[line_start..line_end], true);
+    let open = lex::open_quote(&src[line_start..line_end]);
     let start = line_start + open?;
     Some(Diag::UnterminatedString.at(Span::new(start, line_end)))
 }
 
-/// The byte offset of the last `{` left open at the end of the file.
+/// The byte offset of the last `{` left open at the end of the file, strings
+/// and comments read as the grammar reads them ([`Lexer`]).
 fn unclosed_brace(src: &str) -> Option<usize> {
     let mut stack = Vec::new();
-    let mut in_string = false;
-    let mut in_comment = false;
-    let mut escaped = false;
-    let mut prev = '\0';
-    for (i, c) in src.char_indices() {
-        if in_comment {
-            in_comment = c != '\n';
-        } else if in_string {
-            match (c, escaped) {
-                (_, true) => escaped = false,
-                ('\\', false) => escaped = true,
-                ('"', false) | ('\n', false) => in_string = false,
-                _ => {}
+    for token in Lexer::new(src, 0) {
+        match token.kind {
+            Tok::Open => stack.push(token.start),
+            Tok::Close => {
+                stack.pop();
             }
-        } else {
-            match c {
-                '"' => in_string = true,
-                '#' => in_comment = true,
-                '/' if prev == '/' => in_comment = true,
-                '{' => stack.push(i),
-                '}' => {
-                    stack.pop();
-                }
-                _ => {}
-            }
+            _ => {}
         }
-        prev = c;
     }
     stack.pop()
 }
