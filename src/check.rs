@@ -168,10 +168,7 @@ impl<'a> Checker<'a> {
             Part::Label(text) => self.text(text, handler),
             Part::Body(role, body) => {
                 let inner = match role {
-                    BodyRole::AsyncFn | BodyRole::Listener => Scope {
-                        callback: None,
-                        ..scope
-                    },
+                    BodyRole::AsyncFn | BodyRole::Listener => Scope { callback: None, ..scope },
                     BodyRole::Handler { .. } => handler,
                     BodyRole::Executor | BodyRole::Try | BodyRole::Catch => scope,
                 };

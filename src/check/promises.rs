@@ -16,17 +16,81 @@ use rustc_hash::FxHashMap;
 /// Words a name cannot be: JavaScript's reserved words and literals, and the
 /// identifiers the emitted program (`emit-js`) uses itself.
 const RESERVED_JS: [&str; 45] = [
-    "break", "case", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export",
-    "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "super",
-    "switch", "this", "true", "typeof", "var", "void", "while", "yield", "let", "static", "implements", "interface",
-    "package", "private", "protected", "public", "undefined", "NaN", "Infinity", "arguments", "eval",
+    "break",
+    "case",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "super",
+    "switch",
+    "this",
+    "true",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "interface",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "arguments",
+    "eval",
 ];
 
 /// The identifiers of the emitted program and of Node's globals it uses.
 const RESERVED_EMIT: [&str; 26] = [
-    "process", "console", "Promise", "require", "exports", "setTimeout", "setInterval", "setImmediate",
-    "queueMicrotask", "timersPromises", "ticks", "TICK", "SOURCE", "label", "n", "i", "k", "Error", "globalThis",
-    "work", "clearLabel", "submit", "track", "tell", "stop", "step",
+    "process",
+    "console",
+    "Promise",
+    "require",
+    "exports",
+    "setTimeout",
+    "setInterval",
+    "setImmediate",
+    "queueMicrotask",
+    "timersPromises",
+    "ticks",
+    "TICK",
+    "SOURCE",
+    "label",
+    "n",
+    "i",
+    "k",
+    "Error",
+    "globalThis",
+    "work",
+    "clearLabel",
+    "submit",
+    "track",
+    "tell",
+    "stop",
+    "step",
 ];
 
 /// Checks the promise statements of `file`, pushing each problem; resolves
@@ -179,7 +243,9 @@ fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
 enum DeclKind {
     AsyncFn,
     /// `promise NAME { … }`, with or without links.
-    Executor { links: bool },
+    Executor {
+        links: bool,
+    },
     /// `promise NAME = EXPR`.
     Expr,
 }
@@ -261,7 +327,9 @@ impl<'a> Checker<'a, '_> {
             let (name, kind) = match &name_stmt.kind {
                 StmtKind::AsyncDef { name, .. } => (name, DeclKind::AsyncFn),
                 StmtKind::Promise(p) => match &**p {
-                    PromiseStmt::Executor { name: Some(name), links, .. } => (name, DeclKind::Executor { links: !links.is_empty() }),
+                    PromiseStmt::Executor {
+                        name: Some(name), links, ..
+                    } => (name, DeclKind::Executor { links: !links.is_empty() }),
                     PromiseStmt::Expr { name, .. } => (name, DeclKind::Expr),
                     PromiseStmt::Executor { name: None, .. } => continue,
                 },
@@ -270,11 +338,9 @@ impl<'a> Checker<'a, '_> {
             self.reserved(name);
             if let Some(&first) = frame.iter().find(|&&d: &&usize| self.decls[d].name == name.text) {
                 self.problems.push(
-                    Diag::Redeclared {
-                        name: name.text.clone(),
-                    }
-                    .at(name.span)
-                    .also(self.decls[first].span, "first declared here"),
+                    Diag::Redeclared { name: name.text.clone() }
+                        .at(name.span)
+                        .also(self.decls[first].span, "first declared here"),
                 );
                 continue;
             }
@@ -297,10 +363,11 @@ impl<'a> Checker<'a, '_> {
         self.frames.push(frame);
         let mut exited: Option<&'static str> = None;
         let mut warned = false;
-        for (i, stmt) in stmts.iter().enumerate() {
+        for stmt in stmts {
             if let (Some(what), false) = (exited, warned) {
                 let last = stmts.last().map_or(stmt.span, |s| s.span);
-                self.problems.push(Diag::AfterExit { what }.at(Span::new(stmt.span.start(), last.end())));
+                self.problems
+                    .push(Diag::AfterExit { what }.at(Span::new(stmt.span.start(), last.end())));
                 warned = true;
             }
             self.statement(stmt, ctx);
@@ -317,7 +384,6 @@ impl<'a> Checker<'a, '_> {
                     }
                 }
             }
-            let _ = i;
         }
         self.frames.pop();
     }
@@ -377,7 +443,6 @@ impl<'a> Checker<'a, '_> {
 
     /// Resolves a use of `name`: its declaration, or a problem.
     fn resolve(&mut self, name: &Name) -> Option<DeclKind> {
-        let frames = self.frames.len();
         for (up, frame) in self.frames.iter().rev().enumerate() {
             let Some(&d) = frame.iter().find(|&&d| self.decls[d].name == name.text) else {
                 continue;
@@ -386,11 +451,9 @@ impl<'a> Checker<'a, '_> {
             if !decl.visible {
                 let declared = decl.span;
                 self.problems.push(
-                    Diag::NotYetDeclared {
-                        name: name.text.clone(),
-                    }
-                    .at(name.span)
-                    .also(declared, "declared here"),
+                    Diag::NotYetDeclared { name: name.text.clone() }
+                        .at(name.span)
+                        .also(declared, "declared here"),
                 );
                 return None;
             }
@@ -398,16 +461,13 @@ impl<'a> Checker<'a, '_> {
                 depth: up as u32,
                 ..decl.slot
             });
-            debug_assert!(up < frames);
             return Some(decl.kind);
         }
         if let Some(&declared) = self.all.get(name.text.as_str()) {
             self.problems.push(
-                Diag::NotInScope {
-                    name: name.text.clone(),
-                }
-                .at(name.span)
-                .also(declared, "declared here"),
+                Diag::NotInScope { name: name.text.clone() }
+                    .at(name.span)
+                    .also(declared, "declared here"),
             );
             return None;
         }
@@ -500,10 +560,7 @@ impl<'a> Checker<'a, '_> {
                 _ => self.problems.push(Diag::ThrowOutside.at(stmt.span)),
             },
             StmtKind::Try { body, catch } => {
-                let ok = matches!(
-                    ctx.func,
-                    Func::AsyncFn | Func::Handler { .. } | Func::Callback { is_async: true }
-                );
+                let ok = matches!(ctx.func, Func::AsyncFn | Func::Handler { .. } | Func::Callback { is_async: true });
                 if !ok {
                     let head = Span::new(stmt.span.start(), stmt.span.start() + 3);
                     self.problems.push(Diag::TryOutside.at(head));
@@ -553,11 +610,9 @@ impl<'a> Checker<'a, '_> {
                 let d = &self.decls[name.slot().map_or(0, |s| s.decl as usize)];
                 let declared = d.span;
                 self.problems.push(
-                    Diag::CallNotAsync {
-                        name: name.text.clone(),
-                    }
-                    .at(name.span)
-                    .also(declared, "declared here"),
+                    Diag::CallNotAsync { name: name.text.clone() }
+                        .at(name.span)
+                        .also(declared, "declared here"),
                 );
             }
         }
@@ -580,11 +635,9 @@ impl<'a> Checker<'a, '_> {
                     let d = &self.decls[name.slot().map_or(0, |s| s.decl as usize)];
                     let declared = d.span;
                     self.problems.push(
-                        Diag::AsyncAsPromise {
-                            name: name.text.clone(),
-                        }
-                        .at(name.span)
-                        .also(declared, "declared here"),
+                        Diag::AsyncAsPromise { name: name.text.clone() }
+                            .at(name.span)
+                            .also(declared, "declared here"),
                     );
                 }
             }

@@ -412,12 +412,9 @@ impl Diag {
             Redeclared { .. } => Code::Redeclared,
             ReservedName { .. } | ResolvingFunctionName { .. } => Code::ReservedName,
             CallNotAsync { .. } | AsyncAsPromise { .. } | SettleNotExecutor { .. } | ResolveWithItself { .. } => Code::NameUse,
-            AwaitOutsideAsync { .. }
-            | ReturnOutside
-            | ThrowOutside
-            | TryOutside
-            | SettleOutsideExecutor { .. }
-            | TopLevelThrow { .. } => Code::Context,
+            AwaitOutsideAsync { .. } | ReturnOutside | ThrowOutside | TryOutside | SettleOutsideExecutor { .. } | TopLevelThrow { .. } => {
+                Code::Context
+            }
             AsyncExecutor => Code::AsyncExecutor,
             PromisesOnNode10 { .. } => Code::NodeVersion,
             AfterExit { .. } => Code::Unreachable,

@@ -267,16 +267,18 @@ impl Name {
 /// A declaration's [`Slot::index`] is its position among them; a use's
 /// [`Slot::depth`] counts the blocks between the use and the declaring block
 /// (0: the same block). So at run time a use reads `depth` environments up,
-/// binding `index`. [`Slot::decl`] numbers the declarations of the file in
-/// source order (pre-order), the same at the declaration and every use: for
-/// passes that want a table per declaration (emit-js's `resolveX`).
+/// binding `index`. [`Slot::decl`] numbers the declarations of the file
+/// from 0, the same at the declaration and every use, in the order the checks
+/// meet them (a block's own declarations when it is entered, then those of
+/// the blocks inside it): for passes that want a table per declaration
+/// (emit-js's `resolveX`). A name the checks refused has no slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Slot {
     /// Blocks between the use and the declaring block.
     pub depth: u32,
     /// Position among the declarations of the declaring block.
     pub index: u32,
-    /// The declaration's number in the file (source order).
+    /// The declaration's number in the file (see above).
     pub decl: u32,
 }
 
@@ -443,7 +445,9 @@ impl Operand {
         match self {
             Operand::Value(s) | Operand::Resolved(s) | Operand::Rejected(s) | Operand::Thenable(s) | Operand::Immediate(s) => *s,
             Operand::Name(n) => n.span,
-            Operand::Call { span, .. } | Operand::Executor { span, .. } | Operand::Combinator { span, .. } | Operand::Timeout(_, span) => *span,
+            Operand::Call { span, .. } | Operand::Executor { span, .. } | Operand::Combinator { span, .. } | Operand::Timeout(_, span) => {
+                *span
+            }
         }
     }
 }

@@ -536,7 +536,13 @@ impl Builder {
             self.push(Diag::After { kind }.at(at));
         }
         if !cb.links.is_empty() && kind != Kind::Then {
-            self.push(Diag::ThenLink { kind, link: cb.links[0].kind.name() }.at(cb.links[0].span));
+            self.push(
+                Diag::ThenLink {
+                    kind,
+                    link: cb.links[0].kind.name(),
+                }
+                .at(cb.links[0].span),
+            );
         }
         Some(cb)
     }
@@ -834,9 +840,7 @@ fn content_end(pair: &Pair<Rule>) -> usize {
         | Rule::await_stmt
         | Rule::chain_stmt
         | Rule::expr
-        | Rule::operand => {
-            pair.clone().into_inner().last().map_or(pair.as_span().end(), |p| content_end(&p))
-        }
+        | Rule::operand => pair.clone().into_inner().last().map_or(pair.as_span().end(), |p| content_end(&p)),
         _ => pair.as_span().end(),
     }
 }

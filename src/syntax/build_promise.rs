@@ -159,7 +159,11 @@ impl Builder {
             Rule::combinator => {
                 let kind = Combinator::from_name(first.as_str()).expect("grammar lists the combinators");
                 let list = inner.next().expect("a combinator's list");
-                let list = list.into_inner().filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect();
+                let list = list
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::expr)
+                    .map(|p| self.expr(p))
+                    .collect();
                 Operand::Combinator { kind, list, span }
             }
             Rule::op_timeout => {

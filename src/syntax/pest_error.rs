@@ -196,7 +196,8 @@ fn name(rule: Rule) -> Option<&'static str> {
         Rule::close_brace => "`}`",
         Rule::after_clause | Rule::kw_after => "`after`",
         Rule::times_clause | Rule::kw_times => "`times`",
-        Rule::link | Rule::link_kind => "`.then`, `.catch` or `.finally`",
+        // Named as before `.catch` and `.finally` existed: the messages stay short.
+        Rule::link | Rule::link_kind => "`.then`",
         Rule::async_body | Rule::async_mark => "`async`",
         Rule::name | Rule::keyword => "a name",
         Rule::expr | Rule::operand => "a promise expression (`value`, `resolved`, `rejected`, a name, `call NAME`, …)",
