@@ -4,6 +4,8 @@
 use crate::problem::{Diag, Kept, Problem};
 use crate::syntax::ast::*;
 use indexmap::IndexMap;
+
+pub mod promises;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 /// Where a statement stands.
@@ -31,6 +33,7 @@ pub fn check(file: &File) -> Vec<Problem> {
     };
     checker.collect_labels(&file.body, false);
     checker.block(&file.body, Scope::default());
+    promises::check(file, &mut checker.problems);
     checker.problems.into_sorted()
 }
 
@@ -122,7 +125,11 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                _ => {}
+                other => promise_parts(other, &mut |part| {
+                    if let Part::Body(_, body) = part {
+                        self.collect_labels(body, true);
+                    }
+                }),
             }
         }
     }
@@ -144,7 +151,30 @@ impl<'a> Checker<'a> {
             StmtKind::Repeat { body, .. } => self.block(body, Scope { repeat: true, ..scope }),
             StmtKind::Again => self.again(stmt.span, scope),
             StmtKind::Callback(cb) => self.callback(cb, scope),
+            other => self.promise_statement(other, scope),
         }
+    }
+
+    /// The blocks and labels of a promise statement (`check/promises.rs`
+    /// checks names and contexts): an async function's body is no callback;
+    /// a handler's is one as a `then` is; an executor, `try` and `catch`
+    /// run in the code around them.
+    fn promise_statement(&mut self, kind: &StmtKind, scope: Scope) {
+        let handler = Scope {
+            callback: Some(Kind::Then),
+            ..scope
+        };
+        promise_parts(kind, &mut |part| match part {
+            Part::Label(text) => self.text(text, handler),
+            Part::Body(role, body) => {
+                let inner = match role {
+                    BodyRole::AsyncFn | BodyRole::Listener => Scope { callback: None, ..scope },
+                    BodyRole::Handler { .. } => handler,
+                    BodyRole::Executor | BodyRole::Try | BodyRole::Catch => scope,
+                };
+                self.block(body, inner);
+            }
+        });
     }
 
     fn callback(&mut self, cb: &Callback, scope: Scope) {

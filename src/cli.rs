@@ -177,6 +177,15 @@ impl RunArgs {
         self.orders_time_limit.map(Duration::from_secs)
     }
 
+    /// `--node`.
+    fn node_version(&self) -> crate::sched::NodeVersion {
+        if self.node == "10" {
+            crate::sched::NodeVersion::Node10
+        } else {
+            crate::sched::NodeVersion::Node20
+        }
+    }
+
     fn options(&self, verbose: bool) -> RunOptions {
         RunOptions {
             verbose,
@@ -311,11 +320,23 @@ impl Output {
         self.problems(&FileProblems::new(&loaded.name, &loaded.src, vec![problem]));
     }
 
-    fn load(&self, path: &Path) -> Result<Loaded, Exit> {
+    /// Loads a file for a command; `node`: the `--node` it runs with.
+    fn load(&self, path: &Path, node: Option<crate::sched::NodeVersion>) -> Result<Loaded, Exit> {
         match load::load(path) {
             Ok(loaded) => {
-                if !loaded.warnings.is_empty() {
-                    self.problems(&FileProblems::new(&loaded.name, &loaded.src, loaded.warnings.clone()));
+                // `--node 10` with promise statements, then THE GATE
+                // (`check::promises::gate`): the promise language is
+                // checked but not run yet. The interpreter work removes the gate.
+                let refused = node
+                    .and_then(|node| crate::check::promises::node_version(&loaded.file, node))
+                    .or_else(|| crate::check::promises::gate(&loaded.file));
+                let mut shown = loaded.warnings.clone();
+                shown.extend(refused.clone());
+                if !shown.is_empty() {
+                    self.problems(&FileProblems::new(&loaded.name, &loaded.src, shown));
+                }
+                if refused.is_some() {
+                    return Err(Exit::Invalid);
                 }
                 Ok(loaded)
             }
@@ -341,7 +362,7 @@ fn run_file(loaded: &Loaded, opts: RunOptions) -> Trace {
 }
 
 fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Format, args: &RunArgs) -> Exit {
-    let loaded = match out.load(path) {
+    let loaded = match out.load(path, Some(args.node_version())) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -416,7 +437,7 @@ fn race_check_note(name: &str, orders: &Orders) {
 /// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
 /// does) or a bound cut the search short (the orders listed are a partial answer).
 fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u64>, args: &RunArgs) -> Exit {
-    let loaded = match out.load(path) {
+    let loaded = match out.load(path, Some(args.node_version())) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -465,7 +486,7 @@ fn lines(n: usize) -> String {
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     let mut worst = Exit::Ok;
     for path in files {
-        let code = match out.load(path) {
+        let code = match out.load(path, Some(args.node_version())) {
             Err(code) => code,
             Ok(loaded) => match verdict(&loaded, args.options(false), args.time_limit()) {
                 Verdict::Pass { lines: n, notes, race } => {
@@ -512,7 +533,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     let (mut passed, mut failed, mut worst) = (0, 0, Exit::Ok);
     let mut unpredicted = Vec::new();
     for path in &files {
-        let loaded = match out.load(path) {
+        let loaded = match out.load(path, Some(args.node_version())) {
             Ok(l) => l,
             Err(code) => {
                 println!(
@@ -641,7 +662,7 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
-    let loaded = match out.load(path) {
+    let loaded = match out.load(path, None) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -669,7 +690,7 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
     let mut loaded = Vec::new();
     let mut worst = Exit::Ok;
     for path in files {
-        let l = match out.load(path) {
+        let l = match out.load(path, None) {
             Ok(l) => l,
             Err(code) => {
                 worst = worst.max(code);

@@ -85,6 +85,27 @@ pub enum Code {
     Scale,
     /// `verify`: a run that would last too long in real time.
     VerifyTooLong,
+    /// A promise or async function name used where none of that name is in scope.
+    Undeclared,
+    /// A name declared twice in one block.
+    Redeclared,
+    /// A name JavaScript or the emitted program keeps for itself.
+    ReservedName,
+    /// A name used as what it does not name (`call` of a promise, `resolve`
+    /// of a promise that has no executor, `resolve p with p`).
+    NameUse,
+    /// `await`, `return`, `throw`, `try`, `resolve` or `reject` where it cannot be.
+    Context,
+    /// `async` on a promise's executor.
+    AsyncExecutor,
+    /// `rejections` other than `throw` or `warn`.
+    Rejections,
+    /// `--node 10` with promise statements.
+    NodeVersion,
+    /// Statements after `return` or `throw` in the same block (a warning).
+    Unreachable,
+    /// A file using the promise statements, which this build checks but cannot run yet.
+    NotYetRunnable,
 }
 
 impl Code {
@@ -192,8 +213,8 @@ pub enum Diag {
     Overflow { text: String },
     /// `after` on a `kind` other than `io`.
     After { kind: Kind },
-    /// `.then` after a `kind` other than `then`.
-    ThenLink { kind: Kind },
+    /// A `link` (`then`, `catch`, `finally`) after a `kind` other than `then`.
+    ThenLink { kind: Kind, link: &'static str },
     /// A `timeout`/`interval` delay written after its label.
     DelayAfterLabel { kind: Kind, delay: u64 },
     /// A `timeout`/`interval` without a delay.
@@ -227,6 +248,57 @@ pub enum Diag {
     ClearUnknown { label: String },
     /// The note ending a cut list: `message` says what was left out.
     TooManyProblems { message: String },
+
+    // ---- promises and async functions ----
+    /// `{i}`, `{n}` or `{k}` written on the name `name`.
+    PlaceholderInName { name: String },
+    /// A line after the `ending` (`unhandled`, `unsettled`) of a prediction.
+    AfterEnding { ending: &'static str },
+    /// `rejections word`; `suggestion` the closest mode.
+    RejectionsMode { word: String, suggestion: Option<&'static str> },
+    /// No promise or async function `name` anywhere; `suggestion` the closest
+    /// name in scope.
+    UndeclaredName { name: String, suggestion: Option<String> },
+    /// `name` used before its declaration (a promise: not hoisted).
+    NotYetDeclared { name: String },
+    /// `name` is declared in a block this use is not inside.
+    NotInScope { name: String },
+    /// `name` declared again in the block that declares it.
+    Redeclared { name: String },
+    /// `name` is a word JavaScript or the emitted program keeps: `why`.
+    ReservedName { name: String, why: &'static str },
+    /// `name` is the emitted name of the resolving function of the promise `of`.
+    ResolvingFunctionName { name: String, of: String },
+    /// `call name` of a promise.
+    CallNotAsync { name: String },
+    /// The async function `name` used as a promise.
+    AsyncAsPromise { name: String },
+    /// `verb name` (`resolve`, `reject`) of a promise made otherwise than by
+    /// an executor without links; `links`: it has links.
+    SettleNotExecutor { verb: &'static str, name: String, links: bool },
+    /// `resolve name with name`.
+    ResolveWithItself { name: String },
+    /// `await` outside an async body; `nested`: in a callback inside one.
+    AwaitOutsideAsync { nested: bool },
+    /// `return` outside an async or handler body.
+    ReturnOutside,
+    /// `throw` outside an async, handler or executor body.
+    ThrowOutside,
+    /// `try` outside an async or handler body.
+    TryOutside,
+    /// `verb` (`resolve`, `reject`) without a name outside an executor.
+    SettleOutsideExecutor { verb: &'static str },
+    /// At an ES module's top level, `what` (`throw`, `await rejected`)
+    /// ends the process through the module loader (not modelled).
+    TopLevelThrow { what: &'static str },
+    /// `async` before an executor's body.
+    AsyncExecutor,
+    /// `--node 10` with the promise statement `statement`.
+    PromisesOnNode10 { statement: String },
+    /// Statements after a `what` (`return`, `throw`) that never run (a warning).
+    AfterExit { what: &'static str },
+    /// `statement` is of the promise language, which this build cannot run yet.
+    NotYetRunnable { statement: String },
 
     // ---- runs ----
     /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
@@ -333,6 +405,20 @@ impl Diag {
             IndexOutsideRepeat | RunOutsideCallback { .. } => Code::Placeholder,
             ClearNotClearable { .. } | ClearUnknown { .. } => Code::Clear,
             TooManyProblems { .. } => Code::TooManyProblems,
+            PlaceholderInName { .. } => Code::Placeholder,
+            AfterEnding { .. } => Code::Expect,
+            RejectionsMode { .. } => Code::Rejections,
+            UndeclaredName { .. } | NotYetDeclared { .. } | NotInScope { .. } => Code::Undeclared,
+            Redeclared { .. } => Code::Redeclared,
+            ReservedName { .. } | ResolvingFunctionName { .. } => Code::ReservedName,
+            CallNotAsync { .. } | AsyncAsPromise { .. } | SettleNotExecutor { .. } | ResolveWithItself { .. } => Code::NameUse,
+            AwaitOutsideAsync { .. } | ReturnOutside | ThrowOutside | TryOutside | SettleOutsideExecutor { .. } | TopLevelThrow { .. } => {
+                Code::Context
+            }
+            AsyncExecutor => Code::AsyncExecutor,
+            PromisesOnNode10 { .. } => Code::NodeVersion,
+            AfterExit { .. } => Code::Unreachable,
+            NotYetRunnable { .. } => Code::NotYetRunnable,
             Limit { .. } => Code::Limit,
             PredictionDiffers { .. }
             | PrintedMore { .. }
@@ -353,7 +439,10 @@ impl Diag {
 
     /// Whether it is a warning (which does not stop the run).
     pub fn is_warning(&self) -> bool {
-        matches!(self, Diag::ClearNotClearable { .. } | Diag::ClearUnknown { .. } | Diag::Race { .. })
+        matches!(
+            self,
+            Diag::ClearNotClearable { .. } | Diag::ClearUnknown { .. } | Diag::Race { .. } | Diag::AfterExit { .. }
+        )
     }
 
     /// The one line saying what is wrong.
@@ -391,7 +480,7 @@ impl Diag {
             Negative { text } => format!("negative number `{text}`"),
             Overflow { text } => format!("number `{text}` is too large"),
             After { kind } => format!("`after` belongs to `io`, not `{}`", kind.name()),
-            ThenLink { kind } => format!("`.then` follows a `then`, not `{}`", kind.name()),
+            ThenLink { kind, link } => format!("`.{link}` follows a `then`, not `{}`", kind.name()),
             DelayAfterLabel { .. } => "the delay comes before the label".into(),
             NoDelay { kind } => format!("`{}` needs a delay", kind.name()),
             NoTicks => "`submit` needs the job's length in ticks".into(),
@@ -409,6 +498,32 @@ impl Diag {
             ClearNotClearable { kind } => format!("`clear` cannot cancel a `{}` callback", kind.name()),
             ClearUnknown { label } => format!("no timeout, interval or immediate is labelled \"{label}\""),
             TooManyProblems { message } => message.clone(),
+            PlaceholderInName { name } => format!("`{name}`: a name cannot hold a placeholder"),
+            AfterEnding { ending } => format!("nothing can follow `{ending}`"),
+            RejectionsMode { word, .. } => format!("unknown rejections mode `{word}`"),
+            UndeclaredName { name, .. } => format!("no promise or async function is named `{name}`"),
+            NotYetDeclared { name } => format!("`{name}` is used before its declaration"),
+            NotInScope { name } => format!("`{name}` is declared in another block: it is not visible here"),
+            Redeclared { name } => format!("`{name}` is already declared in this block"),
+            ReservedName { name, .. } => format!("`{name}` cannot be a name"),
+            ResolvingFunctionName { name, of } => format!("`{name}` is the name emit-js gives to the resolving function of `{of}`"),
+            CallNotAsync { name } => format!("`{name}` is a promise, not an async function"),
+            AsyncAsPromise { name } => format!("`{name}` is an async function, not a promise"),
+            SettleNotExecutor { verb, name, .. } => format!("`{verb} {name}`: `{name}` has no executor to settle it"),
+            ResolveWithItself { name } => format!("`{name}` is resolved with itself"),
+            AwaitOutsideAsync { nested: false } => "`await` outside an async body".into(),
+            AwaitOutsideAsync { nested: true } => "`await` in a callback that is not async".into(),
+            ReturnOutside => "`return` outside an async function or a handler".into(),
+            ThrowOutside => "`throw` outside an async function, a handler or an executor".into(),
+            TryOutside => "`try` outside an async function or a handler".into(),
+            SettleOutsideExecutor { verb } => format!("`{verb}` without a name outside an executor"),
+            TopLevelThrow { what } => format!("`{what}` at the top level of an ES module"),
+            AsyncExecutor => "an executor cannot be async".into(),
+            PromisesOnNode10 { statement } => format!("`{statement}` cannot run with --node 10"),
+            AfterExit { what } => format!("the statements after `{what}` never run"),
+            NotYetRunnable { statement } => {
+                format!("`{statement}`: promise statements are checked, but this build of loopsim cannot run them yet")
+            }
             Limit { limit, queue, .. } => limit_message(*limit, *queue).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
             PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
@@ -465,6 +580,29 @@ impl Diag {
             Overflow { .. } => "overflows 64 bits".into(),
             After { .. } => "not allowed here".into(),
             ThenLink { .. } => "no promise to chain on".into(),
+            PlaceholderInName { .. } => "placeholder".into(),
+            AfterEnding { .. } => "after the ending".into(),
+            RejectionsMode { .. } => "not a mode".into(),
+            UndeclaredName { .. } => "not declared".into(),
+            NotYetDeclared { .. } => "not declared yet".into(),
+            NotInScope { .. } => "out of its scope".into(),
+            Redeclared { .. } => "declared again".into(),
+            ReservedName { why, .. } => (*why).into(),
+            ResolvingFunctionName { .. } => "taken by emit-js".into(),
+            CallNotAsync { .. } => "not callable".into(),
+            AsyncAsPromise { .. } => "an async function".into(),
+            SettleNotExecutor { .. } => "no executor".into(),
+            ResolveWithItself { .. } => "a chaining cycle".into(),
+            AwaitOutsideAsync { .. } => "not in an async body".into(),
+            ReturnOutside => "nothing to return from".into(),
+            ThrowOutside => "nothing to reject".into(),
+            TryOutside => "not in an async function or a handler".into(),
+            SettleOutsideExecutor { .. } => "which promise?".into(),
+            TopLevelThrow { .. } => "escapes the module".into(),
+            AsyncExecutor => "async executor".into(),
+            PromisesOnNode10 { .. } => "needs Node 12 or later".into(),
+            AfterExit { .. } => "never runs".into(),
+            NotYetRunnable { .. } => "not runnable yet".into(),
             DelayAfterLabel { .. } => "delay after the label".into(),
             NoDelay { .. } => "no delay".into(),
             NoTicks => "no duration".into(),
@@ -588,6 +726,59 @@ impl Diag {
             }
             ClearUnknown { .. } => "`clear` names the label of a `timeout`, `interval` or `immediate`; check the spelling".into(),
             TooManyProblems { .. } => "fix the problems listed first, then run again".into(),
+            PlaceholderInName { .. } => {
+                "a name is one promise or async function; to make one per `repeat` run, declare it inside the `repeat` body (each run of a block makes fresh promises)".into()
+            }
+            AfterEnding { .. } => "`unhandled` or `unsettled` is the last line of a prediction: move the lines above it".into(),
+            RejectionsMode { suggestion, .. } => match suggestion {
+                Some(s) => format!("did you mean `rejections {s}`?"),
+                None => "write `rejections throw` (Node's default) or `rejections warn` (--unhandled-rejections=warn)".into(),
+            },
+            UndeclaredName { suggestion, .. } => match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "declare it first: `promise NAME { … }`, `promise NAME = EXPR` or `async NAME { … }`".into(),
+            },
+            NotYetDeclared { .. } => {
+                "a promise's name is visible from the end of its statement on (as a JavaScript `const`); move the use below it — inside its own executor, write `resolve` or `reject` without a name".into()
+            }
+            NotInScope { .. } => {
+                "a name is visible only in the block that declares it and the blocks inside it: declare it in a block around both".into()
+            }
+            Redeclared { .. } => "give one of them another name".into(),
+            ReservedName { .. } => "choose another word: names become JavaScript identifiers in `emit-js`".into(),
+            ResolvingFunctionName { of, .. } => {
+                format!("`resolve {of}` outside its executor is emitted with that name: choose another word")
+            }
+            CallNotAsync { name, .. } => format!("`call` runs an async function; to wait for the promise, write `await {name}`"),
+            AsyncAsPromise { name, .. } => format!("write `call {name}` for the promise its call returns"),
+            SettleNotExecutor { name, links: true, .. } => format!(
+                "with links, `{name}` names the promise the last link returns; declare the executor's promise alone (`promise {name} {{ … }}`) and chain on it with `chain {name} .then …`"
+            ),
+            SettleNotExecutor { .. } => "only `promise NAME { … }` makes a promise you settle by name".into(),
+            ResolveWithItself { .. } => {
+                "JavaScript rejects it with a TypeError (\"Chaining cycle detected for promise\"): resolve it with another promise or `value`".into()
+            }
+            AwaitOutsideAsync { nested: false } => "mark the body `async` (`async NAME { … }`, `… async { … }`), or add `module esm` for a top-level await".into(),
+            AwaitOutsideAsync { nested: true } => {
+                "each callback is a function of its own: mark this callback's body `async` too (in JavaScript this is a SyntaxError)".into()
+            }
+            ReturnOutside => "`return` ends an async function or a `.then`/`.catch`/`.finally` handler (or a `then` body)".into(),
+            ThrowOutside => "`throw` rejects the promise of an async function, a handler or an executor; elsewhere it would be an uncaught exception".into(),
+            TryOutside => "`try { … } catch { … }` catches a `throw` or a rejected `await` in an async function or a handler".into(),
+            SettleOutsideExecutor { verb } => format!(
+                "without a name, `{verb}` settles the promise of the enclosing `promise {{ … }}`; name the promise (`promise p {{ … }}`) and write `{verb} p`"
+            ),
+            TopLevelThrow { .. } => {
+                "Node ends the process with exit 1 after its module loader's own microtask hops, which loopsim does not model: throw inside an async function instead".into()
+            }
+            AsyncExecutor => "`new Promise(async …)` is an antipattern (a throw after an await is lost): drop `async`, or use an async function".into(),
+            PromisesOnNode10 { .. } => {
+                "Node ≤ 10 (V8 6.8) took 3 hops per await; loopsim models V8 ≥ 7.2 (Node ≥ 12): drop --node 10 (`then` and `microtask` work with both)".into()
+            }
+            AfterExit { what } => format!("`{what}` leaves the block: delete these statements or move them above it"),
+            NotYetRunnable { .. } => {
+                "the file parses and passes every check; running promise statements (run, check, test, emit-js, verify) comes with the interpreter work of issue #12".into()
+            }
             Limit { limit, max, waiting, .. } => limit_help(*limit, *max, waiting),
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),

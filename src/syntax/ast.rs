@@ -74,6 +74,38 @@ pub struct File {
     pub expect: Option<Expect>,
     /// Number of callback sites (callbacks and `.then` links).
     pub sites: usize,
+    /// `rejections throw|warn`: Node's `--unhandled-rejections` mode; `None`
+    /// is Node's default, `throw`.
+    pub rejections: Option<Spanned<Rejections>>,
+}
+
+/// The `--unhandled-rejections` modes the language names (Node's
+/// `getUnhandledRejectionsMode`, `lib/internal/process/promises.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rejections {
+    /// `throw` (Node's default): an unhandled rejection without an
+    /// 'unhandledRejection' listener ends the process with exit code 1.
+    Throw,
+    /// `warn`: a warning on stderr; the process goes on.
+    Warn,
+}
+
+impl Rejections {
+    /// Every mode, as written.
+    pub const NAMES: [&'static str; 2] = ["throw", "warn"];
+
+    /// The word written in the directive.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rejections::Throw => "throw",
+            Rejections::Warn => "warn",
+        }
+    }
+
+    /// Parses the directive's word.
+    pub fn from_name(s: &str) -> Option<Self> {
+        [Rejections::Throw, Rejections::Warn].into_iter().find(|m| m.name() == s)
+    }
 }
 
 /// A string with `{i}`, `{n}`, `{k}` placeholders.
@@ -149,6 +181,332 @@ pub enum StmtKind {
     Again,
     /// A callback-scheduling statement (`timeout`, `immediate`, `then` …).
     Callback(Box<Callback>),
+    /// `async NAME { … }`: defines an async function (hoisted in its block).
+    AsyncDef { name: Name, body: Box<[Stmt]> },
+    /// `call NAME`: calls an async function now, its promise dropped.
+    Call(Name),
+    /// `await EXPR`: in an async body or an ES module's top level.
+    Await(Expr),
+    /// `promise [NAME] { … } LINK*` or `promise NAME = EXPR`.
+    Promise(Box<PromiseStmt>),
+    /// `chain EXPR`: an expression evaluated for its links.
+    Chain(Expr),
+    /// `resolve [NAME] [with EXPR]`: without a name, the enclosing executor's
+    /// promise; without `with`, resolved with `value`.
+    Resolve { target: Option<Name>, with: Option<Expr> },
+    /// `reject [NAME]`: rejects the executor's promise (or NAME's).
+    Reject { target: Option<Name> },
+    /// `return [EXPR]`: ends an async or handler body (default `value`).
+    Return(Option<Expr>),
+    /// `throw`: throws an Error (rejects the promise of the body).
+    Throw,
+    /// `try { … } catch { … }`.
+    Try { body: Box<[Stmt]>, catch: Box<[Stmt]> },
+    /// `on EVENT ["label"] [{ … }]`: a process listener.
+    On(Box<Listener>),
+}
+
+impl StmtKind {
+    /// The keyword of a statement of the promise language (`async`, `call`,
+    /// `await`, …), `None` for the others. A `then` or another callback that
+    /// uses `async` or a `.catch`/`.finally` link is not one by itself: see
+    /// `check::promises::first_use`.
+    pub fn promise_keyword(&self) -> Option<&'static str> {
+        Some(match self {
+            StmtKind::AsyncDef { .. } => "async",
+            StmtKind::Call(_) => "call",
+            StmtKind::Await(_) => "await",
+            StmtKind::Promise(_) => "promise",
+            StmtKind::Chain(_) => "chain",
+            StmtKind::Resolve { .. } => "resolve",
+            StmtKind::Reject { .. } => "reject",
+            StmtKind::Return(_) => "return",
+            StmtKind::Throw => "throw",
+            StmtKind::Try { .. } => "try",
+            StmtKind::On(_) => "on",
+            _ => return None,
+        })
+    }
+}
+
+/// A name of a promise or an async function, as written. The checks
+/// ([`crate::check::check`]) resolve each name to its [`Slot`]; until then
+/// [`Name::slot`] is `None`.
+#[derive(Debug, Clone)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+    /// Set once by the checks.
+    pub slot: std::sync::OnceLock<Slot>,
+}
+
+impl Name {
+    /// An unresolved name.
+    pub fn new(text: impl Into<String>, span: Span) -> Self {
+        Name {
+            text: text.into(),
+            span,
+            slot: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Where the checks resolved it to (`None` before the checks, or for a
+    /// name they refused).
+    pub fn slot(&self) -> Option<Slot> {
+        self.slot.get().copied()
+    }
+}
+
+/// What a name refers to, as the checks resolved it (the scheme of
+/// docs/language.md, "Names"): lexical scopes as in JavaScript's `const`.
+///
+/// Every block (`{ … }`: the file's top level, a callback's, a link's, a
+/// `repeat`'s, `try`'s and `catch`'s, an executor's, an async function's, a
+/// listener's) is a scope; each run of a block makes a fresh environment with
+/// one binding per declaration written directly in it ([`declarations`]).
+/// A declaration's [`Slot::index`] is its position among them; a use's
+/// [`Slot::depth`] counts the blocks between the use and the declaring block
+/// (0: the same block). So at run time a use reads `depth` environments up,
+/// binding `index`. [`Slot::decl`] numbers the declarations of the file
+/// from 0, the same at the declaration and every use, in the order the checks
+/// meet them (a block's own declarations when it is entered, then those of
+/// the blocks inside it): for passes that want a table per declaration
+/// (emit-js's `resolveX`). A name the checks refused has no slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Slot {
+    /// Blocks between the use and the declaring block.
+    pub depth: u32,
+    /// Position among the declarations of the declaring block.
+    pub index: u32,
+    /// The declaration's number in the file (see above).
+    pub decl: u32,
+}
+
+/// The declarations written directly in a block, in source order: async
+/// functions (their bindings made when the block starts: hoisted) and named
+/// promises (made when their statement runs). Their positions are the
+/// [`Slot::index`]es.
+pub fn declarations(stmts: &[Stmt]) -> impl Iterator<Item = &Name> {
+    stmts.iter().filter_map(|s| match &s.kind {
+        StmtKind::AsyncDef { name, .. } => Some(name),
+        StmtKind::Promise(p) => p.name(),
+        _ => None,
+    })
+}
+
+/// What a block nested in a promise statement is, for the passes that walk
+/// every block ([`promise_parts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyRole {
+    /// An async function's body (`async NAME { … }`).
+    AsyncFn,
+    /// An executor's body: runs now, in the code around it.
+    Executor,
+    /// A `.then`/`.catch`/`.finally` link's body (`is_async`: marked `async`).
+    Handler { is_async: bool },
+    /// A `try` block: runs now, in the code around it.
+    Try,
+    /// A `catch` block: runs in the code around it.
+    Catch,
+    /// An `on` listener's body.
+    Listener,
+}
+
+/// A part of a promise statement that another pass looks into.
+#[derive(Debug, Clone, Copy)]
+pub enum Part<'a> {
+    /// A nested block.
+    Body(BodyRole, &'a [Stmt]),
+    /// A link's or a listener's label.
+    Label(&'a Text),
+}
+
+/// Calls `f` on each block and label of a promise statement (expressions
+/// included, in source order; not the statements inside the blocks). Nothing
+/// for the other statements.
+pub fn promise_parts<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(Part<'a>)) {
+    match kind {
+        StmtKind::AsyncDef { body, .. } => f(Part::Body(BodyRole::AsyncFn, body)),
+        StmtKind::Await(e) | StmtKind::Chain(e) | StmtKind::Return(Some(e)) => expr_parts(e, f),
+        StmtKind::Resolve { with: Some(e), .. } => expr_parts(e, f),
+        StmtKind::Promise(p) => match &**p {
+            PromiseStmt::Executor { body, links, .. } => {
+                f(Part::Body(BodyRole::Executor, body));
+                link_parts(links, f);
+            }
+            PromiseStmt::Expr { expr, .. } => expr_parts(expr, f),
+        },
+        StmtKind::Try { body, catch } => {
+            f(Part::Body(BodyRole::Try, body));
+            f(Part::Body(BodyRole::Catch, catch));
+        }
+        StmtKind::On(l) => {
+            if let Some(t) = &l.label {
+                f(Part::Label(t));
+            }
+            if let Some(b) = &l.body {
+                f(Part::Body(BodyRole::Listener, b));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// [`promise_parts`] of an expression.
+pub fn expr_parts<'a>(e: &'a Expr, f: &mut dyn FnMut(Part<'a>)) {
+    match &e.operand {
+        Operand::Executor { body, .. } => f(Part::Body(BodyRole::Executor, body)),
+        Operand::Combinator { list, .. } => {
+            for e in list {
+                expr_parts(e, f);
+            }
+        }
+        _ => {}
+    }
+    link_parts(&e.links, f);
+}
+
+/// [`promise_parts`] of links.
+pub fn link_parts<'a>(links: &'a [Link], f: &mut dyn FnMut(Part<'a>)) {
+    for link in links {
+        if let Some(t) = &link.label {
+            f(Part::Label(t));
+        }
+        if let Some(b) = &link.body {
+            f(Part::Body(BodyRole::Handler { is_async: link.is_async }, b));
+        }
+    }
+}
+
+/// `promise …`: an executor or a named expression.
+#[derive(Debug, Clone)]
+pub enum PromiseStmt {
+    /// `promise [NAME] [async] { … } LINK*`: `body` runs now; `resolve` and
+    /// `reject` without a name in it (and in callbacks nested in it) settle
+    /// this promise. With links, NAME is the promise the last link returns.
+    Executor {
+        name: Option<Name>,
+        /// `async` written before the body (refused by the checks).
+        is_async: bool,
+        body: Box<[Stmt]>,
+        links: Vec<Link>,
+    },
+    /// `promise NAME = EXPR`.
+    Expr { name: Name, expr: Expr },
+}
+
+impl PromiseStmt {
+    /// The declared name.
+    pub fn name(&self) -> Option<&Name> {
+        match self {
+            PromiseStmt::Executor { name, .. } => name.as_ref(),
+            PromiseStmt::Expr { name, .. } => Some(name),
+        }
+    }
+}
+
+/// `OPERAND LINK*`: a promise-like value (after `await`, `return`, `with`,
+/// `=`, `chain`, in a combinator's list).
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub operand: Operand,
+    pub links: Vec<Link>,
+    pub span: Span,
+}
+
+/// What an expression starts from (docs/language.md, "Operands").
+#[derive(Debug, Clone)]
+pub enum Operand {
+    /// `value`: a value that is not a promise (`null`).
+    Value(Span),
+    /// `resolved`: `Promise.resolve()`.
+    Resolved(Span),
+    /// `rejected`: `Promise.reject(new Error(…))`.
+    Rejected(Span),
+    /// `thenable`: `{ then(resolve) { resolve(); } }`.
+    Thenable(Span),
+    /// A named promise.
+    Name(Name),
+    /// `call NAME`: calls an async function now; its promise.
+    Call { name: Name, span: Span },
+    /// `promise [async] { … }`: an anonymous executor.
+    Executor { is_async: bool, body: Box<[Stmt]>, span: Span },
+    /// `all|allSettled|any|race [EXPR, …]`.
+    Combinator { kind: Combinator, list: Vec<Expr>, span: Span },
+    /// `timeout N`: `timers/promises` `setTimeout(N ticks)`.
+    Timeout(Spanned<u64>, Span),
+    /// `immediate`: `timers/promises` `setImmediate()`.
+    Immediate(Span),
+}
+
+impl Operand {
+    /// Where it is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Value(s) | Operand::Resolved(s) | Operand::Rejected(s) | Operand::Thenable(s) | Operand::Immediate(s) => *s,
+            Operand::Name(n) => n.span,
+            Operand::Call { span, .. } | Operand::Executor { span, .. } | Operand::Combinator { span, .. } | Operand::Timeout(_, span) => {
+                *span
+            }
+        }
+    }
+}
+
+/// `Promise.all`, `Promise.allSettled`, `Promise.any`, `Promise.race`
+/// (V8 `promise-all.tq`, `promise-any.tq`, `promise-race.tq`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Combinator {
+    All,
+    AllSettled,
+    Any,
+    Race,
+}
+
+impl Combinator {
+    /// The keyword (and the `Promise` method's name).
+    pub fn name(self) -> &'static str {
+        match self {
+            Combinator::All => "all",
+            Combinator::AllSettled => "allSettled",
+            Combinator::Any => "any",
+            Combinator::Race => "race",
+        }
+    }
+
+    /// Parses a keyword.
+    pub fn from_name(s: &str) -> Option<Self> {
+        use Combinator::*;
+        [All, AllSettled, Any, Race].into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// The two process events a listener may take (Node's
+/// `lib/internal/process/promises.js` `processPromiseRejections`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Event {
+    UnhandledRejection,
+    RejectionHandled,
+}
+
+impl Event {
+    /// The event's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Event::UnhandledRejection => "unhandledRejection",
+            Event::RejectionHandled => "rejectionHandled",
+        }
+    }
+}
+
+/// `on EVENT ["label"] [{ … }]`: `process.on(EVENT, …)`; a listener without
+/// a body logs its label.
+#[derive(Debug, Clone)]
+pub struct Listener {
+    pub event: Spanned<Event>,
+    pub label: Option<Text>,
+    pub body: Option<Box<[Stmt]>>,
+    /// Site number (see [`Callback::site`]).
+    pub site: usize,
 }
 
 /// Kinds of callback-scheduling statements, in the order of their rows in
@@ -296,6 +654,22 @@ pub const STATEMENTS: [Statement; 15] = [
     plain("again", Amount::None, "again"),
 ];
 
+/// The statements of the promise language and their forms, for help lines
+/// (docs/language.md, "Promises and async functions").
+pub const PROMISE_STATEMENTS: [(&str, &str); 11] = [
+    ("async", "async NAME { … }"),
+    ("call", "call NAME"),
+    ("await", "await EXPR (EXPR: value, resolved, rejected, thenable, NAME, call NAME, promise { … }, all [ … ], timeout N, immediate, then links)"),
+    ("promise", "promise [NAME] { … } (.then|.catch|.finally …)* or promise NAME = EXPR"),
+    ("chain", "chain EXPR"),
+    ("resolve", "resolve [NAME] [with EXPR]"),
+    ("reject", "reject [NAME]"),
+    ("return", "return [EXPR]"),
+    ("throw", "throw"),
+    ("try", "try { … } catch { … }"),
+    ("on", "on unhandledRejection|rejectionHandled [\"label\"] [{ … }]"),
+];
+
 impl Kind {
     /// Every kind, in order.
     pub const ALL: [Kind; 10] = [
@@ -349,8 +723,10 @@ pub struct Callback {
     pub label: Option<Text>,
     /// The body; `None` for a label-only callback (which logs its label).
     pub body: Option<Box<[Stmt]>>,
-    /// `.then` links of a `then` chain, in order.
+    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order.
     pub links: Vec<Link>,
+    /// `async` written before the body: the callback is an async function.
+    pub is_async: bool,
 }
 
 impl Callback {
@@ -370,11 +746,37 @@ impl Callback {
     }
 }
 
-/// A `.then [LABEL] [times N] [BODY]` link of a `then` chain.
+/// Which method a link calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LinkKind {
+    /// `.then(f)`.
+    Then,
+    /// `.catch(f)` = `.then(undefined, f)`.
+    Catch,
+    /// `.finally(f)` (V8 `promise-finally.tq`).
+    Finally,
+}
+
+impl LinkKind {
+    /// The method's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkKind::Then => "then",
+            LinkKind::Catch => "catch",
+            LinkKind::Finally => "finally",
+        }
+    }
+}
+
+/// A `.then|.catch|.finally [LABEL] [times N] [async] [BODY]` link of a
+/// `then` chain or a promise expression.
 #[derive(Debug, Clone)]
 pub struct Link {
     /// Site number (see [`Callback::site`]).
     pub site: usize,
+    pub kind: LinkKind,
+    /// `async` written before the body.
+    pub is_async: bool,
     pub label: Option<Text>,
     pub times: Option<Spanned<u64>>,
     pub body: Option<Box<[Stmt]>>,
@@ -387,6 +789,8 @@ pub struct Expect {
     pub lines: Vec<ExpectLine>,
     /// `limit QUEUE`: the run is predicted to stop at that limit.
     pub limit: Option<Spanned<LimitQueue>>,
+    /// `unhandled` or `unsettled`, the last line.
+    pub ending: Option<Spanned<ExpectEnding>>,
     pub span: Span,
     /// `expect { … } or { … } or { … }`: the other orders predicted for a
     /// racy file (each with an empty `or`).
@@ -400,12 +804,25 @@ impl Expect {
     }
 }
 
+/// How a prediction says the process ends (its last line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExpectEnding {
+    /// `unhandled`: exit 1 by an unhandled rejection.
+    Unhandled,
+    /// `unsettled`: exit 13, the module's top-level await never settled.
+    Unsettled,
+}
+
 /// One predicted log line: `[turn N] [at T] [PHASE] "text"`.
 #[derive(Debug, Clone)]
 pub struct ExpectLine {
     pub turn: Option<u64>,
     pub at: Option<u64>,
     pub phase: Option<Phase>,
+    /// The phase written is `rejections` (the 'unhandledRejection' and
+    /// 'rejectionHandled' listeners, Node's `processPromiseRejections`),
+    /// which the scheduler's [`Phase`] does not have yet; `phase` is `None`.
+    pub rejections: bool,
     pub text: String,
     pub span: Span,
 }

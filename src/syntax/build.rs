@@ -10,6 +10,9 @@ use crate::sched::{Module, Phase};
 use pest::iterators::Pair;
 use pest::Parser;
 
+#[path = "build_promise.rs"]
+mod build_promise;
+
 /// How many syntax errors one file reports before giving up: a chunk stops
 /// reading after this many, and the chunks after the one where the file
 /// reaches this many are not read.
@@ -348,6 +351,7 @@ impl Builder {
                     file.pool = Some(Spanned { value: n, span });
                 }
             }
+            Rule::kw_rejections => self.rejections(value, span, file),
             Rule::kw_module => {
                 let module = match value.as_str() {
                     "cjs" => Some(Module::Cjs),
@@ -447,6 +451,17 @@ impl Builder {
             }
             Rule::again_stmt => StmtKind::Again,
             Rule::callback => StmtKind::Callback(Box::new(self.callback(span, inner)?)),
+            Rule::async_def
+            | Rule::call_stmt
+            | Rule::await_stmt
+            | Rule::chain_stmt
+            | Rule::promise_stmt
+            | Rule::resolve_stmt
+            | Rule::reject_stmt
+            | Rule::return_stmt
+            | Rule::throw_stmt
+            | Rule::try_stmt
+            | Rule::on_stmt => self.promise_statement(rule, inner)?,
             Rule::unknown => {
                 let head = inner.next()?;
                 let body = inner.next();
@@ -493,6 +508,7 @@ impl Builder {
             label: None,
             body: None,
             links: Vec::new(),
+            is_async: false,
         };
         let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
         let mut after = None;
@@ -511,7 +527,11 @@ impl Builder {
                 Rule::after_clause => after = self.clause(part),
                 Rule::times_clause => cb.times = self.times(part),
                 Rule::body => cb.body = Some(self.statements(part).into_boxed_slice()),
-                Rule::then_link => {
+                Rule::async_body => {
+                    cb.is_async = true;
+                    cb.body = Some(self.async_body(part));
+                }
+                Rule::link => {
                     let link = self.link(part);
                     cb.links.push(link);
                 }
@@ -527,7 +547,13 @@ impl Builder {
             self.push(Diag::After { kind }.at(at));
         }
         if !cb.links.is_empty() && kind != Kind::Then {
-            self.push(Diag::ThenLink { kind }.at(cb.links[0].span));
+            self.push(
+                Diag::ThenLink {
+                    kind,
+                    link: cb.links[0].kind.name(),
+                }
+                .at(cb.links[0].span),
+            );
         }
         Some(cb)
     }
@@ -571,6 +597,8 @@ impl Builder {
         let span = trimmed(&pair);
         let mut link = Link {
             site: self.site(),
+            kind: LinkKind::Then,
+            is_async: false,
             label: None,
             times: None,
             body: None,
@@ -578,10 +606,20 @@ impl Builder {
         };
         for part in pair.into_inner() {
             match part.as_rule() {
-                Rule::dot_then => {}
+                Rule::link_kind => {
+                    link.kind = match part.as_str() {
+                        ".catch" => LinkKind::Catch,
+                        ".finally" => LinkKind::Finally,
+                        _ => LinkKind::Then,
+                    }
+                }
                 Rule::string => link.label = Some(self.text(part)),
                 Rule::times_clause => link.times = self.times(part),
                 Rule::body => link.body = Some(self.statements(part).into_boxed_slice()),
+                Rule::async_body => {
+                    link.is_async = true;
+                    link.body = Some(self.async_body(part));
+                }
                 r => unreachable!("link part {r:?}"),
             }
         }
@@ -696,13 +734,25 @@ impl Builder {
         let mut expect = Expect {
             lines: Vec::new(),
             limit: None,
+            ending: None,
             span,
             or: Vec::new(),
         };
         for line in pair.into_inner() {
             let line_span: Span = line.as_span().into();
+            if let Some(ending) = expect.ending {
+                if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line | Rule::end_line) {
+                    self.push(
+                        Diag::AfterEnding {
+                            ending: ending_word(ending.value),
+                        }
+                        .at(line_span),
+                    );
+                    continue;
+                }
+            }
             if let Some(limit) = expect.limit {
-                if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line) {
+                if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line | Rule::end_line) {
                     self.push(
                         Diag::AfterLimit {
                             limit_at: limit.span.start(),
@@ -717,6 +767,13 @@ impl Builder {
                     if let Some(l) = self.expect_line(line) {
                         expect.lines.push(l);
                     }
+                }
+                Rule::end_line => {
+                    let value = match line.as_str().trim() {
+                        "unhandled" => ExpectEnding::Unhandled,
+                        _ => ExpectEnding::Unsettled,
+                    };
+                    expect.ending = Some(Spanned { value, span: line_span });
                 }
                 Rule::limit_line => {
                     let word = line.into_inner().nth(1).expect("limit word");
@@ -737,6 +794,7 @@ impl Builder {
             turn: None,
             at: None,
             phase: None,
+            rejections: false,
             text: String::new(),
             span,
         };
@@ -748,8 +806,10 @@ impl Builder {
                     let word = part.into_inner().next()?;
                     match Phase::from_name(word.as_str()) {
                         Some(p) => line.phase = Some(p),
+                        None if word.as_str() == "rejections" => line.rejections = true,
                         None => {
-                            let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+                            let mut names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+                            names.push("rejections");
                             self.push(unknown_word(&word, "phase", &names));
                         }
                     }
@@ -780,10 +840,27 @@ fn trimmed(pair: &Pair<Rule>) -> Span {
 /// pest skipped looking for them.
 fn content_end(pair: &Pair<Rule>) -> usize {
     match pair.as_rule() {
-        Rule::callback | Rule::then_link | Rule::unknown => {
-            pair.clone().into_inner().last().map_or(pair.as_span().end(), |p| content_end(&p))
-        }
+        Rule::callback
+        | Rule::link
+        | Rule::unknown
+        | Rule::promise_stmt
+        | Rule::resolve_stmt
+        | Rule::reject_stmt
+        | Rule::return_stmt
+        | Rule::on_stmt
+        | Rule::await_stmt
+        | Rule::chain_stmt
+        | Rule::expr
+        | Rule::operand => pair.clone().into_inner().last().map_or(pair.as_span().end(), |p| content_end(&p)),
         _ => pair.as_span().end(),
+    }
+}
+
+/// The word of a prediction's ending.
+fn ending_word(ending: ExpectEnding) -> &'static str {
+    match ending {
+        ExpectEnding::Unhandled => "unhandled",
+        ExpectEnding::Unsettled => "unsettled",
     }
 }
 

@@ -114,7 +114,7 @@ pub const MAX_ITEM: usize = 500_000;
 /// The chunks are byte ranges covering `src`, each at least [`CHUNK`] long
 /// (but the last), cut only before a line outside every block that starts
 /// (after blanks) with a word that cannot go on the item before it: any word
-/// but `after`, `times` and `or`, and not after a `module` still waiting for
+/// but `after`, `times`, `or`, `catch`, `with` and `async {`, and not after a `module` still waiting for
 /// its word. (A header goes on over lines only with a number, a string,
 /// `after`, `times`, a `{` or `.then`; a line of anything else ends where it
 /// ends.)
@@ -163,7 +163,9 @@ fn starts_item(rest: &[u8]) -> bool {
         return false;
     }
     let end = lex::word_end(rest, 0);
-    !matches!(&rest[..end], b"after" | b"times" | b"or")
+    // `catch` goes on a `try`, `with` on a `resolve`, `async {` on a header.
+    let async_body = &rest[..end] == b"async" && rest[end..].iter().find(|&&b| b != b' ' && b != b'\t') == Some(&b'{');
+    !(matches!(&rest[..end], b"after" | b"times" | b"or" | b"catch" | b"with") || async_body)
 }
 
 /// The start of the last line in `text[..=end]` (`end` a line start) that
@@ -199,6 +201,7 @@ pub fn merge(file: &mut File, part: File) {
     file.pool = file.pool.or(part.pool);
     file.module = file.module.or(part.module);
     file.title = file.title.take().or(part.title);
+    file.rejections = file.rejections.or(part.rejections);
     file.expect = file.expect.take().or(part.expect);
 }
 
@@ -293,6 +296,9 @@ pub fn shift_file(file: &mut File, by: usize, sites: usize) {
         shift_spanned(s, by);
     }
     shift_stmts(&mut file.body, by, sites);
+    if let Some(s) = &mut file.rejections {
+        shift_spanned(s, by);
+    }
     if let Some(e) = &mut file.expect {
         shift_expect(e, by);
     }
@@ -304,6 +310,9 @@ fn shift_expect(e: &mut Expect, by: usize) {
         shift(&mut line.span, by);
     }
     if let Some(l) = &mut e.limit {
+        shift_spanned(l, by);
+    }
+    if let Some(l) = &mut e.ending {
         shift_spanned(l, by);
     }
     for alt in &mut e.or {
@@ -321,10 +330,90 @@ fn shift_stmts(stmts: &mut [Stmt], by: usize, sites: usize) {
                 shift_spanned(count, by);
                 shift_stmts(body, by, sites);
             }
-            StmtKind::Again => {}
+            StmtKind::Again | StmtKind::Throw => {}
             StmtKind::Callback(cb) => shift_callback(cb, by, sites),
+            StmtKind::AsyncDef { name, body } => {
+                shift(&mut name.span, by);
+                shift_stmts(body, by, sites);
+            }
+            StmtKind::Call(name) => shift(&mut name.span, by),
+            StmtKind::Await(e) | StmtKind::Chain(e) => shift_expr(e, by, sites),
+            StmtKind::Promise(p) => match &mut **p {
+                PromiseStmt::Executor { name, body, links, .. } => {
+                    if let Some(n) = name {
+                        shift(&mut n.span, by);
+                    }
+                    shift_stmts(body, by, sites);
+                    shift_links(links, by, sites);
+                }
+                PromiseStmt::Expr { name, expr } => {
+                    shift(&mut name.span, by);
+                    shift_expr(expr, by, sites);
+                }
+            },
+            StmtKind::Resolve { target, with } => {
+                if let Some(n) = target {
+                    shift(&mut n.span, by);
+                }
+                if let Some(e) = with {
+                    shift_expr(e, by, sites);
+                }
+            }
+            StmtKind::Reject { target } => {
+                if let Some(n) = target {
+                    shift(&mut n.span, by);
+                }
+            }
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    shift_expr(e, by, sites);
+                }
+            }
+            StmtKind::Try { body, catch } => {
+                shift_stmts(body, by, sites);
+                shift_stmts(catch, by, sites);
+            }
+            StmtKind::On(l) => {
+                l.site += sites;
+                shift_spanned(&mut l.event, by);
+                if let Some(t) = &mut l.label {
+                    shift(&mut t.span, by);
+                }
+                if let Some(body) = &mut l.body {
+                    shift_stmts(body, by, sites);
+                }
+            }
         }
     }
+}
+
+fn shift_expr(e: &mut Expr, by: usize, sites: usize) {
+    shift(&mut e.span, by);
+    match &mut e.operand {
+        Operand::Value(s) | Operand::Resolved(s) | Operand::Rejected(s) | Operand::Thenable(s) | Operand::Immediate(s) => {
+            shift(s, by);
+        }
+        Operand::Name(n) => shift(&mut n.span, by),
+        Operand::Call { name, span } => {
+            shift(&mut name.span, by);
+            shift(span, by);
+        }
+        Operand::Executor { body, span, .. } => {
+            shift(span, by);
+            shift_stmts(body, by, sites);
+        }
+        Operand::Combinator { list, span, .. } => {
+            shift(span, by);
+            for e in list {
+                shift_expr(e, by, sites);
+            }
+        }
+        Operand::Timeout(n, span) => {
+            shift_spanned(n, by);
+            shift(span, by);
+        }
+    }
+    shift_links(&mut e.links, by, sites);
 }
 
 fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
@@ -340,7 +429,11 @@ fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
     if let Some(body) = &mut cb.body {
         shift_stmts(body, by, sites);
     }
-    for link in &mut cb.links {
+    shift_links(&mut cb.links, by, sites);
+}
+
+fn shift_links(links: &mut [Link], by: usize, sites: usize) {
+    for link in links {
         link.site += sites;
         shift(&mut link.span, by);
         if let Some(t) = &mut link.times {

@@ -6,6 +6,7 @@ mod build;
 mod chunk;
 mod lex;
 mod pest_error;
+pub mod print;
 pub mod suggest;
 
 use crate::problem::Problem;

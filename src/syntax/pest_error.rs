@@ -165,7 +165,7 @@ fn describe(rules: &[Rule]) -> String {
 fn name(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "the end of the file",
-        Rule::directive | Rule::kw_pool | Rule::kw_module | Rule::kw_title => "a directive",
+        Rule::directive | Rule::kw_pool | Rule::kw_module | Rule::kw_title | Rule::kw_rejections => "a directive",
         Rule::log_stmt
         | Rule::work_stmt
         | Rule::clear_stmt
@@ -175,14 +175,37 @@ fn name(rule: Rule) -> Option<&'static str> {
         | Rule::callback_kind
         | Rule::unknown
         | Rule::unknown_head
-        | Rule::misplaced => "a statement",
+        | Rule::misplaced
+        | Rule::async_def
+        | Rule::call_stmt
+        | Rule::await_stmt
+        | Rule::chain_stmt
+        | Rule::promise_stmt
+        | Rule::resolve_stmt
+        | Rule::reject_stmt
+        | Rule::return_stmt
+        | Rule::throw_stmt
+        | Rule::try_stmt
+        | Rule::on_stmt => "a statement",
         Rule::integer => "a number",
         Rule::string | Rule::string_inner => "a string",
         Rule::body | Rule::open_brace | Rule::skipped_body => "`{`",
         Rule::close_brace => "`}`",
         Rule::after_clause | Rule::kw_after => "`after`",
         Rule::times_clause | Rule::kw_times => "`times`",
-        Rule::then_link | Rule::dot_then => "`.then`",
+        // Named as before `.catch` and `.finally` existed: the messages stay short.
+        Rule::link | Rule::link_kind => "`.then`",
+        Rule::async_body | Rule::async_mark => "`async`",
+        Rule::name | Rule::keyword => "a name",
+        Rule::expr | Rule::operand => "a promise expression (`value`, `resolved`, `rejected`, a name, `call NAME`, …)",
+        Rule::kw_catch => "`catch`",
+        Rule::kw_with => "`with`",
+        Rule::assign => "`=`",
+        Rule::event_name => "`unhandledRejection` or `rejectionHandled`",
+        Rule::list | Rule::open_bracket => "`[`",
+        Rule::close_bracket => "`]`",
+        Rule::comma => "`,`",
+        Rule::end_line | Rule::kw_unhandled | Rule::kw_unsettled => "an expect line",
         Rule::expect_block | Rule::kw_expect | Rule::expect_body => "an expect block",
         Rule::kw_or => "`or`",
         Rule::expect_line | Rule::turn_field | Rule::kw_turn | Rule::at_field | Rule::kw_at | Rule::phase_field => "an expect line",

@@ -71,11 +71,15 @@ pub fn form(keyword: &str) -> Option<&'static str> {
     if let Some(row) = STATEMENTS.iter().find(|row| row.name == keyword) {
         return Some(row.usage);
     }
+    if let Some((_, usage)) = super::ast::PROMISE_STATEMENTS.iter().find(|(name, _)| *name == keyword) {
+        return Some(usage);
+    }
     Some(match keyword {
         "pool" => "pool N (1..=1024), at the top of the file",
         "module" => "module cjs | module esm, at the top of the file",
         "title" => "title \"name\", at the top of the file",
         "expect" => "expect { [turn N] [at T] [PHASE] \"text\" … }",
+        "rejections" => "rejections throw | rejections warn, at the top of the file",
         _ => return None,
     })
 }

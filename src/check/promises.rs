@@ -1,0 +1,670 @@
+//! The checks of the promise language (docs/language.md, "Promises and async
+//! functions"), all problems at once, each with a help line: names (lexical
+//! scopes as JavaScript's `const`, async functions hoisted in their block),
+//! each name use resolved to its [`Slot`]; the contexts of `await`,
+//! `return`, `throw`, `try`, `resolve`, `reject`; `async` executors;
+//! statements after `return`/`throw`. Also the refusals that depend on how
+//! a file is run: [`node_version`] (`--node 10`) and [`gate`] (this build
+//! cannot run promise statements yet).
+
+use crate::problem::{Diag, Kept, Problem};
+use crate::sched::{Module, NodeVersion};
+use crate::syntax::ast::*;
+use crate::syntax::suggest;
+use rustc_hash::FxHashMap;
+
+/// Words a name cannot be: JavaScript's reserved words and literals, and the
+/// identifiers the emitted program (`emit-js`) uses itself.
+const RESERVED_JS: [&str; 45] = [
+    "break",
+    "case",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "super",
+    "switch",
+    "this",
+    "true",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "interface",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "arguments",
+    "eval",
+];
+
+/// The identifiers of the emitted program and of Node's globals it uses.
+const RESERVED_EMIT: [&str; 26] = [
+    "process",
+    "console",
+    "Promise",
+    "require",
+    "exports",
+    "setTimeout",
+    "setInterval",
+    "setImmediate",
+    "queueMicrotask",
+    "timersPromises",
+    "ticks",
+    "TICK",
+    "SOURCE",
+    "label",
+    "n",
+    "i",
+    "k",
+    "Error",
+    "globalThis",
+    "work",
+    "clearLabel",
+    "submit",
+    "track",
+    "tell",
+    "stop",
+    "step",
+];
+
+/// Checks the promise statements of `file`, pushing each problem; resolves
+/// every name it accepts (sets [`Name::slot`]).
+pub fn check(file: &File, problems: &mut Kept) {
+    let mut all = FxHashMap::default();
+    every_declaration(&file.body, &mut |name, _| {
+        all.entry(name.text.as_str()).or_insert(name.span);
+    });
+    let mut checker = Checker {
+        problems,
+        decls: Vec::new(),
+        frames: Vec::new(),
+        all,
+        esm: file.module.is_some_and(|m| m.value == Module::Esm),
+    };
+    checker.reserved_resolvers(file);
+    let top = Ctx {
+        func: Func::Top,
+        executor: false,
+        in_async: false,
+    };
+    checker.block(&file.body, top);
+}
+
+/// The first use of the promise language in `file`, with its keyword: a
+/// promise statement, `async` on a callback or link, a `.catch`/`.finally`
+/// link, the `rejections` directive, or an expect block's `rejections`
+/// phase or `unhandled`/`unsettled` ending.
+pub fn first_use(file: &File) -> Option<(Span, &'static str)> {
+    if let Some(r) = file.rejections {
+        return Some((r.span, "rejections"));
+    }
+    let mut found = None;
+    first_in(&file.body, &mut found);
+    if found.is_some() {
+        return found;
+    }
+    for e in file.expect.iter().flat_map(|e| e.alternatives()) {
+        if let Some(end) = e.ending {
+            let word = match end.value {
+                ExpectEnding::Unhandled => "unhandled",
+                ExpectEnding::Unsettled => "unsettled",
+            };
+            return Some((end.span, word));
+        }
+        if let Some(line) = e.lines.iter().find(|l| l.rejections) {
+            return Some((line.span, "rejections"));
+        }
+    }
+    None
+}
+
+fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {
+    for stmt in stmts {
+        if found.is_some() {
+            return;
+        }
+        if let Some(kw) = stmt.kind.promise_keyword() {
+            *found = Some((Span::new(stmt.span.start(), stmt.span.start() + kw.len()), kw));
+            return;
+        }
+        match &stmt.kind {
+            StmtKind::Repeat { body, .. } => first_in(body, found),
+            StmtKind::Callback(cb) => {
+                if cb.is_async {
+                    *found = Some((cb.kind.span, "async"));
+                    return;
+                }
+                if let Some(link) = cb.links.iter().find(|l| l.is_async || l.kind != LinkKind::Then) {
+                    let head = Span::new(link.span.start(), link.span.start() + 1 + link.kind.name().len());
+                    *found = Some((head, if link.is_async { "async" } else { link.kind.name() }));
+                    return;
+                }
+                for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                    first_in(body, found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `--node 10` with the promise language: refused (exit 2), naming the
+/// first use. The CLI calls it with the run's `--node` before running.
+pub fn node_version(file: &File, node: NodeVersion) -> Option<Problem> {
+    if node != NodeVersion::Node10 {
+        return None;
+    }
+    let (span, statement) = first_use(file)?;
+    Some(
+        Diag::PromisesOnNode10 {
+            statement: statement.to_string(),
+        }
+        .at(span),
+    )
+}
+
+/// THE GATE: a file that uses the promise language parses and is checked,
+/// but this build cannot run it: `run`, `check`, `test`, `emit-js` and
+/// `verify` refuse it (exit 2) with this problem, naming the first use.
+/// Called from one place, `cli::Output::load`; the interpreter work of
+/// issue #12 deletes this function and that call.
+pub fn gate(file: &File) -> Option<Problem> {
+    let (span, statement) = first_use(file)?;
+    Some(
+        Diag::NotYetRunnable {
+            statement: statement.to_string(),
+        }
+        .at(span),
+    )
+}
+
+/// Calls `f` with every declared name in `stmts` (blocks included) and
+/// whether it is an async function.
+fn every_declaration<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Name, bool)) {
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::AsyncDef { name, .. } => f(name, true),
+            StmtKind::Promise(p) => {
+                if let Some(name) = p.name() {
+                    f(name, false);
+                }
+            }
+            _ => {}
+        }
+        each_block(&stmt.kind, &mut |body| every_declaration(body, f));
+    }
+}
+
+/// Calls `f` with every block directly inside a statement.
+fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
+    match kind {
+        StmtKind::Repeat { body, .. } => f(body),
+        StmtKind::Callback(cb) => {
+            for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                f(body);
+            }
+        }
+        other => promise_parts(other, &mut |part| {
+            if let Part::Body(_, body) = part {
+                f(body);
+            }
+        }),
+    }
+}
+
+/// What a declaration makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DeclKind {
+    AsyncFn,
+    /// `promise NAME { … }`, with or without links.
+    Executor {
+        links: bool,
+    },
+    /// `promise NAME = EXPR`.
+    Expr,
+}
+
+struct Decl<'a> {
+    name: &'a str,
+    span: Span,
+    kind: DeclKind,
+    /// Visible yet (async functions from the start of their block; promises
+    /// from the end of their statement).
+    visible: bool,
+    slot: Slot,
+}
+
+/// The innermost function-like body around a statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Func {
+    /// The main module.
+    Top,
+    /// A callback's body (timer, immediate, nextTick, …).
+    Callback { is_async: bool },
+    /// A `then` body, or a `.then`/`.catch`/`.finally` link's.
+    Handler { is_async: bool },
+    /// An executor's body.
+    Executor,
+    /// An async function's body.
+    AsyncFn,
+    /// An `on` listener's body.
+    Listener,
+}
+
+/// Where a statement stands.
+#[derive(Debug, Clone, Copy)]
+struct Ctx {
+    func: Func,
+    /// Inside an executor's body (or a callback nested in one): `resolve`
+    /// and `reject` without a name mean its promise.
+    executor: bool,
+    /// Some enclosing function is async (for "await in a callback that is not async").
+    in_async: bool,
+}
+
+impl Ctx {
+    fn is_async(self, esm: bool) -> bool {
+        match self.func {
+            Func::AsyncFn => true,
+            Func::Callback { is_async } | Func::Handler { is_async } => is_async,
+            Func::Top => esm,
+            Func::Executor | Func::Listener => false,
+        }
+    }
+
+    /// The context of a function body nested here.
+    fn enter(self, func: Func, esm: bool) -> Ctx {
+        Ctx {
+            func,
+            executor: self.executor || func == Func::Executor,
+            in_async: self.in_async || self.is_async(esm),
+        }
+    }
+}
+
+struct Checker<'a, 'p> {
+    problems: &'p mut Kept,
+    decls: Vec<Decl<'a>>,
+    /// The blocks open around the statement checked: their declarations.
+    frames: Vec<Vec<usize>>,
+    /// Every declared name of the file, with its first declaration.
+    all: FxHashMap<&'a str, Span>,
+    esm: bool,
+}
+
+impl<'a> Checker<'a, '_> {
+    fn block(&mut self, stmts: &'a [Stmt], ctx: Ctx) {
+        let depth = self.frames.len();
+        let mut frame = Vec::new();
+        let mut index = 0u32;
+        for name_stmt in stmts {
+            let (name, kind) = match &name_stmt.kind {
+                StmtKind::AsyncDef { name, .. } => (name, DeclKind::AsyncFn),
+                StmtKind::Promise(p) => match &**p {
+                    PromiseStmt::Executor {
+                        name: Some(name), links, ..
+                    } => (name, DeclKind::Executor { links: !links.is_empty() }),
+                    PromiseStmt::Expr { name, .. } => (name, DeclKind::Expr),
+                    PromiseStmt::Executor { name: None, .. } => continue,
+                },
+                _ => continue,
+            };
+            self.reserved(name);
+            if let Some(&first) = frame.iter().find(|&&d: &&usize| self.decls[d].name == name.text) {
+                self.problems.push(
+                    Diag::Redeclared { name: name.text.clone() }
+                        .at(name.span)
+                        .also(self.decls[first].span, "first declared here"),
+                );
+                continue;
+            }
+            let slot = Slot {
+                depth: 0,
+                index,
+                decl: self.decls.len() as u32,
+            };
+            index += 1;
+            let _ = name.slot.set(slot);
+            frame.push(self.decls.len());
+            self.decls.push(Decl {
+                name: &name.text,
+                span: name.span,
+                kind,
+                visible: kind == DeclKind::AsyncFn,
+                slot,
+            });
+        }
+        self.frames.push(frame);
+        let mut exited: Option<&'static str> = None;
+        let mut warned = false;
+        for stmt in stmts {
+            if let (Some(what), false) = (exited, warned) {
+                let last = stmts.last().map_or(stmt.span, |s| s.span);
+                self.problems
+                    .push(Diag::AfterExit { what }.at(Span::new(stmt.span.start(), last.end())));
+                warned = true;
+            }
+            self.statement(stmt, ctx);
+            match &stmt.kind {
+                StmtKind::Return(_) => exited = exited.or(Some("return")),
+                StmtKind::Throw => exited = exited.or(Some("throw")),
+                _ => {}
+            }
+            // A promise's name is visible from the end of its statement on.
+            if let StmtKind::Promise(p) = &stmt.kind {
+                if let Some(slot) = p.name().and_then(Name::slot) {
+                    if self.frames[depth].contains(&(slot.decl as usize)) {
+                        self.decls[slot.decl as usize].visible = true;
+                    }
+                }
+            }
+        }
+        self.frames.pop();
+    }
+
+    /// A name JavaScript or the emitted program keeps.
+    fn reserved(&mut self, name: &Name) {
+        let why = if RESERVED_JS.contains(&name.text.as_str()) {
+            "a JavaScript reserved word"
+        } else if RESERVED_EMIT.contains(&name.text.as_str()) {
+            "a name the emitted program uses"
+        } else {
+            return;
+        };
+        self.problems.push(
+            Diag::ReservedName {
+                name: name.text.clone(),
+                why,
+            }
+            .at(name.span),
+        );
+    }
+
+    /// Names of the form `resolveX`/`rejectX` where `x` is an executor
+    /// promise: emit-js names its resolving functions so.
+    fn reserved_resolvers(&mut self, file: &'a File) {
+        let mut executors = Vec::new();
+        let mut names = Vec::new();
+        every_declaration(&file.body, &mut |name, _| names.push(name));
+        fn executors_in<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a str>) {
+            for stmt in stmts {
+                if let StmtKind::Promise(p) = &stmt.kind {
+                    if let PromiseStmt::Executor { name: Some(n), .. } = &**p {
+                        out.push(&n.text);
+                    }
+                }
+                each_block(&stmt.kind, &mut |b| executors_in(b, out));
+            }
+        }
+        executors_in(&file.body, &mut executors);
+        for name in names {
+            let rest = name.text.strip_prefix("resolve").or_else(|| name.text.strip_prefix("reject"));
+            let Some(rest) = rest.filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) else {
+                continue;
+            };
+            let of = format!("{}{}", rest[..1].to_ascii_lowercase(), &rest[1..]);
+            if executors.contains(&of.as_str()) {
+                self.problems.push(
+                    Diag::ResolvingFunctionName {
+                        name: name.text.clone(),
+                        of,
+                    }
+                    .at(name.span),
+                );
+            }
+        }
+    }
+
+    /// Resolves a use of `name`: its declaration, or a problem.
+    fn resolve(&mut self, name: &Name) -> Option<DeclKind> {
+        for (up, frame) in self.frames.iter().rev().enumerate() {
+            let Some(&d) = frame.iter().find(|&&d| self.decls[d].name == name.text) else {
+                continue;
+            };
+            let decl = &self.decls[d];
+            if !decl.visible {
+                let declared = decl.span;
+                self.problems.push(
+                    Diag::NotYetDeclared { name: name.text.clone() }
+                        .at(name.span)
+                        .also(declared, "declared here"),
+                );
+                return None;
+            }
+            let _ = name.slot.set(Slot {
+                depth: up as u32,
+                ..decl.slot
+            });
+            return Some(decl.kind);
+        }
+        if let Some(&declared) = self.all.get(name.text.as_str()) {
+            self.problems.push(
+                Diag::NotInScope { name: name.text.clone() }
+                    .at(name.span)
+                    .also(declared, "declared here"),
+            );
+            return None;
+        }
+        let visible: Vec<&str> = self
+            .frames
+            .iter()
+            .flatten()
+            .map(|&d| &self.decls[d])
+            .filter(|d| d.visible)
+            .map(|d| d.name)
+            .collect();
+        let suggestion = suggest::closest(&name.text, &visible).map(str::to_string);
+        self.problems.push(
+            Diag::UndeclaredName {
+                name: name.text.clone(),
+                suggestion,
+            }
+            .at(name.span),
+        );
+        None
+    }
+
+    fn statement(&mut self, stmt: &'a Stmt, ctx: Ctx) {
+        let esm = self.esm;
+        match &stmt.kind {
+            StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) | StmtKind::Again => {}
+            StmtKind::Repeat { body, .. } => self.block(body, ctx),
+            StmtKind::Callback(cb) => {
+                let head = if cb.kind.value == Kind::Then {
+                    Func::Handler { is_async: cb.is_async }
+                } else {
+                    Func::Callback { is_async: cb.is_async }
+                };
+                if let Some(body) = &cb.body {
+                    self.block(body, ctx.enter(head, esm));
+                }
+                self.links(&cb.links, ctx);
+            }
+            StmtKind::AsyncDef { body, .. } => self.block(body, ctx.enter(Func::AsyncFn, esm)),
+            StmtKind::Call(name) => self.call(name),
+            StmtKind::Await(e) => {
+                if !ctx.is_async(esm) {
+                    self.problems.push(Diag::AwaitOutsideAsync { nested: ctx.in_async }.at(stmt.span));
+                } else if ctx.func == Func::Top && rejects(e) {
+                    self.problems.push(Diag::TopLevelThrow { what: "await rejected" }.at(stmt.span));
+                }
+                self.expr(e, ctx);
+            }
+            StmtKind::Chain(e) => self.expr(e, ctx),
+            StmtKind::Promise(p) => match &**p {
+                PromiseStmt::Executor { is_async, body, links, .. } => {
+                    if *is_async {
+                        self.problems.push(Diag::AsyncExecutor.at(stmt.span));
+                    }
+                    self.block(body, ctx.enter(Func::Executor, esm));
+                    self.links(links, ctx);
+                }
+                PromiseStmt::Expr { expr, .. } => self.expr(expr, ctx),
+            },
+            StmtKind::Resolve { target, with } => {
+                let kind = self.settle("resolve", target.as_ref(), stmt.span, ctx);
+                if let Some(e) = with {
+                    self.expr(e, ctx);
+                    if let (Some(t), Operand::Name(n), true) = (target, &e.operand, e.links.is_empty()) {
+                        if kind.is_some() && n.slot().map(|s| s.decl) == t.slot().map(|s| s.decl) {
+                            self.problems.push(Diag::ResolveWithItself { name: t.text.clone() }.at(stmt.span));
+                        }
+                    }
+                }
+            }
+            StmtKind::Reject { target } => {
+                self.settle("reject", target.as_ref(), stmt.span, ctx);
+            }
+            StmtKind::Return(e) => {
+                let ok = match ctx.func {
+                    Func::AsyncFn | Func::Handler { .. } => true,
+                    Func::Callback { is_async } => is_async,
+                    _ => false,
+                };
+                if !ok {
+                    self.problems.push(Diag::ReturnOutside.at(stmt.span));
+                }
+                if let Some(e) = e {
+                    self.expr(e, ctx);
+                }
+            }
+            StmtKind::Throw => match ctx.func {
+                Func::AsyncFn | Func::Handler { .. } | Func::Executor | Func::Callback { is_async: true } => {}
+                Func::Top if esm => self.problems.push(Diag::TopLevelThrow { what: "throw" }.at(stmt.span)),
+                _ => self.problems.push(Diag::ThrowOutside.at(stmt.span)),
+            },
+            StmtKind::Try { body, catch } => {
+                let ok = matches!(ctx.func, Func::AsyncFn | Func::Handler { .. } | Func::Callback { is_async: true });
+                if !ok {
+                    let head = Span::new(stmt.span.start(), stmt.span.start() + 3);
+                    self.problems.push(Diag::TryOutside.at(head));
+                }
+                self.block(body, ctx);
+                self.block(catch, ctx);
+            }
+            StmtKind::On(l) => {
+                if let Some(body) = &l.body {
+                    self.block(body, ctx.enter(Func::Listener, esm));
+                }
+            }
+        }
+    }
+
+    /// `resolve`/`reject` `[NAME]`: the name's kind if it resolved.
+    fn settle(&mut self, verb: &'static str, target: Option<&'a Name>, span: Span, ctx: Ctx) -> Option<DeclKind> {
+        let Some(name) = target else {
+            if !ctx.executor {
+                let head = Span::new(span.start(), span.start() + verb.len());
+                self.problems.push(Diag::SettleOutsideExecutor { verb }.at(head));
+            }
+            return None;
+        };
+        let kind = self.resolve(name)?;
+        if kind != (DeclKind::Executor { links: false }) {
+            let d = &self.decls[name.slot()?.decl as usize];
+            let declared = d.span;
+            self.problems.push(
+                Diag::SettleNotExecutor {
+                    verb,
+                    name: name.text.clone(),
+                    links: kind == DeclKind::Executor { links: true },
+                }
+                .at(name.span)
+                .also(declared, "declared here"),
+            );
+            return None;
+        }
+        Some(kind)
+    }
+
+    /// `call NAME`: NAME must be an async function.
+    fn call(&mut self, name: &'a Name) {
+        if let Some(kind) = self.resolve(name) {
+            if kind != DeclKind::AsyncFn {
+                let d = &self.decls[name.slot().map_or(0, |s| s.decl as usize)];
+                let declared = d.span;
+                self.problems.push(
+                    Diag::CallNotAsync { name: name.text.clone() }
+                        .at(name.span)
+                        .also(declared, "declared here"),
+                );
+            }
+        }
+    }
+
+    fn links(&mut self, links: &'a [Link], ctx: Ctx) {
+        let esm = self.esm;
+        for link in links {
+            if let Some(body) = &link.body {
+                self.block(body, ctx.enter(Func::Handler { is_async: link.is_async }, esm));
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &'a Expr, ctx: Ctx) {
+        let esm = self.esm;
+        match &e.operand {
+            Operand::Name(name) => {
+                if self.resolve(name) == Some(DeclKind::AsyncFn) {
+                    let d = &self.decls[name.slot().map_or(0, |s| s.decl as usize)];
+                    let declared = d.span;
+                    self.problems.push(
+                        Diag::AsyncAsPromise { name: name.text.clone() }
+                            .at(name.span)
+                            .also(declared, "declared here"),
+                    );
+                }
+            }
+            Operand::Call { name, .. } => self.call(name),
+            Operand::Executor { is_async, body, span } => {
+                if *is_async {
+                    self.problems.push(Diag::AsyncExecutor.at(*span));
+                }
+                self.block(body, ctx.enter(Func::Executor, esm));
+            }
+            Operand::Combinator { list, .. } => {
+                for e in list {
+                    self.expr(e, ctx);
+                }
+            }
+            Operand::Value(_)
+            | Operand::Resolved(_)
+            | Operand::Rejected(_)
+            | Operand::Thenable(_)
+            | Operand::Timeout(..)
+            | Operand::Immediate(_) => {}
+        }
+        self.links(&e.links, ctx);
+    }
+}
+
+/// Whether awaiting `e` throws for sure: `rejected` with no `.catch`.
+fn rejects(e: &Expr) -> bool {
+    matches!(e.operand, Operand::Rejected(_)) && e.links.iter().all(|l| l.kind != LinkKind::Catch)
+}
