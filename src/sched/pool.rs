@@ -18,6 +18,10 @@ pub struct Completion<C> {
     /// Took no time at all (an `io` without `after`, a 0-tick job that got a
     /// thread at once): ready at every later poll, never racing (docs/orders.md §4).
     pub instant: bool,
+    /// The pool job's number (1-based, in submit order); 0 for `io`.
+    pub job: u64,
+    /// The pool thread (1-based) that ran the job; 0 for `io`.
+    pub thread: usize,
     pub cb: C,
 }
 
@@ -132,6 +136,8 @@ impl<C> ThreadPool<C> {
             start,
             seq,
             instant,
+            job: 0,
+            thread: 0,
             cb,
         }));
     }
@@ -155,6 +161,8 @@ impl<C> ThreadPool<C> {
                 start,
                 seq: start_seq,
                 instant,
+                job,
+                thread: thread + 1,
                 cb,
             }));
             match self.waiting.pop_front() {
@@ -175,10 +183,10 @@ impl<C> ThreadPool<C> {
     }
 
     /// Takes every completion ready at or before `now`, in poll order.
-    pub fn take_ready(&mut self, now: u64) -> Vec<C> {
+    pub fn take_ready(&mut self, now: u64) -> Vec<Completion<C>> {
         let mut ready = Vec::new();
         while self.completions.peek().is_some_and(|c| c.0.ready <= now) {
-            ready.push(self.completions.pop().expect("peeked").0.cb);
+            ready.push(self.completions.pop().expect("peeked").0);
         }
         ready
     }
