@@ -4,7 +4,7 @@
 //! The scheduler decides and records why ([`Decision`]); this module only
 //! words that record, after where the host scheduled the callback.
 
-use crate::sched::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, Module, Phase, Slept, TimerTurn};
+use crate::sched::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, Module, Phase, PoolJob, Slept, TimerTurn};
 use crate::syntax::ast::Kind;
 
 /// Where and when the host scheduled a callback.
@@ -66,7 +66,7 @@ fn scheduled(w: &Why) -> String {
 }
 
 /// The explanation of the main module's lines.
-pub fn main_module(module: Module) -> String {
+pub fn main_module_sentence(module: Module) -> String {
     match module {
         Module::Cjs => "the main module runs synchronously at turn 0, before the loop starts (rule 1)".into(),
         Module::Esm => {
@@ -79,7 +79,7 @@ pub fn main_module(module: Module) -> String {
 /// One line: what scheduled the callback, when, and the decisive rule.
 pub fn explain(w: &Why) -> String {
     let rule = match w.decision {
-        Decision::MainModule(module) => return main_module(module),
+        Decision::MainModule(module) => return main_module_sentence(module),
         Decision::Unrecorded => return scheduled(w),
         Decision::Timeout {
             due,
@@ -100,26 +100,7 @@ pub fn explain(w: &Why) -> String {
             w.turn,
             slept_in_poll(slept)
         ),
-        Decision::PoolJob {
-            start,
-            waited,
-            ready,
-            pool_size,
-            slept,
-            ..
-        } => {
-            let wait = if waited {
-                format!("all {pool_size} pool threads were busy, so it waited until a thread was free at tick {start} (FIFO, rule 4); ")
-            } else {
-                format!("a free pool thread took it at once (tick {start}); ")
-            };
-            format!(
-                "{wait}{} of work made it ready at {ready}, and turn {}'s poll phase ran it (rule 4){}",
-                ticks(ready.saturating_sub(start)),
-                w.turn,
-                slept_in_poll(slept)
-            )
-        }
+        Decision::PoolJob(job) => pool_job(job, w.turn),
         Decision::Pending(deferred) => match deferred {
             Deferred::FromTimersPhase => "deferred from the timers phase, it runs in the same turn's pending phase (rule 2)",
             Deferred::DuringPoll => "deferred during poll, it runs in the pending rounds right after poll (libuv 1.46, rule 2)",
@@ -153,6 +134,28 @@ fn timeout(due: u64, coerced: Option<Coercion>, turn: TimerTurn, before: Before,
         Before::Nothing => String::new(),
     };
     format!("due at {due}{coerced}{turn}{before}")
+}
+
+fn pool_job(job: PoolJob, ran_turn: u64) -> String {
+    let PoolJob {
+        start,
+        work,
+        waited,
+        ready,
+        pool_size,
+        slept,
+        ..
+    } = job;
+    let wait = if waited {
+        format!("all {pool_size} pool threads were busy, so it waited until a thread was free at tick {start} (FIFO, rule 4); ")
+    } else {
+        format!("a free pool thread took it at once (tick {start}); ")
+    };
+    format!(
+        "{wait}{} of work made it ready at {ready}, and turn {ran_turn}'s poll phase ran it (rule 4){}",
+        ticks(work),
+        slept_in_poll(slept)
+    )
 }
 
 fn slept_before_timers(s: Slept) -> String {
@@ -206,5 +209,49 @@ fn ticks(n: u64) -> String {
         "1 tick".into()
     } else {
         format!("{n} ticks")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::interp::{run, RunOptions};
+    use crate::load::load_bytes;
+    use crate::sched::NodeVersion;
+
+    fn explained(src: &str, node: NodeVersion) -> Vec<(String, String)> {
+        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+        let opts = RunOptions {
+            explain: true,
+            node,
+            ..RunOptions::default()
+        };
+        let trace = run(&loaded.file, &loaded.src, "t", opts);
+        trace.logs().map(|(_, t)| t.to_string()).zip(trace.explanations.clone()).collect()
+    }
+
+    #[test]
+    fn node_10_explains_a_then_link_by_its_previous_link_not_by_the_timer() {
+        let src = "timeout 1 \"a\" { then \"p\" .then \"q\" }\ntimeout 1 \"b\"\n";
+        let lines = explained(src, NodeVersion::Node10);
+        let texts: Vec<&str> = lines.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(texts, ["b", "p", "q"]);
+        assert!(lines[1].1.ends_with(
+            "Node 10 drains the nextTick and microtask queues only after the whole list of due timers, not after each callback (rule 6, as before Node 11)"
+        ));
+        assert_eq!(
+            lines[2].1,
+            ".then link 1 (line 1) was scheduled at tick 1 from the timers phase of turn 1; a `.then` link is queued when the previous link's callback returns (rule 6)"
+        );
+    }
+
+    #[test]
+    fn a_sleep_is_told_in_the_turn_it_happened_whatever_logged_before() {
+        // Turn 1 logs nothing; turn 2 sleeps from 21 to 25 before "b".
+        let src = "timeout 0 \"a\" { }\nwork 20\ntimeout 5 \"b\"\n";
+        let lines = explained(src, NodeVersion::Node20);
+        assert_eq!(
+            lines[0].1,
+            "timeout \"b\" (line 3) was scheduled at tick 20 from the main module; due at 25; timers run in a turn's timers phase once due (rule 3); nothing else was ready, so the loop slept from tick 21 to 25 (rule 2)"
+        );
     }
 }

@@ -325,7 +325,7 @@ impl Notes {
         if self.cut {
             return;
         }
-        let why = self.why.clone().unwrap_or_else(|| explain::main_module(module));
+        let why = self.why.clone().unwrap_or_else(|| explain::main_module_sentence(module));
         if self.bytes.saturating_add(why.len()) > MAX_EXPLAIN_BYTES {
             self.cut = true;
             self.explanations.shrink_to_fit();

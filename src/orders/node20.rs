@@ -70,19 +70,15 @@ impl<C: Clone + Display + Hash, K: Chooser> Timing<C> for ChooserClock<K> {
     type Prune = Pruned;
     const REPORTS_POOL: bool = false;
 
-    /// Offers the state's fingerprint to the chooser once per turn.
-    fn visit(&mut self, s: &LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> Result<(), Pruned> {
+    /// Offers the state's fingerprint to the chooser once per turn; the loop
+    /// does not sleep here but waits inside the poll phase ([`ChooserClock::block`]).
+    fn turn_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> Result<Option<Slept>, Pruned> {
         let fingerprint = self.fingerprint(s, host);
         if self.chooser.visit(fingerprint) {
-            Ok(())
+            Ok(None)
         } else {
             Err(Pruned)
         }
-    }
-
-    /// The loop waits inside the poll phase ([`ChooserClock::block`]), not here.
-    fn sleep(&mut self, _: &mut LoopState<C>) -> Option<Slept> {
-        None
     }
 
     /// A clock reading: the clock may have crossed one boundary per unit
@@ -136,10 +132,10 @@ impl<C: Clone + Display + Hash, K: Chooser> Timing<C> for ChooserClock<K> {
     }
 
     /// Real turns last microseconds: no tick is added (the units' crossings stand for them).
-    fn end_of_turn(&mut self, _: &mut LoopState<C>, _: u64) {}
+    fn turn_ends(&mut self, _: &mut LoopState<C>, _: u64) {}
 
     /// `work n` moves the clock exactly; its crossings are the unit's.
-    fn work(&mut self, s: &mut LoopState<C>, ticks: u64) {
+    fn work_done(&mut self, s: &mut LoopState<C>, ticks: u64) {
         s.now = s.now.saturating_add(ticks);
     }
 }

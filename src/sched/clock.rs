@@ -60,12 +60,10 @@ pub trait Timing<C> {
     type Prune;
     /// Whether pool threads' events reach the host ([`super::LoopEvent::Pool`]).
     const REPORTS_POOL: bool;
-    /// A turn begins (after `turn += 1`). `host` feeds the host's state to a
-    /// hasher. `Err` abandons the run.
-    fn visit(&mut self, state: &LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> Result<(), Self::Prune>;
-    /// Rule 2a: the loop sleeps at the turn's start, if this timing sleeps
-    /// there; returns the sleep.
-    fn sleep(&mut self, state: &mut LoopState<C>) -> Option<Slept>;
+    /// A turn begins (after `turn += 1`): the seed model may sleep here
+    /// (rule 2a; returns the sleep), the explorer may abandon the schedule
+    /// (`Err`). `host` feeds the host's state to a hasher.
+    fn turn_begins(&mut self, state: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> Result<Option<Slept>, Self::Prune>;
     /// Reads the clock at `what`; `offset` is what the reading will be
     /// compared with later (a delay, a job's length). Returns the reading.
     fn read(&mut self, state: &mut LoopState<C>, offset: u64, what: Reading<'_, C>) -> u64;
@@ -77,10 +75,10 @@ pub trait Timing<C> {
     fn after_timers_phase(&mut self, alive: bool) -> bool;
     /// The completions the poll phase entered at clock `entry` runs, in order.
     fn poll_ready(&mut self, state: &mut LoopState<C>, entry: u64) -> Vec<Completion<C>>;
-    /// Rule 2g: the end of a turn that began (after its sleep) at `turn_start`.
-    fn end_of_turn(&mut self, state: &mut LoopState<C>, turn_start: u64);
-    /// Rule 5: `work ticks` on the main thread.
-    fn work(&mut self, state: &mut LoopState<C>, ticks: u64);
+    /// A turn that began (after any sleep) at `turn_start` ends (rule 2g in the seed model).
+    fn turn_ends(&mut self, state: &mut LoopState<C>, turn_start: u64);
+    /// A callback did `work ticks` on the main thread (rule 5).
+    fn work_done(&mut self, state: &mut LoopState<C>, ticks: u64);
 }
 
 /// The seed model's clock (docs/scheduling.md): exact readings, a sleep at a
@@ -92,28 +90,8 @@ impl<C> Timing<C> for ExactClock {
     type Prune = std::convert::Infallible;
     const REPORTS_POOL: bool = true;
 
-    fn visit(&mut self, _: &LoopState<C>, _: &dyn Fn(&mut dyn Hasher)) -> Result<(), Self::Prune> {
-        Ok(())
-    }
-
-    /// Rule 2a — sleep: with nothing ready for this turn (libuv's
-    /// `uv__backend_timeout` is not 0 and no completion is ready), the clock
-    /// jumps to the earliest of Node's timer handle and the next I/O or pool
-    /// completion, if that is later.
-    fn sleep(&mut self, s: &mut LoopState<C>) -> Option<Slept> {
-        let ready = s.pool.next_ready().is_some_and(|t| t <= s.now) || s.backend_timeout_is_zero() || s.main.is_some();
-        if ready {
-            return None;
-        }
-        let wake = match (s.timers.handle_due(), s.pool.next_ready()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let to = wake.filter(|&to| to > s.now)?;
-        let from = s.now;
-        s.now = to;
-        s.advance_pool();
-        Some(Slept { from, to })
+    fn turn_begins(&mut self, s: &mut LoopState<C>, _: &dyn Fn(&mut dyn Hasher)) -> Result<Option<Slept>, Self::Prune> {
+        Ok(ExactClock::sleep(s))
     }
 
     fn read(&mut self, s: &mut LoopState<C>, _offset: u64, what: Reading<'_, C>) -> u64 {
@@ -136,14 +114,44 @@ impl<C> Timing<C> for ExactClock {
         s.pool.take_ready(s.now)
     }
 
+    fn turn_ends(&mut self, s: &mut LoopState<C>, turn_start: u64) {
+        ExactClock::end_of_turn(s, turn_start);
+    }
+
+    fn work_done(&mut self, s: &mut LoopState<C>, ticks: u64) {
+        ExactClock::synchronous_work(s, ticks);
+    }
+}
+
+impl ExactClock {
+    /// Rule 2a — sleep: with nothing ready for this turn (libuv's
+    /// `uv__backend_timeout` is not 0 and no completion is ready), the clock
+    /// jumps to the earliest of Node's timer handle and the next I/O or pool
+    /// completion, if that is later.
+    pub fn sleep<C>(s: &mut LoopState<C>) -> Option<Slept> {
+        let ready = s.pool.next_ready().is_some_and(|t| t <= s.now) || s.backend_timeout_is_zero() || s.main.is_some();
+        if ready {
+            return None;
+        }
+        let wake = match (s.timers.handle_due(), s.pool.next_ready()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let to = wake.filter(|&to| to > s.now)?;
+        let from = s.now;
+        s.now = to;
+        s.advance_pool();
+        Some(Slept { from, to })
+    }
+
     /// Rule 2g — end of turn: `now = max(now, turn_start + 1)`.
-    fn end_of_turn(&mut self, s: &mut LoopState<C>, turn_start: u64) {
+    pub fn end_of_turn<C>(s: &mut LoopState<C>, turn_start: u64) {
         s.now = s.now.max(turn_start.saturating_add(1));
         s.advance_pool();
     }
 
     /// Rule 5 — synchronous work: the clock moves; pool threads go on.
-    fn work(&mut self, s: &mut LoopState<C>, ticks: u64) {
+    pub fn synchronous_work<C>(s: &mut LoopState<C>, ticks: u64) {
         s.now = s.now.saturating_add(ticks);
         s.advance_pool();
     }

@@ -59,25 +59,32 @@ pub enum Decision {
         slept: Option<Slept>,
     },
     /// Rule 4: a thread-pool job, run by the first poll phase after it was ready.
-    PoolJob {
-        /// The pool thread (1-based) that ran the job.
-        thread: usize,
-        /// Tick it was submitted at.
-        queued: u64,
-        /// Tick a thread took it.
-        start: u64,
-        /// Whether all threads were busy at `queued`, so that it waited in the FIFO.
-        waited: bool,
-        /// Tick its callback became ready for poll (`start` plus its ticks of work).
-        ready: u64,
-        /// Threads in the pool.
-        pool_size: usize,
-        slept: Option<Slept>,
-    },
+    PoolJob(PoolJob),
     /// Rules 2c/2d: a pending callback, and where it was deferred.
     Pending(Deferred),
     /// Rule 2f: a close callback (the close queue at phase entry, last in first out).
     Close,
+}
+
+/// A thread-pool job's facts (rule 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolJob {
+    /// The pool thread (1-based) that ran the job.
+    pub thread: usize,
+    /// Tick it was submitted at.
+    pub queued: u64,
+    /// Tick a thread took it.
+    pub start: u64,
+    /// Its ticks of work.
+    pub work: u64,
+    /// Whether all threads were busy at `queued`, so that it waited in the FIFO.
+    pub waited: bool,
+    /// Tick its callback became ready for poll (`start` plus its ticks of work).
+    pub ready: u64,
+    /// Threads in the pool.
+    pub pool_size: usize,
+    /// The loop slept in poll before this turn's timers phase.
+    pub slept: Option<Slept>,
 }
 
 /// The loop slept (rule 2a) from tick `from` to tick `to` at the start of a turn.
@@ -127,10 +134,11 @@ pub enum TimerTurn {
 pub enum Before {
     /// Nothing worth telling.
     Nothing,
-    /// Nothing else was ready: the loop slept until it (rule 2a).
+    /// Nothing else was ready: the loop slept at the start of its turn (rule 2a).
     Slept(Slept),
-    /// It ran more than a tick after due: the main thread was busy with `work`
-    /// until tick `until` (rule 5). A run one tick after due is not called late.
+    /// It ran more than a tick after due, after any sleep of its turn: the
+    /// main thread was busy with `work` until tick `until` (rule 5). A run one
+    /// tick after due is not called late.
     Busy { until: u64 },
 }
 
@@ -176,13 +184,13 @@ pub enum Deferred {
 
 /// Which drain is running (set where the loop calls it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum DrainPoint {
+pub(crate) enum DrainAfter {
     /// After one callback.
-    AfterCallback,
+    Callback,
     /// After a whole list of due timers (Node 10).
-    AfterTimerList,
+    TimerList,
     /// After the whole check phase (Node 10).
-    AfterCheckPhase,
+    CheckPhase,
 }
 
 /// Where and when a timer was set: (turn, tick, loop phase, delay as written).
@@ -205,8 +213,8 @@ pub(crate) struct Facts {
     /// The loop phase each pending callback / immediate was queued in, in queue order.
     pub pending: VecDeque<Phase>,
     pub check: VecDeque<Phase>,
-    /// The tick each pool job (by job number - 1) was submitted at.
-    pub jobs: Vec<u64>,
+    /// The tick each pool job (by job number - 1) was submitted at, and its ticks of work.
+    pub jobs: Vec<(u64, u64)>,
 }
 
 /// What a timer's decision needs besides the facts of its setting.
@@ -254,10 +262,11 @@ impl Facts {
         } else {
             TimerTurn::Plain
         };
+        let busy = run.now > due.saturating_add(1);
         let before = match run.slept {
-            Some(s) => Before::Slept(s),
-            None if run.now > due.saturating_add(1) => Before::Busy { until: run.now },
-            None => Before::Nothing,
+            Some(s) if !busy || run.now == s.to => Before::Slept(s),
+            _ if busy => Before::Busy { until: run.now },
+            _ => Before::Nothing,
         };
         Decision::Timeout {
             set_at: set.tick,
@@ -283,13 +292,16 @@ impl Facts {
 }
 
 /// The decision for a nextTick or microtask queued by a callback of phase
-/// `queued_by`, run by the drain at `point` (rule 6; rule 1 for an ES module body).
-pub(crate) fn drained(queue: Phase, queued_by: Phase, point: DrainPoint, module: Module) -> Decision {
+/// `queued_by`, run by the drain after `point` (rule 6; rule 1 for an ES
+/// module body). A callback queued by a timer or an immediate and drained
+/// after the whole timer list or check phase follows Node 10's rule; one
+/// queued by a microtask (a `.then` link, an `again`) does not.
+pub(crate) fn drained(queue: Phase, queued_by: Phase, point: DrainAfter, module: Module) -> Decision {
     let drain = match (queue, queued_by, point) {
         (Phase::NextTick, Phase::Microtask, _) => Drain::AfterMicrotaskQueue,
         (Phase::Microtask, Phase::Main, _) if module == Module::Esm => Drain::EsModuleBody,
-        (_, Phase::Timers, DrainPoint::AfterTimerList) => Drain::AfterTimerList,
-        (_, Phase::Check, DrainPoint::AfterCheckPhase) => Drain::AfterCheckPhase,
+        (_, Phase::Timers, DrainAfter::TimerList) => Drain::AfterTimerList,
+        (_, Phase::Check, DrainAfter::CheckPhase) => Drain::AfterCheckPhase,
         _ => Drain::AfterItsCallback,
     };
     Decision::Drained { queue, drain }
@@ -313,3 +325,6 @@ pub(crate) fn pending(loop_phase: Phase) -> Decision {
         _ => Deferred::Elsewhere,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -26,7 +26,7 @@
 //! | 2g | end of turn | `ExactClock::end_of_turn` |
 //! | 3 | Node's timers | `Scheduler::process_timers`, `NodeTimers` (timers.rs), `coerce_delay` |
 //! | 4 | the thread pool | `ThreadPool` (pool.rs) |
-//! | 5 | synchronous work | `ExactClock::work` |
+//! | 5 | synchronous work | `ExactClock::synchronous_work` |
 //! | 6 | the between-callbacks drain | `Scheduler::drain_between_callbacks`; per profile: `NodeProfile::drain_rule` |
 //! | 7 | limits | `Scheduler::within_limits` |
 
@@ -39,7 +39,7 @@ mod profile;
 mod timers;
 
 pub use clock::{ExactClock, Reading, Timing};
-pub use decision::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, Slept, TimerTurn};
+pub use decision::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, PoolJob, Slept, TimerTurn};
 pub use event_loop::{EventLoop, Host};
 pub use phase::Phase;
 pub(crate) use pool::ThreadPool;
@@ -48,7 +48,7 @@ pub use profile::{DrainRule, NodeProfile, NodeVersion};
 pub(crate) use timers::NodeTimers;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 
-use decision::{DrainPoint, Facts, TimerRun};
+use decision::{DrainAfter, Facts, TimerRun};
 use std::collections::VecDeque;
 use timers::Head;
 
@@ -172,6 +172,9 @@ impl<S, P> From<S> for Halt<S, P> {
 /// The result of a callback or phase: continue, or stop.
 type Step<S, P> = Result<(), Halt<S, P>>;
 
+/// What `processTimers` returns: the next list's expiry and whether a timer ran, or a stop.
+type TimersRun<S, P> = Result<(Option<u64>, bool), Halt<S, P>>;
+
 /// Where the main module runs (rule 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum MainEntry {
@@ -293,11 +296,11 @@ impl<C> LoopState<C> {
         self.seq
     }
 
-    /// While decisions are recorded: notes `fact` (where a callback was
-    /// queued) in the side table `table` picks.
-    fn note(&mut self, table: fn(&mut Facts) -> &mut VecDeque<Phase>, fact: Phase) {
+    /// While decisions are recorded: notes that a callback was queued in
+    /// `phase`, in the side table `table` picks.
+    fn note(&mut self, table: fn(&mut Facts) -> &mut VecDeque<Phase>, phase: Phase) {
         if let Some(facts) = self.facts.as_deref_mut() {
-            table(facts).push_back(fact);
+            table(facts).push_back(phase);
         }
     }
 }
@@ -434,9 +437,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         host.call(self, main, ctx)?;
         self.flush_pool_log(host);
         if at == MainEntry::InPoll {
-            self.run_microtasks(host, DrainPoint::AfterCallback)?;
+            self.run_microtasks(host, DrainAfter::Callback)?;
         }
-        self.drain_between_callbacks(host, DrainPoint::AfterCallback)
+        self.drain_between_callbacks(host, DrainAfter::Callback)
     }
 
     /// Rule 2 — the turn: sleep, timers, pending, poll, check, close; a turn
@@ -447,8 +450,10 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
             turn: self.state.turn,
             now: self.state.now,
         });
-        self.timing.visit(&self.state, &|h| host.fingerprint(h)).map_err(Halt::Pruned)?;
-        self.state.slept = self.timing.sleep(&mut self.state);
+        self.state.slept = self
+            .timing
+            .turn_begins(&mut self.state, &|h| host.fingerprint(h))
+            .map_err(Halt::Pruned)?;
         if let Some(Slept { from, to }) = self.state.slept {
             host.observe(LoopEvent::Sleep { from, to });
         }
@@ -462,7 +467,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.poll_phase(host)?;
         self.check_phase(host)?;
         self.close_phase(host)?;
-        self.timing.end_of_turn(&mut self.state, turn_start);
+        self.timing.turn_ends(&mut self.state, turn_start);
         self.flush_pool_log(host);
         Ok(())
     }
@@ -495,7 +500,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// while due at `phase_clock`. Returns the next list's expiry (if any)
     /// and whether a timer ran; the last timer's drain is left to the
     /// caller, as `RunTimers` does.
-    fn process_timers<H: Host<C, Self>>(&mut self, phase_clock: u64, host: &mut H) -> Result<(Option<u64>, bool), Halt<H::Stop, T::Prune>> {
+    fn process_timers<H: Host<C, Self>>(&mut self, phase_clock: u64, host: &mut H) -> TimersRun<H::Stop, T::Prune> {
         let mut ran = false;
         loop {
             let list = match self.state.timers.next_due_list(phase_clock) {
@@ -519,26 +524,29 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                 let start = due
                     .repeat
                     .then(|| self.timing.read(&mut self.state, 0, Reading::IntervalStart(&due.cb)));
-                let decision = self.recorded(|s| {
-                    let facts = s.facts.as_deref_mut().expect("recorded");
-                    let run = TimerRun {
-                        id: due.id,
-                        turn: s.turn,
-                        now: s.now,
-                        phase_clock,
-                        slept: s.slept,
-                    };
-                    if due.repeat {
-                        facts.interval(due.id, due.run, run.slept)
-                    } else {
-                        facts.timeout(run)
-                    }
-                });
+                let decision = self.timer_decision(&due, phase_clock);
                 let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run, decision);
                 self.call(host, due.cb.clone(), ctx)?;
                 self.state.timers.finish(due, start);
             }
         }
+    }
+
+    /// The decision for a due timer about to run (rules 2, 3, 5).
+    fn timer_decision(&mut self, due: &timers::DueTimer<C>, phase_clock: u64) -> Decision {
+        self.recorded(|s| {
+            let facts = s.facts.as_deref_mut().expect("recorded");
+            if due.repeat {
+                return facts.interval(due.id, due.run, s.slept);
+            }
+            facts.timeout(TimerRun {
+                id: due.id,
+                turn: s.turn,
+                now: s.now,
+                phase_clock,
+                slept: s.slept,
+            })
+        })
     }
 
     /// Rule 2c — the pending phase: the callbacks deferred since the last
@@ -629,14 +637,14 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     fn run_one<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, phase: Phase, decision: Decision) -> Step<H::Stop, T::Prune> {
         let ctx = self.ctx(phase, None, 1, decision);
         self.call(host, cb, ctx)?;
-        self.drain_between_callbacks(host, DrainPoint::AfterCallback)
+        self.drain_between_callbacks(host, DrainAfter::Callback)
     }
 
     /// Rule 6 — the between-callbacks drain (Node's
     /// `processTicksAndRejections`): the nextTick queue to empty, then the
     /// microtask queue to empty, while either has work. `point`: which drain
     /// this is, for the decisions.
-    fn drain_between_callbacks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainPoint) -> Step<H::Stop, T::Prune> {
+    fn drain_between_callbacks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         loop {
             while let Some(cb) = self.state.next_ticks.pop_front() {
                 let decision = self.drained(Phase::NextTick, point);
@@ -651,7 +659,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// The microtask queue to empty (V8's microtask checkpoint, `runMicrotasks()`).
-    fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainPoint) -> Step<H::Stop, T::Prune> {
+    fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         while let Some(cb) = self.state.microtasks.pop_front() {
             let decision = self.drained(Phase::Microtask, point);
             let ctx = self.ctx(Phase::Microtask, None, 1, decision);
@@ -661,7 +669,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// The decision for the nextTick or microtask just taken off `queue`.
-    fn drained(&mut self, queue: Phase, point: DrainPoint) -> Decision {
+    fn drained(&mut self, queue: Phase, point: DrainAfter) -> Decision {
         let module = self.module;
         self.recorded(|s| {
             let facts = s.facts.as_deref_mut().expect("recorded");
@@ -738,17 +746,18 @@ impl<C> LoopState<C> {
                 slept,
             };
         }
-        let queued = self.facts.as_deref().and_then(|f| f.jobs.get(done.job as usize - 1).copied());
-        let queued = queued.unwrap_or(done.start);
-        Decision::PoolJob {
+        let job = self.facts.as_deref().and_then(|f| f.jobs.get(done.job as usize - 1).copied());
+        let (queued, work) = job.unwrap_or((done.start, done.ready.saturating_sub(done.start)));
+        Decision::PoolJob(PoolJob {
             thread: done.thread,
             queued,
             start: done.start,
+            work,
             waited: done.start > queued,
             ready: done.ready,
             pool_size: self.pool.size(),
             slept,
-        }
+        })
     }
 }
 
@@ -829,7 +838,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
         let s = &mut self.state;
         s.advance_pool();
         if let Some(facts) = s.facts.as_deref_mut() {
-            facts.jobs.push(now);
+            facts.jobs.push((now, ticks));
         }
         s.pool.submit(now, ticks, &mut s.seq, cb, &mut s.pool_log);
     }
@@ -855,7 +864,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
 
     /// `work n`: synchronous CPU work; the clock moves, pool threads go on (rule 5).
     fn work(&mut self, ticks: u64) {
-        self.timing.work(&mut self.state, ticks);
+        self.timing.work_done(&mut self.state, ticks);
     }
 }
 

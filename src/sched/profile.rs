@@ -19,7 +19,7 @@ pub enum NodeProfile {
     Node10,
 }
 
-use super::decision::DrainPoint;
+use super::decision::DrainAfter;
 
 /// The name the CLI and [`crate::interp::RunOptions`] use for a profile.
 pub type NodeVersion = NodeProfile;
@@ -50,36 +50,36 @@ impl NodeProfile {
 impl DrainRule {
     /// The drain before the timers phase's next due timer, after one ran
     /// (`same_list`: the next one is of the list that ran last), if any.
-    pub(crate) fn between_timers(self, same_list: bool) -> Option<DrainPoint> {
+    pub(crate) fn between_timers(self, same_list: bool) -> Option<DrainAfter> {
         match self {
-            DrainRule::AfterEachCallback => Some(DrainPoint::AfterCallback),
+            DrainRule::AfterEachCallback => Some(DrainAfter::Callback),
             DrainRule::AfterTimerListAndCheckPhase if same_list => None,
-            DrainRule::AfterTimerListAndCheckPhase => Some(DrainPoint::AfterTimerList),
+            DrainRule::AfterTimerListAndCheckPhase => Some(DrainAfter::TimerList),
         }
     }
 
     /// The drain after the last timer a timers phase ran.
-    pub(crate) fn after_timers(self) -> DrainPoint {
+    pub(crate) fn after_timers(self) -> DrainAfter {
         match self {
-            DrainRule::AfterEachCallback => DrainPoint::AfterCallback,
-            DrainRule::AfterTimerListAndCheckPhase => DrainPoint::AfterTimerList,
+            DrainRule::AfterEachCallback => DrainAfter::Callback,
+            DrainRule::AfterTimerListAndCheckPhase => DrainAfter::TimerList,
         }
     }
 
     /// The drain after each immediate, if any.
-    pub(crate) fn after_immediate(self) -> Option<DrainPoint> {
+    pub(crate) fn after_immediate(self) -> Option<DrainAfter> {
         match self {
-            DrainRule::AfterEachCallback => Some(DrainPoint::AfterCallback),
+            DrainRule::AfterEachCallback => Some(DrainAfter::Callback),
             DrainRule::AfterTimerListAndCheckPhase => None,
         }
     }
 
     /// The drain after the whole check phase (empty under Node 20's rule:
     /// the last immediate's drain ran already).
-    pub(crate) fn after_check_phase(self) -> DrainPoint {
+    pub(crate) fn after_check_phase(self) -> DrainAfter {
         match self {
-            DrainRule::AfterEachCallback => DrainPoint::AfterCallback,
-            DrainRule::AfterTimerListAndCheckPhase => DrainPoint::AfterCheckPhase,
+            DrainRule::AfterEachCallback => DrainAfter::Callback,
+            DrainRule::AfterTimerListAndCheckPhase => DrainAfter::CheckPhase,
         }
     }
 }
