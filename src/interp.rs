@@ -459,7 +459,7 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
 
     type Stop = Stop;
 
-    fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
+    fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
@@ -540,7 +540,7 @@ impl<'a> Interp<'a> {
 
     /// A callback starts: its counters, explanation and `clear` bookkeeping;
     /// an interval past its `times` is cleared. Returns its frame.
-    fn enter<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx) -> Frame<'a> {
+    fn enter<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
         self.last = Some(inst);
         let site = self.site(&inst);
         self.counts[site] += 1;
@@ -810,7 +810,7 @@ impl<'a> Interp<'a> {
 
     /// The explanation of `inst`'s run: the scheduler's decision, worded
     /// after where it was scheduled.
-    fn explain(&self, inst: &Instance<'a>, ctx: &Ctx) -> String {
+    fn explain(&self, inst: &Instance<'a>, ctx: &Ctx<'_>) -> String {
         let from = inst
             .note
             .checked_sub(1)
@@ -821,7 +821,7 @@ impl<'a> Interp<'a> {
             label: inst.label.get().map(|l| self.labels[l as usize].clone()),
             from,
             turn: ctx.turn,
-            decision: ctx.decision,
+            decision: *ctx.decision,
         };
         explain::explain(&why)
     }

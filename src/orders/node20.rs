@@ -110,7 +110,8 @@ impl<C: Clone + Display + Hash, K: Chooser> Timing<C> for ChooserClock<K> {
 
     /// With nothing alive after the timers phase the loop ends; else the
     /// rest of the turn is one more unit.
-    fn after_timers_phase(&mut self, alive: bool) -> bool {
+    fn after_timers_phase(&mut self, s: &LoopState<C>) -> bool {
+        let alive = s.alive();
         if alive {
             self.unused += 1;
         }

@@ -70,9 +70,8 @@ pub trait Timing<C> {
     /// A unit begins: a callback, the main module, the stretch before the
     /// first turn.
     fn unit_begins(&mut self);
-    /// After the timers phase: whether the turn goes on (`alive`: whether
-    /// anything keeps the loop alive).
-    fn after_timers_phase(&mut self, alive: bool) -> bool;
+    /// After the timers phase: whether the turn goes on.
+    fn after_timers_phase(&mut self, state: &LoopState<C>) -> bool;
     /// The completions the poll phase entered at clock `entry` runs, in order.
     fn poll_ready(&mut self, state: &mut LoopState<C>, entry: u64) -> Vec<Completion<C>>;
     /// A turn that began (after any sleep) at `turn_start` ends (rule 2g in the seed model).
@@ -103,7 +102,7 @@ impl<C> Timing<C> for ExactClock {
 
     fn unit_begins(&mut self) {}
 
-    fn after_timers_phase(&mut self, _alive: bool) -> bool {
+    fn after_timers_phase(&mut self, _: &LoopState<C>) -> bool {
         true
     }
 

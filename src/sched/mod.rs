@@ -99,7 +99,7 @@ impl Default for Limits {
 
 /// Where and when a callback runs, handed to [`Host::call`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ctx {
+pub struct Ctx<'a> {
     /// Loop turn (0 while the CommonJS main module runs).
     pub turn: u64,
     /// Clock at the callback's start, in ticks.
@@ -114,7 +114,7 @@ pub struct Ctx {
     pub run: u64,
     /// Which rule placed the callback here, and the facts it used
     /// ([`Decision::Unrecorded`] unless [`Scheduler::with_decisions`]).
-    pub decision: Decision,
+    pub decision: &'a Decision,
 }
 
 /// What `clear` can cancel: a timeout or interval, or an immediate.
@@ -298,6 +298,7 @@ impl<C> LoopState<C> {
 
     /// While decisions are recorded: notes that a callback was queued in
     /// `phase`, in the side table `table` picks.
+    #[inline]
     fn note(&mut self, table: fn(&mut Facts) -> &mut VecDeque<Phase>, phase: Phase) {
         if let Some(facts) = self.facts.as_deref_mut() {
             table(facts).push_back(phase);
@@ -403,6 +404,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// Rule 7 — limits: a run past `max_turns` turns or `max_callbacks`
     /// callbacks is stopped (`phase`: where the next or last callback runs).
+    #[inline]
     fn within_limits<H: Host<C, Self>>(&mut self, host: &mut H, kind: LimitKind, phase: Phase) -> Step<H::Stop, T::Prune> {
         let over = match kind {
             LimitKind::Turns => self.state.turn >= self.limits.max_turns,
@@ -431,7 +433,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         };
         let module = self.module;
         let decision = self.recorded(|_| Decision::MainModule(module));
-        let ctx = self.ctx(Phase::Main, None, 1, decision);
+        let ctx = self.ctx(Phase::Main, None, 1, &decision);
         self.timing.unit_begins();
         self.state.last_phase = Phase::Main;
         host.call(self, main, ctx)?;
@@ -460,7 +462,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.flush_pool_log(host);
         let turn_start = self.state.now;
         self.timers_phase(host)?;
-        if !self.timing.after_timers_phase(self.state.alive()) {
+        if !self.timing.after_timers_phase(&self.state) {
             return Ok(());
         }
         self.pending_phase(host)?;
@@ -525,7 +527,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                     .repeat
                     .then(|| self.timing.read(&mut self.state, 0, Reading::IntervalStart(&due.cb)));
                 let decision = self.timer_decision(&due, phase_clock);
-                let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run, decision);
+                let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run, &decision);
                 self.call(host, due.cb.clone(), ctx)?;
                 self.state.timers.finish(due, start);
             }
@@ -589,6 +591,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// The pending queue as it is now, first in first out (`uv__run_pending`).
     fn run_pending_snapshot<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        if self.state.pending.is_empty() {
+            return Ok(());
+        }
         let batch = std::mem::take(&mut self.state.pending);
         let mut deferred_in = self.state.facts.as_deref_mut().map(|f| std::mem::take(&mut f.pending));
         for cb in batch {
@@ -613,7 +618,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
             let Some(cb) = immediate.cb else { continue };
             self.state.live_immediates -= 1;
             let decision = queued_in.map_or(Decision::Unrecorded, decision::immediate);
-            let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1, decision);
+            let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1, &decision);
             self.call(host, cb, ctx)?;
             if let Some(point) = rule.after_immediate() {
                 self.drain_between_callbacks(host, point)?;
@@ -625,6 +630,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// Rule 2f — the close phase: the close queue at phase entry, last in first out.
     fn close_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
         self.state.loop_phase = Phase::Close;
+        if self.state.close.is_empty() {
+            return Ok(());
+        }
         let batch = std::mem::take(&mut self.state.close);
         let decision = self.recorded(|_| Decision::Close);
         for cb in batch.into_iter().rev() {
@@ -635,7 +643,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// One callback of a phase, then the drain.
     fn run_one<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, phase: Phase, decision: Decision) -> Step<H::Stop, T::Prune> {
-        let ctx = self.ctx(phase, None, 1, decision);
+        let ctx = self.ctx(phase, None, 1, &decision);
         self.call(host, cb, ctx)?;
         self.drain_between_callbacks(host, DrainAfter::Callback)
     }
@@ -648,7 +656,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         loop {
             while let Some(cb) = self.state.next_ticks.pop_front() {
                 let decision = self.drained(Phase::NextTick, point);
-                let ctx = self.ctx(Phase::NextTick, None, 1, decision);
+                let ctx = self.ctx(Phase::NextTick, None, 1, &decision);
                 self.call(host, cb, ctx)?;
             }
             self.run_microtasks(host, point)?;
@@ -662,13 +670,14 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         while let Some(cb) = self.state.microtasks.pop_front() {
             let decision = self.drained(Phase::Microtask, point);
-            let ctx = self.ctx(Phase::Microtask, None, 1, decision);
+            let ctx = self.ctx(Phase::Microtask, None, 1, &decision);
             self.call(host, cb, ctx)?;
         }
         Ok(())
     }
 
     /// The decision for the nextTick or microtask just taken off `queue`.
+    #[inline]
     fn drained(&mut self, queue: Phase, point: DrainAfter) -> Decision {
         let module = self.module;
         self.recorded(|s| {
@@ -682,6 +691,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// `make()` when decisions are recorded, else [`Decision::Unrecorded`].
+    #[inline]
     fn recorded(&mut self, make: impl FnOnce(&mut LoopState<C>) -> Decision) -> Decision {
         if self.state.facts.is_some() {
             make(&mut self.state)
@@ -690,7 +700,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         }
     }
 
-    fn ctx(&self, phase: Phase, handle: Option<Handle>, run: u64, decision: Decision) -> Ctx {
+    #[inline]
+    fn ctx<'d>(&self, phase: Phase, handle: Option<Handle>, run: u64, decision: &'d Decision) -> Ctx<'d> {
         Ctx {
             turn: self.state.turn,
             now: self.state.now,
@@ -703,7 +714,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// Calls a callback, counted against `max_callbacks`.
-    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx) -> Step<H::Stop, T::Prune> {
+    #[inline]
+    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
         self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
         self.state.callbacks += 1;
         self.timing.unit_begins();
@@ -713,6 +725,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         Ok(())
     }
 
+    #[inline]
     fn flush_pool_log<H: Host<C, Self>>(&mut self, host: &mut H) {
         if T::REPORTS_POOL {
             for event in self.state.pool_log.drain(..) {
@@ -749,7 +762,7 @@ impl<C> LoopState<C> {
         let job = self.facts.as_deref().and_then(|f| f.jobs.get(done.job as usize - 1).copied());
         let (queued, work) = job.unwrap_or((done.start, done.ready.saturating_sub(done.start)));
         Decision::PoolJob(PoolJob {
-            thread: done.thread,
+            thread: usize::from(done.thread),
             queued,
             start: done.start,
             work,

@@ -18,10 +18,10 @@ pub struct Completion<C> {
     /// Took no time at all (an `io` without `after`, a 0-tick job that got a
     /// thread at once): ready at every later poll, never racing (docs/orders.md §4).
     pub instant: bool,
+    /// The pool thread (1-based, at most 1024) that ran the job; 0 for `io`.
+    pub thread: u16,
     /// The pool job's number (1-based, in submit order); 0 for `io`.
     pub job: u64,
-    /// The pool thread (1-based) that ran the job; 0 for `io`.
-    pub thread: usize,
     pub cb: C,
 }
 
@@ -136,8 +136,8 @@ impl<C> ThreadPool<C> {
             start,
             seq,
             instant,
-            job: 0,
             thread: 0,
+            job: 0,
             cb,
         }));
     }
@@ -161,8 +161,8 @@ impl<C> ThreadPool<C> {
                 start,
                 seq: start_seq,
                 instant,
+                thread: u16::try_from(thread + 1).unwrap_or(u16::MAX),
                 job,
-                thread: thread + 1,
                 cb,
             }));
             match self.waiting.pop_front() {

@@ -30,8 +30,8 @@ struct Script {
 
 impl Host<usize, Scheduler<usize>> for Script {
     type Stop = ();
-    fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx) -> Result<(), ()> {
-        self.seen.push((cb, ctx.decision));
+    fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx<'_>) -> Result<(), ()> {
+        self.seen.push((cb, *ctx.decision));
         for op in self.table[cb].clone() {
             match op {
                 Timeout(d, c) => drop(s.set_timeout(d, c)),
