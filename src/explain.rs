@@ -1,10 +1,13 @@
 //! `run --explain`: for each trace line, the rule that placed it there, in
 //! the terms of docs/scheduling.md and the seeds.
+//!
+//! The scheduler decides and records why ([`Decision`]); this module only
+//! words that record, after where the host scheduled the callback.
 
-use crate::sched::{coerce_delay, Module, NodeVersion, Phase, TIMEOUT_MAX};
+use crate::sched::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, Module, Phase, PoolJob, Slept, TimerTurn};
 use crate::syntax::ast::Kind;
 
-/// Where and when a callback was scheduled.
+/// Where and when the host scheduled a callback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Origin {
     pub turn: u64,
@@ -25,21 +28,10 @@ pub struct Why {
     pub link: usize,
     pub label: Option<String>,
     pub from: Origin,
-    /// When and where it ran.
+    /// The turn it ran in.
     pub turn: u64,
-    pub tick: u64,
-    pub phase: Phase,
-    /// `timeout`/`interval` delay as written; `io … after`; `submit` ticks.
-    pub amount: u64,
-    /// Run number of an interval or `again` chain.
-    pub run: u64,
-    /// A pool job's start tick (when it got a thread).
-    pub pool_start: Option<u64>,
-    pub pool_size: usize,
-    /// The loop slept in poll from..to in the turn it ran.
-    pub slept: Option<(u64, u64)>,
-    /// Whose between-callbacks drain the run follows (`--node`).
-    pub node: NodeVersion,
+    /// What the scheduler decided, and the facts it used.
+    pub decision: Decision,
 }
 
 /// "where": `the main module`, `the poll phase of turn 1`, `a nextTick callback in turn 1`.
@@ -74,7 +66,7 @@ fn scheduled(w: &Why) -> String {
 }
 
 /// The explanation of the main module's lines.
-pub fn main_module(module: Module) -> String {
+pub fn main_module_sentence(module: Module) -> String {
     match module {
         Module::Cjs => "the main module runs synchronously at turn 0, before the loop starts (rule 1)".into(),
         Module::Esm => {
@@ -84,130 +76,131 @@ pub fn main_module(module: Module) -> String {
     }
 }
 
-/// Queued by a timer or an immediate under Node 10's drain rule, which
-/// waits for the whole timer list or check phase.
-fn node10_batch(w: &Why) -> bool {
-    w.node == NodeVersion::Node10 && matches!(w.from.phase, Some(Phase::Timers) | Some(Phase::Check))
-}
-
 /// One line: what scheduled the callback, when, and the decisive rule.
 pub fn explain(w: &Why) -> String {
-    let rule = match w.kind {
-        Kind::Timeout => timer(w),
-        Kind::Interval => format!(
-            "run {} of the interval: each run is re-armed {} after the previous run started, not ended (rule 3){}",
-            w.run,
-            ticks(coerce_delay(w.amount)),
-            late(w, None)
+    let rule = match w.decision {
+        Decision::MainModule(module) => return main_module_sentence(module),
+        Decision::Unrecorded => return scheduled(w),
+        Decision::Timeout {
+            due,
+            coerced,
+            turn,
+            before,
+            ..
+        } => timeout(due, coerced, turn, before, w.turn),
+        Decision::Interval { run, every, slept } => format!(
+            "run {run} of the interval: each run is re-armed {} after the previous run started, not ended (rule 3){}",
+            ticks(every),
+            slept.map_or(String::new(), slept_before_timers)
         ),
-        Kind::Immediate => immediate(w),
-        Kind::NextTick | Kind::Microtask | Kind::Then if node10_batch(w) => format!(
-            "Node 10 drains the nextTick and microtask queues only after {}, not after each callback (rule 6, as before Node 11)",
-            if w.from.phase == Some(Phase::Timers) {
-                "the whole list of due timers"
-            } else {
-                "the whole check phase"
-            }
-        ),
-        Kind::NextTick => match w.from.phase {
-            Some(Phase::Microtask) => "queued by a microtask, a nextTick waits until the whole microtask queue is empty (rule 6)".into(),
-            _ => "a nextTick runs right after the callback that queued it returns, before any microtask (rule 6)".into(),
-        },
-        Kind::Microtask | Kind::Then if w.link > 0 => "a `.then` link is queued when the previous link's callback returns (rule 6)".into(),
-        Kind::Microtask | Kind::Then => match w.from.phase {
-            Some(Phase::Main) if w.from.turn > 0 => {
-                "queued by the ES module body, itself a microtask: it runs before any nextTick (rule 1)".into()
-            }
-            _ => "a microtask runs once the nextTick queue is empty, right after the callback that queued it (rule 6)".into(),
-        },
-        Kind::Io => format!(
-            "the bytes arrive at tick {}; the first poll phase to find them ready is turn {}'s (rule 2){}",
-            w.from.tick.saturating_add(w.amount),
+        Decision::Immediate(queued) => immediate(queued, w.turn),
+        Decision::Drained { queue, drain } => drained(queue, drain, w.link),
+        Decision::Io { arrived, slept } => format!(
+            "the bytes arrive at tick {arrived}; the first poll phase to find them ready is turn {}'s (rule 2){}",
             w.turn,
-            slept(w)
+            slept_in_poll(slept)
         ),
-        Kind::Submit => pool(w),
-        Kind::Pending => match w.from.loop_phase {
-            Some(Phase::Timers) => "deferred from the timers phase, it runs in the same turn's pending phase (rule 2)".into(),
-            Some(Phase::Poll) | Some(Phase::Pending) => {
-                "deferred during poll, it runs in the pending rounds right after poll (libuv 1.46, rule 2)".into()
-            }
-            _ => "deferred outside timers and poll, it waits for the next turn's pending phase (rule 2)".into(),
-        },
-        Kind::Close => "close callbacks run in the close phase, the queue as it was at phase entry, last in first out (rule 2)".into(),
+        Decision::PoolJob(job) => pool_job(job, w.turn),
+        Decision::Pending(deferred) => match deferred {
+            Deferred::FromTimersPhase => "deferred from the timers phase, it runs in the same turn's pending phase (rule 2)",
+            Deferred::DuringPoll => "deferred during poll, it runs in the pending rounds right after poll (libuv 1.46, rule 2)",
+            Deferred::Elsewhere => "deferred outside timers and poll, it waits for the next turn's pending phase (rule 2)",
+        }
+        .into(),
+        Decision::Close => "close callbacks run in the close phase, the queue as it was at phase entry, last in first out (rule 2)".into(),
     };
     format!("{}; {rule}", scheduled(w))
 }
 
-fn timer(w: &Why) -> String {
-    let delay = coerce_delay(w.amount);
-    let due = w.from.tick.saturating_add(delay);
-    let coerced = match w.amount {
-        0 => " (0 becomes 1, as in Node)",
-        d if d > TIMEOUT_MAX => " (a delay above 2147483647 becomes 1, as in Node)",
-        _ => "",
+fn timeout(due: u64, coerced: Option<Coercion>, turn: TimerTurn, before: Before, ran_turn: u64) -> String {
+    let coerced = match coerced {
+        Some(Coercion::Zero) => " (0 becomes 1, as in Node)",
+        Some(Coercion::AboveMax) => " (a delay above 2147483647 becomes 1, as in Node)",
+        None => "",
     };
-    let mut s = format!("due at {due}{coerced}");
-    let after_timers = matches!(w.from.loop_phase, Some(Phase::Pending | Phase::Poll | Phase::Check | Phase::Close));
-    if w.from.loop_phase == Some(Phase::Timers) && w.turn > w.from.turn {
-        s += &format!(
-            "; set during turn {}'s timers phase, it waits for a later turn (rule 3)",
-            w.from.turn
-        );
-    } else if after_timers && w.turn == w.from.turn.saturating_add(1) && w.tick <= due {
-        s += &format!(
-            "; turn {}'s timers phase had already run, so it waits for turn {} (rule 2)",
-            w.from.turn, w.turn
-        );
-    } else if w.from.turn == 0 {
-        s += "; timers run in a turn's timers phase once due (rule 3)";
-    }
-    s + &late(w, Some(due))
-}
-
-fn late(w: &Why, due: Option<u64>) -> String {
-    match (w.slept, due) {
-        (Some((from, to)), _) => format!("; nothing else was ready, so the loop slept from tick {from} to {to} (rule 2)"),
-        (None, Some(due)) if w.tick > due.saturating_add(1) => {
-            format!("; the thread was busy until tick {}, so it ran late (rule 5)", w.tick)
+    let turn = match turn {
+        TimerTurn::SetDuringTimersPhase { set_turn } => {
+            format!("; set during turn {set_turn}'s timers phase, it waits for a later turn (rule 3)")
         }
-        _ => String::new(),
-    }
+        TimerTurn::SetAfterTimersPhase { set_turn } => {
+            format!("; turn {set_turn}'s timers phase had already run, so it waits for turn {ran_turn} (rule 2)")
+        }
+        TimerTurn::FromMainModule => "; timers run in a turn's timers phase once due (rule 3)".into(),
+        TimerTurn::Plain => String::new(),
+    };
+    let before = match before {
+        Before::Slept(s) => slept_before_timers(s),
+        Before::Busy { until } => format!("; the thread was busy until tick {until}, so it ran late (rule 5)"),
+        Before::Nothing => String::new(),
+    };
+    format!("due at {due}{coerced}{turn}{before}")
 }
 
-fn slept(w: &Why) -> String {
-    match w.slept {
-        Some((from, to)) => format!("; the loop slept in poll from tick {from} to {to}"),
-        None => String::new(),
-    }
-}
-
-fn immediate(w: &Why) -> String {
-    match w.from.loop_phase {
-        Some(Phase::Check) => "set during the check phase: the check queue was taken as a snapshot, so it runs next turn (rule 2)".into(),
-        Some(Phase::Close) => "set in the close phase, it waits for the next turn's check phase (rule 2)".into(),
-        Some(Phase::Main) | None if w.from.turn == 0 => "turn 1's check phase is the first after the main module (rule 2)".into(),
-        _ => format!("the check phase comes later in the same turn (turn {}) (rule 2)", w.turn),
-    }
-}
-
-fn pool(w: &Why) -> String {
-    let start = w.pool_start.unwrap_or(w.from.tick);
-    let wait = if start > w.from.tick {
-        format!(
-            "all {} pool threads were busy, so it waited until a thread was free at tick {start} (FIFO, rule 4); ",
-            w.pool_size
-        )
+fn pool_job(job: PoolJob, ran_turn: u64) -> String {
+    let PoolJob {
+        start,
+        work,
+        waited,
+        ready,
+        pool_size,
+        slept,
+        ..
+    } = job;
+    let wait = if waited {
+        format!("all {pool_size} pool threads were busy, so it waited until a thread was free at tick {start} (FIFO, rule 4); ")
     } else {
         format!("a free pool thread took it at once (tick {start}); ")
     };
     format!(
-        "{wait}{} of work made it ready at {}, and turn {}'s poll phase ran it (rule 4){}",
-        ticks(w.amount),
-        start.saturating_add(w.amount),
-        w.turn,
-        slept(w)
+        "{wait}{} of work made it ready at {ready}, and turn {ran_turn}'s poll phase ran it (rule 4){}",
+        ticks(work),
+        slept_in_poll(slept)
     )
+}
+
+fn slept_before_timers(s: Slept) -> String {
+    format!(
+        "; nothing else was ready, so the loop slept from tick {} to {} (rule 2)",
+        s.from, s.to
+    )
+}
+
+fn slept_in_poll(slept: Option<Slept>) -> String {
+    match slept {
+        Some(s) => format!("; the loop slept in poll from tick {} to {}", s.from, s.to),
+        None => String::new(),
+    }
+}
+
+fn immediate(queued: ImmediateQueued, ran_turn: u64) -> String {
+    match queued {
+        ImmediateQueued::DuringCheckPhase => {
+            "set during the check phase: the check queue was taken as a snapshot, so it runs next turn (rule 2)".into()
+        }
+        ImmediateQueued::DuringClosePhase => "set in the close phase, it waits for the next turn's check phase (rule 2)".into(),
+        ImmediateQueued::ByMainModule => "turn 1's check phase is the first after the main module (rule 2)".into(),
+        ImmediateQueued::EarlierInTurn => format!("the check phase comes later in the same turn (turn {ran_turn}) (rule 2)"),
+    }
+}
+
+/// A nextTick or microtask: the drain that ran it (`link > 0`: a `.then` link).
+fn drained(queue: Phase, drain: Drain, link: usize) -> String {
+    let node10 = |after: &str| {
+        format!("Node 10 drains the nextTick and microtask queues only after {after}, not after each callback (rule 6, as before Node 11)")
+    };
+    match drain {
+        Drain::AfterTimerList => node10("the whole list of due timers"),
+        Drain::AfterCheckPhase => node10("the whole check phase"),
+        _ if link > 0 => "a `.then` link is queued when the previous link's callback returns (rule 6)".into(),
+        Drain::AfterMicrotaskQueue => "queued by a microtask, a nextTick waits until the whole microtask queue is empty (rule 6)".into(),
+        Drain::EsModuleBody => "queued by the ES module body, itself a microtask: it runs before any nextTick (rule 1)".into(),
+        Drain::AfterItsCallback if queue == Phase::NextTick => {
+            "a nextTick runs right after the callback that queued it returns, before any microtask (rule 6)".into()
+        }
+        Drain::AfterItsCallback => {
+            "a microtask runs once the nextTick queue is empty, right after the callback that queued it (rule 6)".into()
+        }
+    }
 }
 
 /// "1 tick", "4 ticks".
@@ -216,5 +209,49 @@ fn ticks(n: u64) -> String {
         "1 tick".into()
     } else {
         format!("{n} ticks")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::interp::{run, RunOptions};
+    use crate::load::load_bytes;
+    use crate::sched::NodeVersion;
+
+    fn explained(src: &str, node: NodeVersion) -> Vec<(String, String)> {
+        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+        let opts = RunOptions {
+            explain: true,
+            node,
+            ..RunOptions::default()
+        };
+        let trace = run(&loaded.file, &loaded.src, "t", opts);
+        trace.logs().map(|(_, t)| t.to_string()).zip(trace.explanations.clone()).collect()
+    }
+
+    #[test]
+    fn node_10_explains_a_then_link_by_its_previous_link_not_by_the_timer() {
+        let src = "timeout 1 \"a\" { then \"p\" .then \"q\" }\ntimeout 1 \"b\"\n";
+        let lines = explained(src, NodeVersion::Node10);
+        let texts: Vec<&str> = lines.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(texts, ["b", "p", "q"]);
+        assert!(lines[1].1.ends_with(
+            "Node 10 drains the nextTick and microtask queues only after the whole list of due timers, not after each callback (rule 6, as before Node 11)"
+        ));
+        assert_eq!(
+            lines[2].1,
+            ".then link 1 (line 1) was scheduled at tick 1 from the timers phase of turn 1; a `.then` link is queued when the previous link's callback returns (rule 6)"
+        );
+    }
+
+    #[test]
+    fn a_sleep_is_told_in_the_turn_it_happened_whatever_logged_before() {
+        // Turn 1 logs nothing; turn 2 sleeps from 21 to 25 before "b".
+        let src = "timeout 0 \"a\" { }\nwork 20\ntimeout 5 \"b\"\n";
+        let lines = explained(src, NodeVersion::Node20);
+        assert_eq!(
+            lines[0].1,
+            "timeout \"b\" (line 3) was scheduled at tick 20 from the main module; due at 25; timers run in a turn's timers phase once due (rule 3); nothing else was ready, so the loop slept from tick 21 to 25 (rule 2)"
+        );
     }
 }

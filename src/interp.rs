@@ -149,7 +149,9 @@ pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sche
 pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
     let opts = resolve_limits(file, opts);
     let (pool, module) = loop_config(file, &opts);
-    let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits).with_node(opts.node);
+    let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits)
+        .with_node(opts.node)
+        .with_decisions(opts.explain);
     let mut interp = Interp::new(file, src, opts);
     let ending = match sched.run(MAIN, &mut interp) {
         Ok(()) => Ending::Finished {
@@ -222,112 +224,20 @@ static MAIN_CALLBACK: Callback = Callback {
     is_async: false,
 };
 
-/// The interpreter: the host of a loop run.
-pub(crate) struct Interp<'a> {
-    src_lines: Vec<usize>,
-    opts: RunOptions,
-    events: Vec<Event>,
-    /// The source span of each `log` event, in order.
-    log_spans: Vec<Span>,
-    /// A running hash of the log texts so far.
-    log_hash: u64,
-    labels: IndexSet<String>,
-    /// The file has a `clear`: live handles must be tracked by label.
-    clears: bool,
-    /// Live handles per label id, for `clear`.
-    live: IndexMap<u32, IndexSet<Handle>>,
-    /// `{k}` counters per callback site.
-    counts: Vec<u64>,
-    frame_phase: Phase,
-    /// The last callback called, for limit diagnostics.
-    last: Option<Instance<'a>>,
+/// Bounds accounting: statements run, callbacks scheduled, the orders
+/// search's deadline.
+#[derive(Default)]
+struct Budget {
     statements: u64,
-    main: &'a [Stmt],
-    module: crate::sched::Module,
-    /// `--explain`: one explanation per log line, and what it needs.
-    explanations: Vec<String>,
-    why: Option<String>,
-    loop_phase: Phase,
-    submits: u64,
     /// Callbacks scheduled so far.
     scheduled: u64,
-    /// Where and when each scheduled callback was scheduled, and its pool job.
-    notes: Vec<(Origin, u64)>,
-    pool_starts: Vec<u64>,
-    pool_size: usize,
-    slept: Option<(u64, u64, u64)>,
-    /// The order of log texts a guided search is looking for: a run that
-    /// prints anything else stops with [`Stop::Diverged`].
-    target: Option<&'a [String]>,
-    /// Bytes of log text held ([`MAX_TRACE_LOG_BYTES`]).
-    log_bytes: usize,
-    /// Verbose events held, and the bytes of their text.
-    verbose_events: usize,
-    verbose_bytes: usize,
-    /// Verbose events were dropped from here on.
-    verbose_cut: bool,
-    /// Bytes of explanations held ([`MAX_EXPLAIN_BYTES`]); past it, none are kept.
-    explain_bytes: usize,
-    explain_cut: bool,
     /// When the orders search this replay belongs to must stop.
     deadline: Option<std::time::Instant>,
     /// Steps since the clock was last read (for the deadline).
     steps: u32,
 }
 
-impl<'a> Interp<'a> {
-    /// A fresh interpreter for `file`.
-    pub(crate) fn new(file: &'a File, src: &str, opts: RunOptions) -> Self {
-        Interp {
-            src_lines: line_starts(src),
-            opts,
-            events: Vec::new(),
-            log_spans: Vec::new(),
-            log_hash: 0,
-            labels: IndexSet::new(),
-            live: IndexMap::new(),
-            clears: has_clear(&file.body),
-            counts: vec![0; file.sites],
-            frame_phase: Phase::Main,
-            last: None,
-            statements: 0,
-            main: &file.body,
-            module: file.module.map(|m| m.value).unwrap_or_default(),
-            explanations: Vec::new(),
-            why: None,
-            loop_phase: Phase::Main,
-            submits: 0,
-            scheduled: 0,
-            notes: Vec::new(),
-            pool_starts: Vec::new(),
-            pool_size: loop_config(file, &opts).0,
-            slept: None,
-            target: None,
-            log_bytes: 0,
-            verbose_events: 0,
-            verbose_bytes: 0,
-            verbose_cut: false,
-            explain_bytes: 0,
-            explain_cut: false,
-            deadline: None,
-            steps: 0,
-        }
-    }
-
-    /// Stops the run ([`Stop::Diverged`]) at the first log line that differs
-    /// from `target` (or goes past its end).
-    pub(crate) fn with_target(mut self, target: &'a [String]) -> Self {
-        self.target = Some(target);
-        self
-    }
-
-    /// Stops the run with [`Stop::TimeUp`] once `deadline` has passed (checked
-    /// every few thousand statements and callbacks).
-    pub(crate) fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Self {
-        self.deadline = deadline;
-        self
-    }
-
+impl Budget {
     /// Counts a step; `Err(TimeUp)` once the deadline has passed.
     fn tick_deadline(&mut self) -> Result<(), Stop> {
         let Some(deadline) = self.deadline else {
@@ -342,228 +252,27 @@ impl<'a> Interp<'a> {
         }
         Ok(())
     }
-
-    /// Whether verbose events are recorded (`--verbose`, and not past their bounds).
-    fn verbose(&self) -> bool {
-        self.opts.verbose && !self.verbose_cut
-    }
-
-    /// The trace of the run so far.
-    pub(crate) fn into_trace(self, title: &str, ending: Ending) -> Trace {
-        Trace {
-            title: title.to_string(),
-            events: self.events,
-            log_spans: self.log_spans,
-            explanations: self.explanations,
-            explanations_cut: self.explain_cut,
-            ending,
-        }
-    }
-
-    fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
-        if self.log_spans.len() >= MAX_TRACE_LOGS {
-            return Err(self.output_limit(sched, span));
-        }
-        if let Some(target) = self.target {
-            if target.get(self.log_spans.len()) != Some(&text) {
-                return Err(Stop::Diverged);
-            }
-        }
-        if self.log_bytes.saturating_add(text.len()) > MAX_TRACE_LOG_BYTES {
-            return Err(self.stop(sched, LimitKind::LogBytes, MAX_TRACE_LOG_BYTES as u64, self.frame_phase, span));
-        }
-        self.log_bytes += text.len();
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.log_hash, &text).hash(&mut h);
-        self.log_hash = h.finish();
-        self.log_spans.push(span);
-        if self.opts.explain && !self.explain_cut {
-            let why = self.why.clone().unwrap_or_else(|| explain::main_module(self.module));
-            if self.explain_bytes.saturating_add(why.len()) > MAX_EXPLAIN_BYTES {
-                self.explain_cut = true;
-                self.explanations.shrink_to_fit();
-            } else {
-                self.explain_bytes += why.len();
-                self.explanations.push(why);
-            }
-        }
-        self.push(sched, EventKind::Log { text });
-        Ok(())
-    }
 }
 
-impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
-    fn fingerprint(&self, mut h: &mut dyn Hasher) {
-        (self.log_hash, &self.counts, self.statements).hash(&mut h);
-        for (label, handles) in &self.live {
-            (label, handles.len()).hash(&mut h);
-            for handle in handles {
-                handle.hash(&mut h);
-            }
-        }
-    }
-
-    type Stop = Stop;
-
-    fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx) -> Result<(), Stop> {
-        self.tick_deadline()?;
-        self.frame_phase = ctx.phase;
-        self.loop_phase = ctx.loop_phase;
-        if inst.link == u32::MAX {
-            let frame = Frame {
-                index: None,
-                run: 1,
-                count: 1,
-                this: None,
-            };
-            if self.verbose() {
-                self.push(
-                    sched,
-                    EventKind::Call {
-                        kind: "main",
-                        label: None,
-                        line: 1,
-                    },
-                );
-            }
-            self.block(sched, self.main, frame)?;
-            if self.verbose() {
-                self.push(sched, EventKind::Return);
-            }
-            return Ok(());
-        }
-        self.last = Some(inst);
-        let site = self.site(&inst);
-        self.counts[site] += 1;
-        let (label_text, times, body) = self.parts(&inst);
-        let run = if inst.cb.kind.value == Kind::Interval {
-            ctx.run
-        } else {
-            u64::from(inst.run)
-        };
-        if self.opts.explain {
-            self.why = Some(self.explain(&inst, &ctx, run));
-        }
-        if let (Some(label), Some(handle), true) = (inst.label.get(), ctx.handle, self.clears) {
-            if inst.cb.kind.value != Kind::Interval {
-                if let Some(set) = self.live.get_mut(&label) {
-                    set.swap_remove(&handle);
-                }
-            }
-        }
-        if inst.cb.kind.value == Kind::Interval && times.is_some_and(|t| run >= t.value) {
-            if let Some(handle) = ctx.handle {
-                sched.clear(handle);
-            }
-        }
-        let frame = Frame {
-            index: inst.index.map(|i| u64::from(i.get())),
-            run,
-            count: self.counts[site],
-            this: Some(Instance {
-                run: u32::try_from(run).unwrap_or(u32::MAX),
-                ..inst
-            }),
-        };
-        if self.verbose() {
-            let label = inst.label.get().map(|l| self.labels[l as usize].clone());
-            let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
-            let line = self.line(self.site_span(&inst));
-            self.push(sched, EventKind::Call { kind, label, line });
-        }
-        match body {
-            Some(body) => self.block(sched, body, frame)?,
-            None => {
-                if let Some(text) = label_text {
-                    let text = render(text, &frame);
-                    self.log(sched, text, inst.cb.span)?;
-                }
-            }
-        }
-        if self.verbose() {
-            self.push(sched, EventKind::Return);
-        }
-        if !inst.alone && (inst.link as usize) < inst.cb.links.len() {
-            let next = Instance {
-                link: inst.link + 1,
-                run: 1,
-                label: Label::NONE,
-                ..inst
-            };
-            let next = Instance {
-                label: Label::from(self.intern_label(&next, &frame)),
-                ..next
-            };
-            sched.queue_microtask(next);
-        }
-        Ok(())
-    }
-
-    fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
-        let span = self.last.map_or(Span::default(), |inst| self.site_span(&inst));
-        let max = match kind {
-            LimitKind::Turns => self.opts.limits.max_turns,
-            LimitKind::Callbacks => self.opts.limits.max_callbacks,
-            LimitKind::Output => MAX_TRACE_LOGS as u64,
-            LimitKind::LogBytes => MAX_TRACE_LOG_BYTES as u64,
-            LimitKind::Waiting => MAX_WAITING as u64,
-        };
-        self.stop(sched, kind, max, phase, span)
-    }
-
-    fn observe(&mut self, event: LoopEvent) {
-        if self.opts.explain {
-            match event {
-                LoopEvent::Sleep { from, to } => self.slept = Some((self.last_turn() + 1, from, to)),
-                LoopEvent::Pool(PoolEvent::Start { job, at, .. }) => {
-                    let job = job as usize;
-                    if self.pool_starts.len() < job {
-                        self.pool_starts.resize(job, 0);
-                    }
-                    self.pool_starts[job - 1] = at;
-                }
-                _ => {}
-            }
-        }
-        if !self.verbose() {
-            return;
-        }
-        let (turn, tick, kind) = match event {
-            LoopEvent::TurnStart { turn, now } => (turn, now, EventKind::TurnStart),
-            LoopEvent::Sleep { from, to } => (self.last_turn(), from, EventKind::Sleep { to }),
-            LoopEvent::Pool(PoolEvent::Start { thread, job, at, until }) => {
-                (self.last_turn(), at, EventKind::PoolStart { thread, job, until })
-            }
-            LoopEvent::Pool(PoolEvent::Finish { thread, job, at }) => (self.last_turn(), at, EventKind::PoolFinish { thread, job }),
-            LoopEvent::Exit { turn, now } => (turn, now, EventKind::Exit),
-        };
-        let phase = match kind {
-            EventKind::TurnStart | EventKind::Exit => Phase::Main,
-            _ => Phase::Poll,
-        };
-        self.push_verbose(Event { turn, tick, phase, kind });
-    }
+/// The trace being recorded: log lines (bounded by the run's limits) and
+/// verbose events (dropped past their own bounds).
+#[derive(Default)]
+struct Recorder {
+    events: Vec<Event>,
+    /// The source span of each `log` event, in order.
+    log_spans: Vec<Span>,
+    /// A running hash of the log texts so far.
+    log_hash: u64,
+    /// Bytes of log text held ([`MAX_TRACE_LOG_BYTES`]).
+    log_bytes: usize,
+    /// Verbose events held, and the bytes of their text.
+    verbose_events: usize,
+    verbose_bytes: usize,
+    /// Verbose events were dropped from here on.
+    verbose_cut: bool,
 }
 
-impl<'a> Interp<'a> {
-    fn last_turn(&self) -> u64 {
-        self.events.last().map_or(0, |e| e.turn)
-    }
-
-    fn push<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, kind: EventKind) {
-        let event = Event {
-            turn: sched.turn(),
-            tick: sched.now(),
-            phase: self.frame_phase,
-            kind,
-        };
-        if matches!(event.kind, EventKind::Log { .. }) {
-            self.events.push(event); // bounded by `log`, which stops the run
-        } else {
-            self.push_verbose(event);
-        }
-    }
-
+impl Recorder {
     /// Records a verbose event, or drops it past [`MAX_VERBOSE_EVENTS`] or
     /// [`MAX_VERBOSE_BYTES`] (the first one dropped leaves a [`EventKind::VerboseCut`]).
     fn push_verbose(&mut self, event: Event) {
@@ -591,6 +300,314 @@ impl<'a> Interp<'a> {
         self.verbose_events += 1;
         self.verbose_bytes += bytes;
         self.events.push(event);
+    }
+
+    fn last_turn(&self) -> u64 {
+        self.events.last().map_or(0, |e| e.turn)
+    }
+}
+
+/// `--explain`: where the host scheduled each callback, and one explanation per log line.
+#[derive(Default)]
+struct Notes {
+    explanations: Vec<String>,
+    /// The explanation of the callback running.
+    why: Option<String>,
+    /// Where and when each scheduled callback was scheduled.
+    origins: Vec<Origin>,
+    /// Bytes of explanations held ([`MAX_EXPLAIN_BYTES`]); past it, none are kept.
+    bytes: usize,
+    cut: bool,
+}
+
+impl Notes {
+    /// Keeps the running callback's explanation for one more log line.
+    fn explain_log(&mut self, module: crate::sched::Module) {
+        if self.cut {
+            return;
+        }
+        let why = self.why.clone().unwrap_or_else(|| explain::main_module_sentence(module));
+        if self.bytes.saturating_add(why.len()) > MAX_EXPLAIN_BYTES {
+            self.cut = true;
+            self.explanations.shrink_to_fit();
+        } else {
+            self.bytes += why.len();
+            self.explanations.push(why);
+        }
+    }
+}
+
+/// `clear`'s live handles, by label id (only when the file has a `clear`).
+#[derive(Default)]
+struct Live {
+    enabled: bool,
+    handles: IndexMap<u32, IndexSet<Handle>>,
+}
+
+/// The interpreter: the host of a loop run.
+pub(crate) struct Interp<'a> {
+    src_lines: Vec<usize>,
+    main: &'a [Stmt],
+    module: crate::sched::Module,
+    opts: RunOptions,
+    labels: IndexSet<String>,
+    /// `{k}` counters per callback site.
+    counts: Vec<u64>,
+    /// Where the running callback runs, and the loop phase around it.
+    frame_phase: Phase,
+    loop_phase: Phase,
+    /// The last callback called, for limit diagnostics.
+    last: Option<Instance<'a>>,
+    /// The order of log texts a guided search is looking for: a run that
+    /// prints anything else stops with [`Stop::Diverged`].
+    target: Option<&'a [String]>,
+    budget: Budget,
+    trace: Recorder,
+    notes: Notes,
+    live: Live,
+}
+
+impl<'a> Interp<'a> {
+    /// A fresh interpreter for `file`.
+    pub(crate) fn new(file: &'a File, src: &str, opts: RunOptions) -> Self {
+        Interp {
+            src_lines: line_starts(src),
+            main: &file.body,
+            module: file.module.map(|m| m.value).unwrap_or_default(),
+            opts,
+            labels: IndexSet::new(),
+            counts: vec![0; file.sites],
+            frame_phase: Phase::Main,
+            loop_phase: Phase::Main,
+            last: None,
+            target: None,
+            budget: Budget::default(),
+            trace: Recorder::default(),
+            notes: Notes::default(),
+            live: Live {
+                enabled: has_clear(&file.body),
+                handles: IndexMap::new(),
+            },
+        }
+    }
+
+    /// Stops the run ([`Stop::Diverged`]) at the first log line that differs
+    /// from `target` (or goes past its end).
+    pub(crate) fn with_target(mut self, target: &'a [String]) -> Self {
+        self.target = Some(target);
+        self
+    }
+
+    /// Stops the run with [`Stop::TimeUp`] once `deadline` has passed (checked
+    /// every few thousand statements and callbacks).
+    pub(crate) fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Self {
+        self.budget.deadline = deadline;
+        self
+    }
+
+    /// Whether verbose events are recorded (`--verbose`, and not past their bounds).
+    fn verbose(&self) -> bool {
+        self.opts.verbose && !self.trace.verbose_cut
+    }
+
+    /// The trace of the run so far.
+    pub(crate) fn into_trace(self, title: &str, ending: Ending) -> Trace {
+        Trace {
+            title: title.to_string(),
+            events: self.trace.events,
+            log_spans: self.trace.log_spans,
+            explanations: self.notes.explanations,
+            explanations_cut: self.notes.cut,
+            ending,
+        }
+    }
+
+    fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
+        if self.trace.log_spans.len() >= MAX_TRACE_LOGS {
+            return Err(self.output_limit(sched, span));
+        }
+        if let Some(target) = self.target {
+            if target.get(self.trace.log_spans.len()) != Some(&text) {
+                return Err(Stop::Diverged);
+            }
+        }
+        if self.trace.log_bytes.saturating_add(text.len()) > MAX_TRACE_LOG_BYTES {
+            return Err(self.stop(sched, LimitKind::LogBytes, MAX_TRACE_LOG_BYTES as u64, self.frame_phase, span));
+        }
+        self.trace.log_bytes += text.len();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.trace.log_hash, &text).hash(&mut h);
+        self.trace.log_hash = h.finish();
+        self.trace.log_spans.push(span);
+        if self.opts.explain {
+            self.notes.explain_log(self.module);
+        }
+        self.push(sched, EventKind::Log { text });
+        Ok(())
+    }
+}
+
+impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
+    fn fingerprint(&self, mut h: &mut dyn Hasher) {
+        (self.trace.log_hash, &self.counts, self.budget.statements).hash(&mut h);
+        for (label, handles) in &self.live.handles {
+            (label, handles.len()).hash(&mut h);
+            for handle in handles {
+                handle.hash(&mut h);
+            }
+        }
+    }
+
+    type Stop = Stop;
+
+    fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
+        self.budget.tick_deadline()?;
+        self.frame_phase = ctx.phase;
+        self.loop_phase = ctx.loop_phase;
+        if inst.link == u32::MAX {
+            return self.call_main(sched);
+        }
+        let frame = self.enter(sched, inst, &ctx);
+        match self.parts(&inst) {
+            (_, _, Some(body)) => self.block(sched, body, frame)?,
+            (Some(label), _, None) => {
+                let text = render(label, &frame);
+                self.log(sched, text, inst.cb.span)?;
+            }
+            (None, _, None) => {}
+        }
+        if self.verbose() {
+            self.push(sched, EventKind::Return);
+        }
+        self.queue_next_link(sched, inst, &frame);
+        Ok(())
+    }
+
+    fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
+        let span = self.last.map_or(Span::default(), |inst| self.site_span(&inst));
+        let max = match kind {
+            LimitKind::Turns => self.opts.limits.max_turns,
+            LimitKind::Callbacks => self.opts.limits.max_callbacks,
+            LimitKind::Output => MAX_TRACE_LOGS as u64,
+            LimitKind::LogBytes => MAX_TRACE_LOG_BYTES as u64,
+            LimitKind::Waiting => MAX_WAITING as u64,
+        };
+        self.stop(sched, kind, max, phase, span)
+    }
+
+    fn observe(&mut self, event: LoopEvent) {
+        if !self.verbose() {
+            return;
+        }
+        let last_turn = self.trace.last_turn();
+        let (turn, tick, kind) = match event {
+            LoopEvent::TurnStart { turn, now } => (turn, now, EventKind::TurnStart),
+            LoopEvent::Sleep { from, to } => (last_turn, from, EventKind::Sleep { to }),
+            LoopEvent::Pool(PoolEvent::Start { thread, job, at, until }) => (last_turn, at, EventKind::PoolStart { thread, job, until }),
+            LoopEvent::Pool(PoolEvent::Finish { thread, job, at }) => (last_turn, at, EventKind::PoolFinish { thread, job }),
+            LoopEvent::Exit { turn, now } => (turn, now, EventKind::Exit),
+        };
+        let phase = match kind {
+            EventKind::TurnStart | EventKind::Exit => Phase::Main,
+            _ => Phase::Poll,
+        };
+        self.trace.push_verbose(Event { turn, tick, phase, kind });
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// The main module's body (turn 0, or turn 1's poll phase for an ES module).
+    fn call_main<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L) -> Result<(), Stop> {
+        let frame = Frame {
+            index: None,
+            run: 1,
+            count: 1,
+            this: None,
+        };
+        if self.verbose() {
+            let kind = EventKind::Call {
+                kind: "main",
+                label: None,
+                line: 1,
+            };
+            self.push(sched, kind);
+        }
+        self.block(sched, self.main, frame)?;
+        if self.verbose() {
+            self.push(sched, EventKind::Return);
+        }
+        Ok(())
+    }
+
+    /// A callback starts: its counters, explanation and `clear` bookkeeping;
+    /// an interval past its `times` is cleared. Returns its frame.
+    fn enter<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
+        self.last = Some(inst);
+        let site = self.site(&inst);
+        self.counts[site] += 1;
+        let interval = inst.cb.kind.value == Kind::Interval;
+        let run = if interval { ctx.run } else { u64::from(inst.run) };
+        if self.opts.explain {
+            self.notes.why = Some(self.explain(&inst, ctx));
+        }
+        if let (Some(label), Some(handle), true, false) = (inst.label.get(), ctx.handle, self.live.enabled, interval) {
+            if let Some(set) = self.live.handles.get_mut(&label) {
+                set.swap_remove(&handle);
+            }
+        }
+        let (_, times, _) = self.parts(&inst);
+        if interval && times.is_some_and(|t| run >= t.value) {
+            if let Some(handle) = ctx.handle {
+                sched.clear(handle);
+            }
+        }
+        if self.verbose() {
+            let label = inst.label.get().map(|l| self.labels[l as usize].clone());
+            let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+            let line = self.line(self.site_span(&inst));
+            self.push(sched, EventKind::Call { kind, label, line });
+        }
+        Frame {
+            index: inst.index.map(|i| u64::from(i.get())),
+            run,
+            count: self.counts[site],
+            this: Some(Instance {
+                run: u32::try_from(run).unwrap_or(u32::MAX),
+                ..inst
+            }),
+        }
+    }
+
+    /// A `then` chain queues its next link when this link's callback returns (rule 6).
+    fn queue_next_link<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, frame: &Frame) {
+        if inst.alone || (inst.link as usize) >= inst.cb.links.len() {
+            return;
+        }
+        let next = Instance {
+            link: inst.link + 1,
+            run: 1,
+            label: Label::NONE,
+            ..inst
+        };
+        let next = Instance {
+            label: Label::from(self.intern_label(&next, frame)),
+            ..next
+        };
+        sched.queue_microtask(next);
+    }
+
+    fn push<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, kind: EventKind) {
+        let event = Event {
+            turn: sched.turn(),
+            tick: sched.now(),
+            phase: self.frame_phase,
+            kind,
+        };
+        if matches!(event.kind, EventKind::Log { .. }) {
+            self.trace.events.push(event); // bounded by `log`, which stops the run
+        } else {
+            self.trace.push_verbose(event);
+        }
     }
 
     fn site(&self, inst: &Instance) -> usize {
@@ -629,7 +646,7 @@ impl<'a> Interp<'a> {
 
     /// Statements executed so far.
     pub fn statements(&self) -> u64 {
-        self.statements
+        self.budget.statements
     }
 
     fn intern_label(&mut self, inst: &Instance<'a>, frame: &Frame) -> Option<u32> {
@@ -641,9 +658,9 @@ impl<'a> Interp<'a> {
 
     fn block<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
         for stmt in stmts {
-            self.tick_deadline()?;
-            self.statements += 1;
-            if self.statements > self.opts.max_statements {
+            self.budget.tick_deadline()?;
+            self.budget.statements += 1;
+            if self.budget.statements > self.opts.max_statements {
                 return Err(self.statement_limit(sched, stmt.span));
             }
             self.statement(sched, stmt, frame)?;
@@ -734,7 +751,7 @@ impl<'a> Interp<'a> {
         let label = render(text, frame);
         let mut count = 0;
         if let Some(id) = self.labels.get_index_of(&label) {
-            if let Some(set) = self.live.get_mut(&(id as u32)) {
+            if let Some(set) = self.live.handles.get_mut(&(id as u32)) {
                 for handle in set.drain(..) {
                     count += usize::from(sched.clear(handle));
                 }
@@ -760,24 +777,10 @@ impl<'a> Interp<'a> {
         self.schedule(sched, next)
     }
 
+    /// Hands a callback to the loop (after the bound on waiting callbacks),
+    /// with its `--explain` note, `clear` handle and verbose event.
     fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
-        // Checked every 1,024 schedulings: the bound may be passed by that many.
-        self.scheduled = self.scheduled.wrapping_add(1);
-        let w = if self.scheduled.is_multiple_of(1024) {
-            sched.waiting()
-        } else {
-            crate::sched::Waiting::default()
-        };
-        if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
-            return Err(self.stop(
-                sched,
-                LimitKind::Waiting,
-                MAX_WAITING as u64,
-                inst.cb.kind.value.phase(),
-                inst.cb.span,
-            ));
-        }
-        let cb = inst.cb;
+        self.check_waiting(sched, &inst)?;
         let mut inst = inst;
         if self.opts.explain {
             let from = Origin {
@@ -787,102 +790,92 @@ impl<'a> Interp<'a> {
                 loop_phase: Some(self.loop_phase),
                 line: self.line(self.site_span(&inst)),
             };
-            let job = if cb.kind.value == Kind::Submit {
-                self.submits += 1;
-                self.submits
-            } else {
-                0
-            };
-            self.notes.push((from, job));
-            inst.note = self.notes.len() as u32;
+            self.notes.origins.push(from);
+            inst.note = self.notes.origins.len() as u32;
         }
-        let handle = match cb.kind.value {
-            Kind::Timeout => Some(sched.set_timeout(value(cb.delay()), inst)),
-            Kind::Interval => Some(sched.set_interval(value(cb.delay()), inst)),
-            Kind::Immediate => Some(sched.set_immediate(inst)),
-            Kind::NextTick => {
-                sched.next_tick(inst);
-                None
-            }
-            Kind::Microtask | Kind::Then => {
-                sched.queue_microtask(inst);
-                None
-            }
-            Kind::Io => {
-                sched.io(value(cb.after()), inst);
-                None
-            }
-            Kind::Submit => {
-                sched.submit(value(cb.ticks()), inst);
-                None
-            }
-            Kind::Close => {
-                sched.close(inst);
-                None
-            }
-            Kind::Pending => {
-                sched.defer_pending(inst);
-                None
-            }
-        };
-        if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.clears) {
-            self.live.entry(label).or_default().insert(handle);
+        let handle = hand_to_loop(sched, inst);
+        if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.live.enabled) {
+            self.live.handles.entry(label).or_default().insert(handle);
         }
         if self.verbose() {
             let label = inst.label.get().map(|l| self.labels[l as usize].clone());
-            let kind = if inst.link > 0 { ".then" } else { cb.kind.value.name() };
-            let detail = self.schedule_detail(sched, cb);
+            let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+            let detail = schedule_detail(sched, inst.cb);
             let line = self.line(self.site_span(&inst));
             self.push(sched, EventKind::Schedule { kind, label, detail, line });
         }
         Ok(())
     }
 
-    fn explain(&self, inst: &Instance<'a>, ctx: &Ctx, run: u64) -> String {
-        let cb = inst.cb;
-        let note = inst.note.checked_sub(1).map_or((Origin::default(), 0), |i| self.notes[i as usize]);
-        let amount = match cb.kind.value {
-            Kind::Timeout | Kind::Interval => value(cb.delay()),
-            Kind::Io => value(cb.after()),
-            Kind::Submit => value(cb.ticks()),
-            _ => 0,
-        };
+    /// Stops the run when too many callbacks wait at once ([`MAX_WAITING`]);
+    /// checked every 1,024 schedulings, so the bound may be passed by that many.
+    fn check_waiting<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
+        self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
+        if !self.budget.scheduled.is_multiple_of(1024) {
+            return Ok(());
+        }
+        let w = sched.waiting();
+        if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
+            let phase = inst.cb.kind.value.phase();
+            return Err(self.stop(sched, LimitKind::Waiting, MAX_WAITING as u64, phase, inst.cb.span));
+        }
+        Ok(())
+    }
+
+    /// The explanation of `inst`'s run: the scheduler's decision, worded
+    /// after where it was scheduled.
+    fn explain(&self, inst: &Instance<'a>, ctx: &Ctx<'_>) -> String {
+        let from = inst
+            .note
+            .checked_sub(1)
+            .map_or(Origin::default(), |i| self.notes.origins[i as usize]);
         let why = Why {
-            kind: cb.kind.value,
+            kind: inst.cb.kind.value,
             link: inst.link as usize,
             label: inst.label.get().map(|l| self.labels[l as usize].clone()),
-            from: note.0,
+            from,
             turn: ctx.turn,
-            tick: ctx.now,
-            phase: ctx.phase,
-            amount,
-            run,
-            pool_start: (note.1 > 0).then(|| self.pool_starts.get(note.1 as usize - 1).copied()).flatten(),
-            pool_size: self.pool_size,
-            slept: self.slept.filter(|s| s.0 == ctx.turn).map(|s| (s.1, s.2)),
-            node: self.opts.node,
+            decision: *ctx.decision,
         };
         explain::explain(&why)
     }
+}
 
-    fn schedule_detail<L: EventLoop<Instance<'a>>>(&self, sched: &L, cb: &Callback) -> String {
-        let now = sched.now();
-        match cb.kind.value {
-            Kind::Timeout | Kind::Interval => {
-                let d = crate::sched::coerce_delay(value(cb.delay()));
-                format!("due at {}", now.saturating_add(d))
-            }
-            Kind::Immediate => "queued for the check phase".into(),
-            Kind::NextTick => "queued on the nextTick queue".into(),
-            Kind::Microtask | Kind::Then => "queued on the microtask queue".into(),
-            Kind::Io => format!("arrives at {}", now.saturating_add(value(cb.after()))),
-            Kind::Submit => match value(cb.ticks()) {
-                1 => "1 tick of pool work".into(),
-                n => format!("{n} ticks of pool work"),
-            },
-            Kind::Close => "queued for the close phase".into(),
-            Kind::Pending => "deferred to the pending phase".into(),
+/// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
+fn hand_to_loop<'a, L: EventLoop<Instance<'a>>>(sched: &mut L, inst: Instance<'a>) -> Option<Handle> {
+    let cb = inst.cb;
+    match cb.kind.value {
+        Kind::Timeout => return Some(sched.set_timeout(value(cb.delay()), inst)),
+        Kind::Interval => return Some(sched.set_interval(value(cb.delay()), inst)),
+        Kind::Immediate => return Some(sched.set_immediate(inst)),
+        Kind::NextTick => sched.next_tick(inst),
+        Kind::Microtask | Kind::Then => sched.queue_microtask(inst),
+        Kind::Io => sched.io(value(cb.after()), inst),
+        Kind::Submit => sched.submit(value(cb.ticks()), inst),
+        Kind::Close => sched.close(inst),
+        Kind::Pending => sched.defer_pending(inst),
+    }
+    None
+}
+
+/// The verbose trace's "+ …" detail of a callback scheduled now.
+fn schedule_detail<'a, L: EventLoop<Instance<'a>>>(sched: &L, cb: &Callback) -> String {
+    let now = sched.now();
+    match cb.kind.value {
+        Kind::Timeout | Kind::Interval => {
+            let d = crate::sched::coerce_delay(value(cb.delay()));
+            format!("due at {}", now.saturating_add(d))
         }
+        Kind::Immediate => "queued for the check phase".into(),
+        Kind::NextTick => "queued on the nextTick queue".into(),
+        Kind::Microtask | Kind::Then => "queued on the microtask queue".into(),
+        Kind::Io => format!("arrives at {}", now.saturating_add(value(cb.after()))),
+        Kind::Submit => match value(cb.ticks()) {
+            1 => "1 tick of pool work".into(),
+            n => format!("{n} ticks of pool work"),
+        },
+        Kind::Close => "queued for the close phase".into(),
+        Kind::Pending => "deferred to the pending phase".into(),
     }
 }
 

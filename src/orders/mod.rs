@@ -15,7 +15,7 @@ use crate::syntax::ast::File;
 use crate::trace::{Ending, EventKind, LimitHit};
 use indexmap::map::Entry;
 use indexmap::IndexMap;
-use node20::{Chooser, Halt, Node20};
+use node20::{Chooser, Halt};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -331,12 +331,17 @@ struct Spent {
 fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, Spent) {
     let (pool, module) = interp::loop_config(file, &opts);
     let deadline = search.deadline;
-    let mut host = Interp::new(file, src, RunOptions { verbose: false, ..opts }).with_deadline(deadline.map(|(d, _)| d));
+    let quiet = RunOptions {
+        verbose: false,
+        explain: false,
+        ..opts
+    };
+    let mut host = Interp::new(file, src, quiet).with_deadline(deadline.map(|(d, _)| d));
     if let Some(target) = target {
         host = host.with_target(target);
     }
-    let mut node = Node20::new(pool, module, opts.limits, &mut *search);
-    let result = node.run(MAIN, &mut host);
+    let mut node = node20::node20(pool, module, opts.limits, &mut *search);
+    let result = node.run_loop(MAIN, &mut host);
     let spent = Spent {
         callbacks: node.callbacks(),
         statements: host.statements(),
@@ -362,8 +367,8 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
         // A schedule that diverged from the target, or ran out of time, is no order.
         Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => (None, false, spent),
         Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true, spent),
-        Err(Halt::Pruned) if search.cycle => (Some(logs), true, spent),
-        Err(Halt::Pruned) => (None, false, spent),
+        Err(Halt::Pruned(_)) if search.cycle => (Some(logs), true, spent),
+        Err(Halt::Pruned(_)) => (None, false, spent),
     }
 }
 

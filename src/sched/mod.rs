@@ -4,20 +4,51 @@
 //! callback is an opaque value `C` that the [`Host`] runs when its turn comes.
 //! The host schedules more work through the `&mut Scheduler` it is handed.
 //! All times are in ticks.
+//!
+//! One loop serves every use: a [`Timing`] says what differs (the seed
+//! model's exact clock, [`ExactClock`]; real Node 20's unknown timings,
+//! `crate::orders::node20`), a [`NodeProfile`] which Node's rules to follow.
+//! When it runs a callback, the loop hands the host a [`Decision`]: the rule
+//! that placed it there and the facts it used.
+//!
+//! Where each rule of docs/scheduling.md lives (one function each):
+//!
+//! | rule | name | function |
+//! |---|---|---|
+//! | 1 | the main module | `Scheduler::main_module` |
+//! | 2 | the turn | `Scheduler::run_turn` (while `LoopState::alive`) |
+//! | 2a | sleep | `ExactClock::sleep` (the explorer waits in poll: `ChooserClock::block`) |
+//! | 2b | the timers phase | `Scheduler::timers_phase` |
+//! | 2c | the pending phase | `Scheduler::pending_phase` |
+//! | 2d | the poll phase | `Scheduler::poll_phase`, `Scheduler::pending_rounds_after_poll`; readiness: `Timing::poll_ready` |
+//! | 2e | the check phase | `Scheduler::check_phase` (its snapshot) |
+//! | 2f | the close phase | `Scheduler::close_phase` |
+//! | 2g | end of turn | `ExactClock::end_of_turn` |
+//! | 3 | Node's timers | `Scheduler::process_timers`, `NodeTimers` (timers.rs), `coerce_delay` |
+//! | 4 | the thread pool | `ThreadPool` (pool.rs) |
+//! | 5 | synchronous work | `ExactClock::synchronous_work` |
+//! | 6 | the between-callbacks drain | `Scheduler::drain_between_callbacks`; per profile: `NodeProfile::drain_rule` |
+//! | 7 | limits | `Scheduler::within_limits` |
 
+mod clock;
+mod decision;
 mod event_loop;
 mod phase;
 mod pool;
+mod profile;
 mod timers;
 
+pub use clock::{ExactClock, Reading, Timing};
+pub use decision::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, PoolJob, Slept, TimerTurn};
 pub use event_loop::{EventLoop, Host};
-
 pub use phase::Phase;
-pub use pool::PoolEvent;
-pub(crate) use pool::{Completion, ThreadPool};
+pub(crate) use pool::ThreadPool;
+pub use pool::{Completion, PoolEvent};
+pub use profile::{DrainRule, NodeProfile, NodeVersion};
+pub(crate) use timers::NodeTimers;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
-pub(crate) use timers::{Head as TimerHead, NodeTimers};
 
+use decision::{DrainAfter, Facts, TimerRun};
 use std::collections::VecDeque;
 use timers::Head;
 
@@ -30,18 +61,6 @@ pub enum Module {
     Cjs,
     /// ES module: the body runs inside turn 1's poll phase, as a microtask.
     Esm,
-}
-
-/// Which Node.js the between-callbacks drain follows (docs/scheduling.md rule 6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum NodeVersion {
-    /// Node >= 11 (nodejs/node PR #22842): the nextTick and microtask queues
-    /// drain after every callback, timers and immediates included.
-    #[default]
-    Node20,
-    /// Node <= 10: a timer list's callbacks run back to back and the check
-    /// phase runs all its immediates before the queues drain.
-    Node10,
 }
 
 /// Which limit stopped a run (docs/scheduling.md rule 7).
@@ -80,7 +99,7 @@ impl Default for Limits {
 
 /// Where and when a callback runs, handed to [`Host::call`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ctx {
+pub struct Ctx<'a> {
     /// Loop turn (0 while the CommonJS main module runs).
     pub turn: u64,
     /// Clock at the callback's start, in ticks.
@@ -93,6 +112,9 @@ pub struct Ctx {
     pub handle: Option<Handle>,
     /// For an interval: the 1-based number of this run.
     pub run: u64,
+    /// Which rule placed the callback here, and the facts it used
+    /// ([`Decision::Unrecorded`] unless [`Scheduler::with_decisions`]).
+    pub decision: &'a Decision,
 }
 
 /// What `clear` can cancel: a timeout or interval, or an immediate.
@@ -133,57 +155,76 @@ struct Immediate<C> {
     cb: Option<C>,
 }
 
-/// The simulated libuv loop with Node's queues (docs/scheduling.md).
-pub struct Scheduler<C> {
-    now: u64,
-    turn: u64,
-    module: Module,
-    limits: Limits,
-    callbacks: u64,
-    seq: u64,
-    /// The libuv cached clock: the last clock reading (L in §5 rule 3).
-    last_reading: u64,
-    timers: NodeTimers<C>,
-    pool: ThreadPool<C>,
-    pool_log: Vec<PoolEvent>,
-    pending: VecDeque<C>,
+/// Why a run stopped early: the host stopped it (`S`: a limit, an error), or
+/// the [`Timing`] abandoned the schedule (`P`).
+#[derive(Debug)]
+pub enum Halt<S, P> {
+    Host(S),
+    Pruned(P),
+}
+
+impl<S, P> From<S> for Halt<S, P> {
+    fn from(s: S) -> Self {
+        Halt::Host(s)
+    }
+}
+
+/// The result of a callback or phase: continue, or stop.
+type Step<S, P> = Result<(), Halt<S, P>>;
+
+/// What `processTimers` returns: the next list's expiry and whether a timer ran, or a stop.
+type TimersRun<S, P> = Result<(Option<u64>, bool), Halt<S, P>>;
+
+/// Where the main module runs (rule 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MainEntry {
+    /// At turn 0, before the loop starts (CommonJS).
+    BeforeLoop,
+    /// Inside turn 1's poll phase, as a microtask (an ES module on Node 20).
+    InPoll,
+}
+
+/// The loop's state: the clock, Node's queues, timers and thread pool, and
+/// the facts recorded for decisions. A [`Timing`] reads and moves it.
+pub struct LoopState<C> {
+    /// The clock, in ticks (the explorer: as far as it is known, the last
+    /// reading plus the exact `work` since).
+    pub(crate) now: u64,
+    pub(crate) turn: u64,
+    /// libuv's cached clock: the last clock reading (`L` in rule 3).
+    pub(crate) last_reading: u64,
+    pub(crate) seq: u64,
+    pub(crate) callbacks: u64,
+    pub(crate) timers: NodeTimers<C>,
+    pub(crate) pool: ThreadPool<C>,
+    pub(crate) pool_log: Vec<PoolEvent>,
+    pub(crate) pending: VecDeque<C>,
     check: VecDeque<Immediate<C>>,
-    live_immediates: usize,
-    close: Vec<C>,
+    pub(crate) live_immediates: usize,
+    pub(crate) close: Vec<C>,
     next_ticks: VecDeque<C>,
     microtasks: VecDeque<C>,
-    esm_main: Option<C>,
+    /// The main module, until it runs.
+    pub(crate) main: Option<C>,
+    /// The loop phase running (`Main` before the loop).
     loop_phase: Phase,
     /// Where the last callback ran (reported when a limit stops the run).
     last_phase: Phase,
-    node: NodeVersion,
+    /// The sleep at this turn's start, if the loop slept.
+    slept: Option<Slept>,
+    /// Where each queued callback was queued, while decisions are recorded.
+    facts: Option<Box<Facts>>,
 }
 
-/// The result of a callback or phase: continue, or stop with the host's reason.
-type Step<S> = Result<(), S>;
-
-impl<C: Clone> Scheduler<C> {
-    fn clear_immediate(&mut self, id: u64) -> bool {
-        let Ok(i) = self.check.binary_search_by_key(&id, |im| im.id) else {
-            return false;
-        };
-        let cleared = self.check[i].cb.take().is_some();
-        if cleared {
-            self.live_immediates -= 1;
-        }
-        cleared
-    }
-
-    /// A loop at tick 0 with a pool of `pool_size` threads.
-    pub fn new(pool_size: usize, module: Module, limits: Limits) -> Self {
-        Scheduler {
+impl<C> LoopState<C> {
+    /// An empty loop at tick 0 with a pool of `pool_size` threads.
+    pub(crate) fn new(pool_size: usize) -> Self {
+        LoopState {
             now: 0,
             turn: 0,
-            module,
-            limits,
-            callbacks: 0,
-            seq: 0,
             last_reading: 0,
+            seq: 0,
+            callbacks: 0,
             timers: NodeTimers::default(),
             pool: ThreadPool::new(pool_size.max(1)),
             pool_log: Vec::new(),
@@ -193,31 +234,52 @@ impl<C: Clone> Scheduler<C> {
             close: Vec::new(),
             next_ticks: VecDeque::new(),
             microtasks: VecDeque::new(),
-            esm_main: None,
+            main: None,
             loop_phase: Phase::Main,
             last_phase: Phase::Main,
-            node: NodeVersion::default(),
+            slept: None,
+            facts: None,
         }
     }
 
-    /// Follows `node`'s drain rule instead of Node 20's.
-    pub fn with_node(mut self, node: NodeVersion) -> Self {
-        self.node = node;
-        self
+    /// Whether anything keeps the loop alive (`uv__loop_alive`).
+    pub(crate) fn alive(&self) -> bool {
+        self.timers.live() > 0
+            || self.pool.outstanding() > 0
+            || self.live_immediates > 0
+            || !self.close.is_empty()
+            || !self.pending.is_empty()
+            || self.main.is_some()
     }
 
-    /// Callbacks called so far.
-    pub fn callbacks(&self) -> u64 {
-        self.callbacks
+    /// Whether libuv's `uv__backend_timeout` is 0 for want of a wait: pending
+    /// callbacks, an idle handle (Node keeps one active while immediates are
+    /// queued) or closing handles. The timer handle is the timing's to weigh.
+    pub(crate) fn backend_timeout_is_zero(&self) -> bool {
+        !self.pending.is_empty() || self.live_immediates > 0 || !self.close.is_empty()
     }
 
-    /// Thread-pool size.
-    pub fn pool_size(&self) -> usize {
-        self.pool.size()
+    /// Runs the pool's threads up to `now` (rule 4).
+    pub(crate) fn advance_pool(&mut self) {
+        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
     }
 
-    /// What is still queued, for limit diagnostics.
-    pub fn waiting(&self) -> Waiting {
+    /// Feeds the queues' callbacks (pending, check, close, the main module's
+    /// presence) to `h`, for a search that tells equal states apart.
+    pub(crate) fn hash_queues<H: std::hash::Hasher>(&self, h: &mut H)
+    where
+        C: std::hash::Hash,
+    {
+        use std::hash::Hash;
+        self.pending.hash(h);
+        for im in &self.check {
+            im.cb.hash(h);
+        }
+        self.close.hash(h);
+        self.main.is_some().hash(h);
+    }
+
+    fn waiting(&self) -> Waiting {
         Waiting {
             timers: self.timers.live(),
             io: self.pool.outstanding(),
@@ -234,7 +296,31 @@ impl<C: Clone> Scheduler<C> {
         self.seq
     }
 
-    // ----- running ------------------------------------------------------------
+    /// While decisions are recorded: notes that a callback was queued in
+    /// `phase`, in the side table `table` picks.
+    #[inline]
+    fn note(&mut self, table: fn(&mut Facts) -> &mut VecDeque<Phase>, phase: Phase) {
+        if let Some(facts) = self.facts.as_deref_mut() {
+            table(facts).push_back(phase);
+        }
+    }
+}
+
+/// The libuv loop with Node's queues (docs/scheduling.md), on the clock `T`
+/// (the seed model's by default).
+pub struct Scheduler<C, T = ExactClock> {
+    state: LoopState<C>,
+    timing: T,
+    module: Module,
+    limits: Limits,
+    profile: NodeProfile,
+}
+
+impl<C: Clone> Scheduler<C, ExactClock> {
+    /// The seed model: a loop at tick 0 with a pool of `pool_size` threads.
+    pub fn new(pool_size: usize, module: Module, limits: Limits) -> Self {
+        Scheduler::with_timing(pool_size, module, limits, ExactClock)
+    }
 
     /// Runs the main module `main`, then the loop until nothing is left
     /// (`uv_run` with `UV_RUN_DEFAULT`).
@@ -242,300 +328,482 @@ impl<C: Clone> Scheduler<C> {
     /// # Errors
     /// The host's stop reason: an error it raised, or a limit it was told of.
     pub fn run<H: Host<C, Self>>(&mut self, main: C, host: &mut H) -> Result<(), H::Stop> {
-        match self.module {
-            Module::Cjs => {
-                let ctx = self.ctx(Phase::Main, None, 1);
-                host.call(self, main, ctx)?;
-                self.flush_pool_log(host);
-                self.drain(host)?;
-            }
-            Module::Esm => self.esm_main = Some(main),
+        self.run_loop(main, host).map_err(|halt| match halt {
+            Halt::Host(stop) => stop,
+            Halt::Pruned(never) => match never {},
+        })
+    }
+}
+
+impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
+    /// A loop at tick 0 with a pool of `pool_size` threads, on `timing`.
+    pub fn with_timing(pool_size: usize, module: Module, limits: Limits, timing: T) -> Self {
+        Scheduler {
+            state: LoopState::new(pool_size),
+            timing,
+            module,
+            limits,
+            profile: NodeProfile::default(),
         }
-        while self.alive() {
-            if self.turn >= self.limits.max_turns {
-                return Err(host.limit(self, LimitKind::Turns, self.last_phase));
-            }
+    }
+
+    /// Follows `node`'s rules instead of Node 20's.
+    pub fn with_node(mut self, node: NodeProfile) -> Self {
+        self.profile = node;
+        self
+    }
+
+    /// Records a [`Decision`] for every callback run (`--explain`): a few
+    /// facts are kept per queued callback.
+    pub fn with_decisions(mut self, on: bool) -> Self {
+        self.state.facts = on.then(Box::default);
+        self
+    }
+
+    /// Callbacks called so far.
+    pub fn callbacks(&self) -> u64 {
+        self.state.callbacks
+    }
+
+    /// Thread-pool size.
+    pub fn pool_size(&self) -> usize {
+        self.state.pool.size()
+    }
+
+    /// What is still queued, for limit diagnostics.
+    pub fn waiting(&self) -> Waiting {
+        self.state.waiting()
+    }
+
+    /// The loop's timing.
+    pub fn timing(&self) -> &T {
+        &self.timing
+    }
+
+    // ----- running ------------------------------------------------------------
+
+    /// Runs the main module `main`, then the loop until nothing is left
+    /// (`uv_run` with `UV_RUN_DEFAULT`).
+    ///
+    /// # Errors
+    /// [`Halt::Host`] when the host stops the run; [`Halt::Pruned`] when the timing abandons it.
+    pub fn run_loop<H: Host<C, Self>>(&mut self, main: C, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.main = Some(main);
+        self.main_module(MainEntry::BeforeLoop, host)?;
+        self.timing.unit_begins();
+        while self.state.alive() {
+            self.within_limits(host, LimitKind::Turns, self.state.last_phase)?;
             self.run_turn(host)?;
         }
         host.observe(LoopEvent::Exit {
-            turn: self.turn,
-            now: self.now,
+            turn: self.state.turn,
+            now: self.state.now,
         });
         Ok(())
     }
 
-    /// Whether anything keeps the loop alive (`uv__loop_alive`).
-    fn alive(&self) -> bool {
-        self.timers.live() > 0
-            || self.pool.outstanding() > 0
-            || self.live_immediates > 0
-            || !self.close.is_empty()
-            || !self.pending.is_empty()
-            || self.esm_main.is_some()
+    /// Rule 7 — limits: a run past `max_turns` turns or `max_callbacks`
+    /// callbacks is stopped (`phase`: where the next or last callback runs).
+    #[inline]
+    fn within_limits<H: Host<C, Self>>(&mut self, host: &mut H, kind: LimitKind, phase: Phase) -> Step<H::Stop, T::Prune> {
+        let over = match kind {
+            LimitKind::Turns => self.state.turn >= self.limits.max_turns,
+            LimitKind::Callbacks => self.state.callbacks >= self.limits.max_callbacks,
+            LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting => false,
+        };
+        if over {
+            return Err(Halt::Host(host.limit(self, kind, phase)));
+        }
+        Ok(())
     }
 
-    /// One turn: sleep, timers, pending, poll, check, close (rule 2).
-    fn run_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        self.turn += 1;
+    /// Rule 1 — the main module: CommonJS runs at turn 0 before the loop,
+    /// then the drain; an ES module's body runs inside turn 1's poll phase as
+    /// a microtask, so the microtask queue runs before the drain's nextTicks.
+    fn main_module<H: Host<C, Self>>(&mut self, at: MainEntry, host: &mut H) -> Step<H::Stop, T::Prune> {
+        let entry = match self.module {
+            Module::Cjs => MainEntry::BeforeLoop,
+            Module::Esm => MainEntry::InPoll,
+        };
+        if entry != at {
+            return Ok(());
+        }
+        let Some(main) = self.state.main.take() else {
+            return Ok(());
+        };
+        let module = self.module;
+        let decision = self.recorded(|_| Decision::MainModule(module));
+        let ctx = self.ctx(Phase::Main, None, 1, &decision);
+        self.timing.unit_begins();
+        self.state.last_phase = Phase::Main;
+        host.call(self, main, ctx)?;
+        self.flush_pool_log(host);
+        if at == MainEntry::InPoll {
+            self.run_microtasks(host, DrainAfter::Callback)?;
+        }
+        self.drain_between_callbacks(host, DrainAfter::Callback)
+    }
+
+    /// Rule 2 — the turn: sleep, timers, pending, poll, check, close; a turn
+    /// lasts at least a tick (the timing's rules 2a and 2g).
+    fn run_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.turn += 1;
         host.observe(LoopEvent::TurnStart {
-            turn: self.turn,
-            now: self.now,
+            turn: self.state.turn,
+            now: self.state.now,
         });
-        self.sleep(host);
-        let turn_start = self.now;
+        self.state.slept = self
+            .timing
+            .turn_begins(&mut self.state, &|h| host.fingerprint(h))
+            .map_err(Halt::Pruned)?;
+        if let Some(Slept { from, to }) = self.state.slept {
+            host.observe(LoopEvent::Sleep { from, to });
+        }
+        self.flush_pool_log(host);
+        let turn_start = self.state.now;
         self.timers_phase(host)?;
+        if !self.timing.after_timers_phase(&self.state) {
+            return Ok(());
+        }
         self.pending_phase(host)?;
         self.poll_phase(host)?;
         self.check_phase(host)?;
         self.close_phase(host)?;
-        self.now = self.now.max(turn_start.saturating_add(1));
-        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
+        self.timing.turn_ends(&mut self.state, turn_start);
         self.flush_pool_log(host);
         Ok(())
     }
 
-    /// Sleep: with nothing ready, the clock jumps to the earliest of Node's
-    /// timer handle and the next I/O or pool completion.
-    fn sleep<H: Host<C, Self>>(&mut self, host: &mut H) {
-        let ready = self.pool.next_ready().is_some_and(|t| t <= self.now)
-            || !self.pending.is_empty()
-            || self.live_immediates > 0
-            || !self.close.is_empty()
-            || self.esm_main.is_some();
-        if ready {
-            return;
-        }
-        let wake = match (self.timers.handle_due(), self.pool.next_ready()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if let Some(to) = wake.filter(|&to| to > self.now) {
-            host.observe(LoopEvent::Sleep { from: self.now, to });
-            self.now = to;
-            self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
-            self.flush_pool_log(host);
-        }
-    }
-
-    /// The timers phase: `uv__run_timers` calling Node's `RunTimers` while the
-    /// handle is due by the cached clock (rule 3).
-    fn timers_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        self.loop_phase = Phase::Timers;
-        self.last_reading = self.now;
-        while self.timers.handle_due().is_some_and(|r| r <= self.last_reading) {
-            self.last_reading = self.now;
-            let phase_now = self.now;
-            self.timers.begin_run();
-            let (next, ran) = self.process_timers(phase_now, host)?;
-            self.timers.end_run(next, self.last_reading);
+    /// Rule 2b — the timers phase: `uv__run_timers` calling Node's
+    /// `RunTimers` while the handle is due by the cached clock; each run
+    /// after the first reads the clock afresh (rule 3).
+    fn timers_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.loop_phase = Phase::Timers;
+        let turn = self.state.turn;
+        self.timing.read(&mut self.state, 0, Reading::TimersPhase { turn });
+        let mut again = false;
+        while self.state.timers.handle_due().is_some_and(|r| r <= self.state.last_reading) {
+            if again {
+                self.timing.read(&mut self.state, 0, Reading::TimersRerun);
+            }
+            again = true;
+            let phase_clock = self.state.now;
+            self.state.timers.begin_run();
+            let (next, ran) = self.process_timers(phase_clock, host)?;
+            self.state.timers.end_run(next, self.state.last_reading);
             if ran {
-                self.drain(host)?;
+                self.drain_between_callbacks(host, self.profile.drain_rule().after_timers())?;
             }
         }
         Ok(())
     }
 
-    /// Node's `processTimers(now)`: list by list, each from its head while due.
-    /// Returns the next list's expiry (if any) and whether a timer ran; the
-    /// last timer's drain is left to the caller, as `RunTimers` does.
-    fn process_timers<H: Host<C, Self>>(&mut self, now: u64, host: &mut H) -> Result<(Option<u64>, bool), H::Stop> {
+    /// Rule 3 — Node's `processTimers(now)`: list by list, each from its head
+    /// while due at `phase_clock`. Returns the next list's expiry (if any)
+    /// and whether a timer ran; the last timer's drain is left to the
+    /// caller, as `RunTimers` does.
+    fn process_timers<H: Host<C, Self>>(&mut self, phase_clock: u64, host: &mut H) -> TimersRun<H::Stop, T::Prune> {
         let mut ran = false;
         loop {
-            let list = match self.timers.next_due_list(now) {
+            let list = match self.state.timers.next_due_list(phase_clock) {
                 Ok(list) => list,
                 Err(next) => return Ok((next, ran)),
             };
             let mut ran_in_list = false;
-            loop {
-                let due = match self.timers.head(list, now) {
-                    Head::Due(due) => due,
-                    Head::NotDue | Head::ListDone => break,
-                };
-                // Node >= 11 drains between any two timers; Node 10 ran a
-                // list's timers back to back and drained between lists.
-                if ran && !(self.node == NodeVersion::Node10 && ran_in_list) {
-                    self.drain(host)?;
+            while let Head::Due(due) = self.state.timers.head(list, phase_clock) {
+                if ran {
+                    if let Some(point) = self.profile.drain_rule().between_timers(ran_in_list) {
+                        self.drain_between_callbacks(host, point)?;
+                    }
                 }
                 ran = true;
                 ran_in_list = true;
-                if !self.timers.is_running(due.id) {
+                if !self.state.timers.is_running(due.id) {
                     // Cleared by the drain just before it would have run.
-                    self.timers.finish(due, None);
+                    self.state.timers.finish(due, None);
                     continue;
                 }
-                let start = due.repeat.then_some(self.now);
-                if due.repeat {
-                    self.last_reading = self.now;
-                }
-                self.run_timer(due, start, host)?;
+                let start = due
+                    .repeat
+                    .then(|| self.timing.read(&mut self.state, 0, Reading::IntervalStart(&due.cb)));
+                let decision = self.timer_decision(&due, phase_clock);
+                let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run, &decision);
+                self.call(host, due.cb.clone(), ctx)?;
+                self.state.timers.finish(due, start);
             }
         }
     }
 
-    fn run_timer<H: Host<C, Self>>(&mut self, due: timers::DueTimer<C>, start: Option<u64>, host: &mut H) -> Step<H::Stop> {
-        let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run);
-        self.call(host, due.cb.clone(), ctx)?;
-        self.timers.finish(due, start);
-        Ok(())
+    /// The decision for a due timer about to run (rules 2, 3, 5).
+    fn timer_decision(&mut self, due: &timers::DueTimer<C>, phase_clock: u64) -> Decision {
+        self.recorded(|s| {
+            let facts = s.facts.as_deref_mut().expect("recorded");
+            if due.repeat {
+                return facts.interval(due.id, due.run, s.slept);
+            }
+            facts.timeout(TimerRun {
+                id: due.id,
+                turn: s.turn,
+                now: s.now,
+                phase_clock,
+                slept: s.slept,
+            })
+        })
     }
 
-    /// The pending phase: callbacks deferred since the last one (a snapshot, FIFO).
-    fn pending_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        self.loop_phase = Phase::Pending;
-        let batch = std::mem::take(&mut self.pending);
-        self.run_each(batch, Phase::Pending, host)
+    /// Rule 2c — the pending phase: the callbacks deferred since the last
+    /// one, as a snapshot, first in first out.
+    fn pending_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.loop_phase = Phase::Pending;
+        self.run_pending_snapshot(host)
     }
 
-    /// The poll phase: completions ready at phase entry, by (ready tick, start
-    /// order); then up to 8 rounds of pending callbacks deferred meanwhile
-    /// (libuv 1.46 `uv_run`). With `module esm` the main module runs first in turn 1.
-    fn poll_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        self.loop_phase = Phase::Poll;
-        if let Some(main) = self.esm_main.take() {
-            let ctx = self.ctx(Phase::Main, None, 1);
-            self.call_counted(host, main, ctx, false)?;
-            self.run_microtasks(host)?;
-            self.drain(host)?;
-        }
-        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
+    /// Rule 2d — the poll phase: the completions the timing finds ready (the
+    /// model: those ready at phase entry, by ready tick then start order),
+    /// then the pending rounds. With `module esm` the main module runs first
+    /// in turn 1.
+    fn poll_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.loop_phase = Phase::Poll;
+        let turn = self.state.turn;
+        let entry = self.timing.read(&mut self.state, 0, Reading::PollPhase { turn });
+        self.main_module(MainEntry::InPoll, host)?;
+        let ready = self.timing.poll_ready(&mut self.state, entry);
         self.flush_pool_log(host);
-        let ready = self.pool.take_ready(self.now);
-        self.run_each(ready, Phase::Poll, host)?;
+        for done in ready {
+            let decision = self.recorded(|s| s.completion(&done));
+            self.run_one(host, done.cb, Phase::Poll, decision)?;
+        }
+        self.pending_rounds_after_poll(host)
+    }
+
+    /// Rule 2d's end: up to 8 rounds of the pending callbacks deferred during
+    /// the pending and poll phases, each round a snapshot (libuv 1.46
+    /// `uv_run`, libuv PR #3598).
+    fn pending_rounds_after_poll<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
         for _ in 0..8 {
-            if self.pending.is_empty() {
+            if self.state.pending.is_empty() {
                 break;
             }
-            let batch = std::mem::take(&mut self.pending);
-            self.run_each(batch, Phase::Pending, host)?;
+            self.run_pending_snapshot(host)?;
         }
         Ok(())
     }
 
-    /// The check phase: the check queue as it is at phase entry (a snapshot).
-    fn check_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        self.loop_phase = Phase::Check;
-        let snapshot = self.check.len();
-        for _ in 0..snapshot {
-            let immediate = self.check.pop_front().expect("snapshot length");
-            if let Some(cb) = immediate.cb {
-                self.live_immediates -= 1;
-                let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1);
-                self.call(host, cb, ctx)?;
-                if self.node != NodeVersion::Node10 {
-                    self.drain(host)?;
-                }
-            }
+    /// The pending queue as it is now, first in first out (`uv__run_pending`).
+    fn run_pending_snapshot<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        if self.state.pending.is_empty() {
+            return Ok(());
         }
-        // Node 10 drained once, after the whole check phase.
-        self.drain(host)
-    }
-
-    /// The close phase: the close queue at phase entry, last in first out.
-    fn close_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        self.loop_phase = Phase::Close;
-        let mut batch = std::mem::take(&mut self.close);
-        batch.reverse();
-        self.run_each(batch, Phase::Close, host)
-    }
-
-    fn run_each<H: Host<C, Self>, I: IntoIterator<Item = C>>(&mut self, batch: I, phase: Phase, host: &mut H) -> Step<H::Stop> {
+        let batch = std::mem::take(&mut self.state.pending);
+        let mut deferred_in = self.state.facts.as_deref_mut().map(|f| std::mem::take(&mut f.pending));
         for cb in batch {
-            let ctx = self.ctx(phase, None, 1);
-            self.call(host, cb, ctx)?;
-            self.drain(host)?;
+            let decision = deferred_in
+                .as_mut()
+                .and_then(VecDeque::pop_front)
+                .map_or(Decision::Unrecorded, decision::pending);
+            self.run_one(host, cb, Phase::Pending, decision)?;
         }
         Ok(())
     }
 
-    /// Between callbacks (rule 6): the nextTick queue to empty, then the
-    /// microtask queue to empty, while either has work (Node's
-    /// `processTicksAndRejections`).
-    fn drain<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
+    /// Rule 2e — the check phase: the check queue as it is at phase entry (a
+    /// snapshot); the drain follows the profile's rule.
+    fn check_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.loop_phase = Phase::Check;
+        let rule = self.profile.drain_rule();
+        let snapshot = self.state.check.len();
+        for _ in 0..snapshot {
+            let immediate = self.state.check.pop_front().expect("snapshot length");
+            let queued_in = self.state.facts.as_deref_mut().and_then(|f| f.check.pop_front());
+            let Some(cb) = immediate.cb else { continue };
+            self.state.live_immediates -= 1;
+            let decision = queued_in.map_or(Decision::Unrecorded, decision::immediate);
+            let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1, &decision);
+            self.call(host, cb, ctx)?;
+            if let Some(point) = rule.after_immediate() {
+                self.drain_between_callbacks(host, point)?;
+            }
+        }
+        self.drain_between_callbacks(host, rule.after_check_phase())
+    }
+
+    /// Rule 2f — the close phase: the close queue at phase entry, last in first out.
+    fn close_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.state.loop_phase = Phase::Close;
+        if self.state.close.is_empty() {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.state.close);
+        let decision = self.recorded(|_| Decision::Close);
+        for cb in batch.into_iter().rev() {
+            self.run_one(host, cb, Phase::Close, decision)?;
+        }
+        Ok(())
+    }
+
+    /// One callback of a phase, then the drain.
+    fn run_one<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, phase: Phase, decision: Decision) -> Step<H::Stop, T::Prune> {
+        let ctx = self.ctx(phase, None, 1, &decision);
+        self.call(host, cb, ctx)?;
+        self.drain_between_callbacks(host, DrainAfter::Callback)
+    }
+
+    /// Rule 6 — the between-callbacks drain (Node's
+    /// `processTicksAndRejections`): the nextTick queue to empty, then the
+    /// microtask queue to empty, while either has work. `point`: which drain
+    /// this is, for the decisions.
+    fn drain_between_callbacks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         loop {
-            while let Some(cb) = self.next_ticks.pop_front() {
-                let ctx = self.ctx(Phase::NextTick, None, 1);
+            while let Some(cb) = self.state.next_ticks.pop_front() {
+                let decision = self.drained(Phase::NextTick, point);
+                let ctx = self.ctx(Phase::NextTick, None, 1, &decision);
                 self.call(host, cb, ctx)?;
             }
-            self.run_microtasks(host)?;
-            if self.next_ticks.is_empty() {
+            self.run_microtasks(host, point)?;
+            if self.state.next_ticks.is_empty() {
                 return Ok(());
             }
         }
     }
 
-    fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop> {
-        while let Some(cb) = self.microtasks.pop_front() {
-            let ctx = self.ctx(Phase::Microtask, None, 1);
+    /// The microtask queue to empty (V8's microtask checkpoint, `runMicrotasks()`).
+    fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
+        while let Some(cb) = self.state.microtasks.pop_front() {
+            let decision = self.drained(Phase::Microtask, point);
+            let ctx = self.ctx(Phase::Microtask, None, 1, &decision);
             self.call(host, cb, ctx)?;
         }
         Ok(())
     }
 
-    fn ctx(&self, phase: Phase, handle: Option<Handle>, run: u64) -> Ctx {
+    /// The decision for the nextTick or microtask just taken off `queue`.
+    #[inline]
+    fn drained(&mut self, queue: Phase, point: DrainAfter) -> Decision {
+        let module = self.module;
+        self.recorded(|s| {
+            let facts = s.facts.as_deref_mut().expect("recorded");
+            let queued_by = match queue {
+                Phase::NextTick => facts.next_ticks.pop_front(),
+                _ => facts.microtasks.pop_front(),
+            };
+            queued_by.map_or(Decision::Unrecorded, |by| decision::drained(queue, by, point, module))
+        })
+    }
+
+    /// `make()` when decisions are recorded, else [`Decision::Unrecorded`].
+    #[inline]
+    fn recorded(&mut self, make: impl FnOnce(&mut LoopState<C>) -> Decision) -> Decision {
+        if self.state.facts.is_some() {
+            make(&mut self.state)
+        } else {
+            Decision::Unrecorded
+        }
+    }
+
+    #[inline]
+    fn ctx<'d>(&self, phase: Phase, handle: Option<Handle>, run: u64, decision: &'d Decision) -> Ctx<'d> {
         Ctx {
-            turn: self.turn,
-            now: self.now,
+            turn: self.state.turn,
+            now: self.state.now,
             phase,
-            loop_phase: self.loop_phase,
+            loop_phase: self.state.loop_phase,
             handle,
             run,
+            decision,
         }
     }
 
-    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx) -> Step<H::Stop> {
-        self.call_counted(host, cb, ctx, true)
-    }
-
-    fn call_counted<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx, counted: bool) -> Step<H::Stop> {
-        if counted {
-            if self.callbacks >= self.limits.max_callbacks {
-                return Err(host.limit(self, LimitKind::Callbacks, ctx.phase));
-            }
-            self.callbacks += 1;
-        }
-        self.last_phase = ctx.phase;
+    /// Calls a callback, counted against `max_callbacks`.
+    #[inline]
+    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
+        self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
+        self.state.callbacks += 1;
+        self.timing.unit_begins();
+        self.state.last_phase = ctx.phase;
         host.call(self, cb, ctx)?;
         self.flush_pool_log(host);
         Ok(())
     }
 
+    #[inline]
     fn flush_pool_log<H: Host<C, Self>>(&mut self, host: &mut H) {
-        for event in self.pool_log.drain(..) {
-            host.observe(LoopEvent::Pool(event));
+        if T::REPORTS_POOL {
+            for event in self.state.pool_log.drain(..) {
+                host.observe(LoopEvent::Pool(event));
+            }
+        } else {
+            self.state.pool_log.clear();
         }
+    }
+
+    /// Arms a timeout or interval: due at the reading plus the coerced delay (rule 3).
+    fn arm_timer(&mut self, delay: u64, repeat: bool, cb: C) -> Handle {
+        let coerced = coerce_delay(delay);
+        let start = self.timing.read(&mut self.state, coerced, Reading::TimerSet(&cb));
+        let id = self.state.timers.insert(start, coerced, repeat, cb);
+        let s = &mut self.state;
+        if let Some(facts) = s.facts.as_deref_mut() {
+            facts.timer_set(id, s.turn, s.now, s.loop_phase, delay);
+        }
+        Handle::Timer(id)
     }
 }
 
-impl<C: Clone> EventLoop<C> for Scheduler<C> {
+impl<C> LoopState<C> {
+    /// The decision for a completion the poll phase runs (rules 2d, 4).
+    fn completion(&self, done: &Completion<C>) -> Decision {
+        let slept = self.slept;
+        if done.job == 0 {
+            return Decision::Io {
+                arrived: done.ready,
+                slept,
+            };
+        }
+        let job = self.facts.as_deref().and_then(|f| f.jobs.get(done.job as usize - 1).copied());
+        let (queued, work) = job.unwrap_or((done.start, done.ready.saturating_sub(done.start)));
+        Decision::PoolJob(PoolJob {
+            thread: usize::from(done.thread),
+            queued,
+            start: done.start,
+            work,
+            waited: done.start > queued,
+            ready: done.ready,
+            pool_size: self.pool.size(),
+            slept,
+        })
+    }
+}
+
+impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     fn now(&self) -> u64 {
-        self.now
+        self.state.now
     }
 
     fn turn(&self) -> u64 {
-        self.turn
+        self.state.turn
     }
 
     fn waiting(&self) -> Waiting {
-        Scheduler::waiting(self)
+        self.state.waiting()
     }
 
-    /// `setTimeout(cb, delay)`: due at `now + coerce_delay(delay)` (rule 3).
+    /// `setTimeout(cb, delay)`: due at the clock reading plus `coerce_delay(delay)` (rule 3).
     fn set_timeout(&mut self, delay: u64, cb: C) -> Handle {
-        self.last_reading = self.now;
-        Handle::Timer(self.timers.insert(self.now, coerce_delay(delay), false, cb))
+        self.arm_timer(delay, false, cb)
     }
 
     /// `setInterval(cb, delay)`: like a timeout, re-armed from each run's start.
     fn set_interval(&mut self, delay: u64, cb: C) -> Handle {
-        self.last_reading = self.now;
-        Handle::Timer(self.timers.insert(self.now, coerce_delay(delay), true, cb))
+        self.arm_timer(delay, true, cb)
     }
 
     /// `setImmediate(cb)`: queued for the check phase.
     fn set_immediate(&mut self, cb: C) -> Handle {
-        let id = self.next_seq();
-        self.check.push_back(Immediate { id, cb: Some(cb) });
-        self.live_immediates += 1;
+        let s = &mut self.state;
+        let id = s.next_seq();
+        s.check.push_back(Immediate { id, cb: Some(cb) });
+        s.live_immediates += 1;
+        s.note(|f| &mut f.check, s.loop_phase);
         Handle::Immediate(id)
     }
 
@@ -543,48 +811,73 @@ impl<C: Clone> EventLoop<C> for Scheduler<C> {
     /// does not run, even if already due in the current phase. Returns whether
     /// something live was cleared; stale handles are ignored.
     fn clear(&mut self, handle: Handle) -> bool {
+        let s = &mut self.state;
         match handle {
-            Handle::Timer(id) => self.timers.clear(id),
-            Handle::Immediate(id) => self.clear_immediate(id),
+            Handle::Timer(id) => {
+                let cleared = s.timers.clear(id);
+                if let (true, Some(facts)) = (cleared, s.facts.as_deref_mut()) {
+                    facts.timer_cleared(id);
+                }
+                cleared
+            }
+            Handle::Immediate(id) => {
+                let Ok(i) = s.check.binary_search_by_key(&id, |im| im.id) else {
+                    return false;
+                };
+                let cleared = s.check[i].cb.take().is_some();
+                s.live_immediates -= usize::from(cleared);
+                cleared
+            }
         }
     }
 
     /// `process.nextTick(cb)`.
     fn next_tick(&mut self, cb: C) {
-        self.next_ticks.push_back(cb);
+        let s = &mut self.state;
+        s.next_ticks.push_back(cb);
+        s.note(|f| &mut f.next_ticks, s.last_phase);
     }
 
     /// `queueMicrotask(cb)` or a promise reaction.
     fn queue_microtask(&mut self, cb: C) {
-        self.microtasks.push_back(cb);
+        let s = &mut self.state;
+        s.microtasks.push_back(cb);
+        s.note(|f| &mut f.microtasks, s.last_phase);
     }
 
     /// Thread-pool work of `ticks` ticks (rule 4).
     fn submit(&mut self, ticks: u64, cb: C) {
-        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
-        self.pool.submit(self.now, ticks, &mut self.seq, cb, &mut self.pool_log);
+        let now = self.timing.read(&mut self.state, ticks, Reading::Started(&cb));
+        let s = &mut self.state;
+        s.advance_pool();
+        if let Some(facts) = s.facts.as_deref_mut() {
+            facts.jobs.push((now, ticks));
+        }
+        s.pool.submit(now, ticks, &mut s.seq, cb, &mut s.pool_log);
     }
 
     /// I/O outside the pool, ready for poll `after` ticks from now.
     fn io(&mut self, after: u64, cb: C) {
-        let seq = self.next_seq();
-        self.pool.arrive(self.now.saturating_add(after), self.now, seq, cb);
+        let now = self.timing.read(&mut self.state, after, Reading::Started(&cb));
+        let seq = self.state.next_seq();
+        self.state.pool.arrive(now.saturating_add(after), now, seq, cb);
     }
 
     /// A callback libuv defers to the pending phase (`uv__io_feed`).
     fn defer_pending(&mut self, cb: C) {
-        self.pending.push_back(cb);
+        let s = &mut self.state;
+        s.pending.push_back(cb);
+        s.note(|f| &mut f.pending, s.loop_phase);
     }
 
     /// A handle's close callback (`uv_close`): run LIFO in the close phase.
     fn close(&mut self, cb: C) {
-        self.close.push(cb);
+        self.state.close.push(cb);
     }
 
     /// `work n`: synchronous CPU work; the clock moves, pool threads go on (rule 5).
     fn work(&mut self, ticks: u64) {
-        self.now = self.now.saturating_add(ticks);
-        self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
+        self.timing.work_done(&mut self.state, ticks);
     }
 }
 

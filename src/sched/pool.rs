@@ -18,6 +18,10 @@ pub struct Completion<C> {
     /// Took no time at all (an `io` without `after`, a 0-tick job that got a
     /// thread at once): ready at every later poll, never racing (docs/orders.md §4).
     pub instant: bool,
+    /// The pool thread (1-based, at most 1024) that ran the job; 0 for `io`.
+    pub thread: u16,
+    /// The pool job's number (1-based, in submit order); 0 for `io`.
+    pub job: u64,
     pub cb: C,
 }
 
@@ -132,6 +136,8 @@ impl<C> ThreadPool<C> {
             start,
             seq,
             instant,
+            thread: 0,
+            job: 0,
             cb,
         }));
     }
@@ -155,6 +161,8 @@ impl<C> ThreadPool<C> {
                 start,
                 seq: start_seq,
                 instant,
+                thread: u16::try_from(thread + 1).unwrap_or(u16::MAX),
+                job,
                 cb,
             }));
             match self.waiting.pop_front() {
@@ -175,10 +183,10 @@ impl<C> ThreadPool<C> {
     }
 
     /// Takes every completion ready at or before `now`, in poll order.
-    pub fn take_ready(&mut self, now: u64) -> Vec<C> {
+    pub fn take_ready(&mut self, now: u64) -> Vec<Completion<C>> {
         let mut ready = Vec::new();
         while self.completions.peek().is_some_and(|c| c.0.ready <= now) {
-            ready.push(self.completions.pop().expect("peeked").0.cb);
+            ready.push(self.completions.pop().expect("peeked").0);
         }
         ready
     }

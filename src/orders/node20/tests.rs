@@ -1,0 +1,258 @@
+//! The explorer's own rules (docs/orders.md): which clock readings and
+//! completion orders it offers, how its poll waits, when it visits. The
+//! queues and phases are the one scheduler's, tested in `crate::sched`.
+
+use super::*;
+use crate::sched::{Ctx, EventLoop, Host, LimitKind, Phase};
+
+/// A chooser that plays a script of choices (0 past its end) and records
+/// every choice point (its number of options) and every visit.
+#[derive(Default)]
+struct Scripted {
+    script: Vec<usize>,
+    offered: Vec<usize>,
+    visits: Vec<u64>,
+}
+
+impl Chooser for &mut Scripted {
+    fn choose(&mut self, n: usize, _why: &dyn Fn(usize) -> String) -> usize {
+        self.offered.push(n);
+        let pick = self.script.get(self.offered.len() - 1).copied().unwrap_or(0);
+        pick.min(n - 1)
+    }
+
+    fn visit(&mut self, fingerprint: u64) -> bool {
+        self.visits.push(fingerprint);
+        true
+    }
+}
+
+fn clock(chooser: &mut Scripted, unused: u64) -> ChooserClock<&mut Scripted> {
+    ChooserClock { unused, chooser }
+}
+
+fn scripted(script: &[usize]) -> Scripted {
+    Scripted {
+        script: script.to_vec(),
+        ..Scripted::default()
+    }
+}
+
+/// A state at `now` with a timeout due at each of `due` (set at 0).
+fn state_with_timers(now: u64, due: &[u64]) -> LoopState<usize> {
+    let mut s = LoopState::new(4);
+    for (i, &d) in due.iter().enumerate() {
+        s.timers.insert(0, d, false, i);
+    }
+    s.now = now;
+    s.last_reading = now;
+    s
+}
+
+/// Every reading a read can end at: one replay per option offered.
+fn readings(unused: u64, due: &[u64], offset: u64) -> Vec<u64> {
+    let mut first = Scripted::default();
+    let mut s = state_with_timers(0, due);
+    clock(&mut first, unused).read(&mut s, offset, Reading::TimersRerun);
+    let n = first.offered.first().copied().unwrap_or(1);
+    (0..n)
+        .map(|i| {
+            let mut chooser = scripted(&[i]);
+            let mut s = state_with_timers(0, due);
+            clock(&mut chooser, unused).read(&mut s, offset, Reading::TimersRerun)
+        })
+        .collect()
+}
+
+#[test]
+fn a_reading_offers_one_crossing_per_unused_unit_up_to_the_horizon() {
+    // Two units begun, a timer due at 3: 0, 1 or 2 boundaries.
+    assert_eq!(readings(2, &[3], 0), [0, 1, 2]);
+    // Ten units, but past 3 no comparison changes.
+    assert_eq!(readings(10, &[3], 0), [0, 1, 2, 3]);
+    // Nothing pending: no choice at all, the reading is the clock.
+    let mut chooser = Scripted::default();
+    let mut s = state_with_timers(7, &[]);
+    assert_eq!(clock(&mut chooser, 5).read(&mut s, 0, Reading::TimersRerun), 7);
+    assert!(chooser.offered.is_empty());
+}
+
+#[test]
+fn far_crossings_are_tried_only_next_to_a_threshold() {
+    // 100 units, timers due at 50 and 90: 0, the most (90), and the
+    // readings next to each due tick (the handle is due at 50 too).
+    assert_eq!(readings(100, &[50, 90], 0), [0, 49, 50, 51, 89, 90]);
+    // With an offset of 20 (a reading compared later with a 20-tick delay),
+    // the readings 20 before each threshold count too.
+    assert_eq!(readings(100, &[50, 90], 20), [0, 29, 30, 31, 49, 50, 51, 69, 70, 71, 89, 90]);
+}
+
+#[test]
+fn a_reading_leaves_a_unit_unused_only_when_it_crossed_fewer_than_all() {
+    let mut chooser = scripted(&[1]);
+    let mut s = state_with_timers(0, &[3]);
+    let mut c = clock(&mut chooser, 2);
+    assert_eq!(c.read(&mut s, 0, Reading::TimersRerun), 1);
+    assert_eq!((c.unused, s.now, s.last_reading), (1, 1, 1));
+    let mut chooser = scripted(&[2]);
+    let mut s = state_with_timers(0, &[3]);
+    let mut c = clock(&mut chooser, 2);
+    assert_eq!(c.read(&mut s, 0, Reading::TimersRerun), 2);
+    assert_eq!(c.unused, 0);
+}
+
+/// A state at `now` with `io` events (callbacks 100, 101, …) arriving at each of `at`.
+fn state_with_io(now: u64, at: &[u64]) -> LoopState<usize> {
+    let mut s = state_with_timers(now, &[]);
+    for (i, &t) in at.iter().enumerate() {
+        // Started at 0: not instant, so they race within their tick.
+        s.pool.arrive(t, 0, i as u64 + 1, 100 + i);
+    }
+    s
+}
+
+fn cbs(done: Vec<Completion<usize>>) -> Vec<usize> {
+    done.into_iter().map(|c| c.cb).collect()
+}
+
+#[test]
+fn a_poll_entered_in_a_completions_tick_may_or_may_not_see_it() {
+    for (pick, seen) in [(0, vec![100]), (1, vec![])] {
+        let mut chooser = scripted(&[pick]);
+        let mut s = state_with_io(5, &[5]);
+        s.pending.push_back(9); // a pending callback: the poll does not block
+        let ready = clock(&mut chooser, 0).poll_ready(&mut s, 5);
+        assert_eq!(chooser.offered, [2], "the completion, or not ready yet");
+        assert_eq!(cbs(ready), seen);
+        assert_eq!(s.pool.outstanding(), 1 - seen.len(), "one not seen is put back");
+    }
+}
+
+#[test]
+fn completions_of_earlier_ticks_are_all_seen_in_any_order() {
+    let mut chooser = scripted(&[1]);
+    let mut s = state_with_io(9, &[4, 4]);
+    let ready = clock(&mut chooser, 0).poll_ready(&mut s, 9);
+    assert_eq!(chooser.offered, [2], "which one first; both are seen");
+    assert_eq!(cbs(ready), [101, 100]);
+}
+
+#[test]
+fn a_blocked_poll_wakes_at_the_next_completion_and_sees_at_least_one() {
+    let mut chooser = scripted(&[0, 1]);
+    let mut s = state_with_io(0, &[7, 7]);
+    s.timers.insert(0, 10, false, 1);
+    let mut c = clock(&mut chooser, 3);
+    let ready = c.poll_ready(&mut s, 0);
+    assert_eq!((s.now, s.last_reading, c.unused), (7, 7, 1), "woken at 7, one unit begun");
+    // Two at 7: which first (no stopping before one), then the other or stop.
+    assert_eq!(chooser.offered, [2, 2]);
+    assert_eq!(cbs(ready), [100], "the second one was not ready yet");
+    assert_eq!(s.pool.outstanding(), 1);
+}
+
+#[test]
+fn a_blocked_poll_woken_by_the_timer_handle_may_see_nothing() {
+    let mut chooser = Scripted::default();
+    let mut s = state_with_io(0, &[7]);
+    s.timers.insert(0, 5, false, 1);
+    let ready = clock(&mut chooser, 0).poll_ready(&mut s, 0);
+    assert_eq!(s.now, 5, "woken by the timer handle, before the completion");
+    assert!(ready.is_empty() && chooser.offered.is_empty());
+    // The handle and a completion at the same tick: it may or may not be seen.
+    let mut chooser = scripted(&[1]);
+    let mut s = state_with_io(0, &[5]);
+    s.timers.insert(0, 5, false, 1);
+    let ready = clock(&mut chooser, 0).poll_ready(&mut s, 0);
+    assert_eq!(chooser.offered, [2]);
+    assert!(ready.is_empty());
+}
+
+/// `&mut dyn Hasher` as a sized hasher.
+struct HashInto<'a>(&'a mut dyn Hasher);
+
+impl Hasher for HashInto<'_> {
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+}
+
+#[test]
+fn equal_states_have_equal_fingerprints_whatever_the_clock() {
+    let mut chooser = Scripted::default();
+    let c = clock(&mut chooser, 1);
+    let host = |h: &mut dyn Hasher| 42u8.hash(&mut HashInto(h));
+    let at = |now: u64| {
+        let mut s = LoopState::new(4);
+        s.now = now;
+        s.last_reading = now;
+        s.timers.insert(now, 5, false, 1usize);
+        s.pool.arrive(now + 3, now, 1, 2);
+        s.pending.push_back(3);
+        s
+    };
+    assert_eq!(c.fingerprint(&at(0), &host), c.fingerprint(&at(1000), &host));
+    let mut other = at(0);
+    other.pending.push_back(4);
+    assert_ne!(c.fingerprint(&at(0), &host), c.fingerprint(&other, &host));
+    let other_host = |h: &mut dyn Hasher| 43u8.hash(&mut HashInto(h));
+    assert_ne!(c.fingerprint(&at(0), &host), c.fingerprint(&at(0), &other_host));
+}
+
+/// A host whose callbacks are numbers: each of the first `left` calls
+/// queues an immediate; it records where each callback ran.
+struct Chain {
+    left: usize,
+    ran: Vec<(u64, Phase, Phase)>,
+}
+
+impl<L: EventLoop<usize>> Host<usize, L> for Chain {
+    type Stop = LimitKind;
+    fn call(&mut self, s: &mut L, cb: usize, ctx: Ctx<'_>) -> Result<(), LimitKind> {
+        self.ran.push((ctx.turn, ctx.phase, ctx.loop_phase));
+        if cb == 1 {
+            s.next_tick(2);
+        }
+        if self.left > 0 && cb != 2 {
+            self.left -= 1;
+            s.set_immediate(1);
+        }
+        Ok(())
+    }
+    fn limit(&mut self, _: &L, kind: LimitKind, _: Phase) -> LimitKind {
+        kind
+    }
+}
+
+#[test]
+fn the_chooser_visits_once_per_turn() {
+    let mut chooser = Scripted::default();
+    let mut host = Chain { left: 3, ran: Vec::new() };
+    let mut node = node20(4, Module::Cjs, Limits::default(), &mut chooser);
+    node.run_loop(0, &mut host).expect("a finite run");
+    assert_eq!(node.turn(), 3);
+    drop(node);
+    assert_eq!(chooser.visits.len(), 3);
+    assert_eq!(host.ran.iter().filter(|r| r.1 == Phase::Check).count(), 3);
+}
+
+#[test]
+fn the_explorer_tells_the_loop_phase_as_the_model_does() {
+    let mut chooser = Scripted::default();
+    let mut host = Chain { left: 1, ran: Vec::new() };
+    node20(4, Module::Cjs, Limits::default(), &mut chooser)
+        .run_loop(0, &mut host)
+        .expect("a finite run");
+    // A nextTick drained after an immediate runs in the check phase's drain.
+    assert_eq!(
+        host.ran,
+        [
+            (0, Phase::Main, Phase::Main),
+            (1, Phase::Check, Phase::Check),
+            (1, Phase::NextTick, Phase::Check)
+        ]
+    );
+}
