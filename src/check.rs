@@ -1,12 +1,50 @@
-//! Semantic checks after parsing: placement of `again`, `{i}`, `{n}`, `{k}`,
-//! and `clear` of labels that nothing schedules. All problems at once.
+//! Semantic checks: every rule about what a parsed `.loop` file means, as
+//! plain functions over facts (spans, numbers as written, kinds). The parser
+//! (`syntax/build.rs`) only turns pest's pairs into the AST and reports what
+//! the grammar refuses; where a rule needs what only the builder sees (a
+//! number that did not parse, the order of items in a chunk, a text's
+//! escapes), the builder calls the rule's function as it builds, and those
+//! problems are shown with the syntax errors, in source order. The rules
+//! about the whole tree run after parsing, in [`check`], only when parsing
+//! found no error.
+//!
+//! | code | rule | file | runs |
+//! |------|------|------|------|
+//! | `loop::number` | an integer: not `1.5`, not negative, fits in 64 bits; no extra number in a header | `numbers.rs` | while building |
+//! | `loop::pool` | `pool` is 1 to 1024 threads | `numbers.rs` | while building |
+//! | `loop::times` | `times 0` | `numbers.rs` | while building |
+//! | `loop::delay` | a timer's delay is there, before the label | `numbers.rs` | while building |
+//! | `loop::ticks` | `submit`'s ticks are there | `numbers.rs` | while building |
+//! | `loop::delay`, `loop::ticks` | a word where the number goes (`timeout soon "t"`) | `numbers.rs` ([`numbers::merge_missing_numbers`]) | while building, after each chunk |
+//! | `loop::after` | `after N` only on `io` | `clauses.rs` | while building |
+//! | `loop::then` | `.then`/`.catch`/`.finally` only on `then` | `clauses.rs` | while building |
+//! | `loop::escape` | only `\"`, `\\`, `\n` escapes | `texts.rs` | while building |
+//! | `loop::placeholder` | no `{i}`/`{n}`/`{k}` on a promise or function name | `texts.rs` | while building |
+//! | `loop::placeholder` | `{i}` inside a `repeat`, `{n}`/`{k}` inside a callback | `texts.rs` | after parsing |
+//! | `loop::directive-order` | directives before statements | `order.rs` | while building (and across chunks) |
+//! | `loop::directive` | each directive once | `order.rs` | while building |
+//! | `loop::expect` | one expect block, after the statements; nothing after its ending or `limit` line | `order.rs` | while building (and across chunks) |
+//! | `loop::module`, `loop::rejections`, `loop::unknown-name` | known `module`, `rejections` mode, `limit` queue, expect phase | `names.rs` | while building |
+//! | `loop::again` | `again` inside a callback, not an `interval` | `again.rs` | after parsing |
+//! | `loop::clear` | `clear` of a label a clearable callback may have (warning) | `clear.rs` | after parsing |
+//! | `loop::undeclared`, `loop::redeclared`, `loop::reserved-name`, `loop::name-use`, `loop::context`, `loop::async-executor`, `loop::unreachable` | promise and function names, slots, contexts | `promises.rs` | after parsing |
+//! | `loop::node-version`, `loop::not-yet-runnable` | the promise language against `--node`; the gate before running it | `promises.rs` | before `run`, `emit-js`, `verify` (`cli.rs`) |
+//!
+//! Grammar-level errors (unknown statement, unterminated string, a malformed
+//! statement, a directive inside a block, a block nested too deeply, an item
+//! too long, a bad expect line) stay in `syntax/`.
 
-use crate::problem::{Diag, Kept, Problem};
+use crate::problem::{Kept, Problem};
 use crate::syntax::ast::*;
-use indexmap::IndexMap;
 
+pub mod again;
+pub mod clauses;
+mod clear;
+pub mod names;
+pub mod numbers;
+pub mod order;
 pub mod promises;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+pub mod texts;
 
 /// Where a statement stands.
 #[derive(Clone, Copy, Default)]
@@ -17,123 +55,25 @@ struct Scope {
     repeat: bool,
 }
 
-/// Cells of the matching tables one file's `clear` checks may fill (each
-/// comparison of a `clear` with a label that has placeholders, or of a `clear`
-/// with placeholders with any label, fills one cell per pair of characters).
-/// Past it, a `clear` still undecided is taken to match a label: no warning.
-const MATCH_BUDGET: u64 = 50_000_000;
-
 /// Checks a parsed file. Errors and warnings, in source order: the first
 /// [`crate::problem::MAX_KEPT`] of them (and the first error), then a note
 /// counting the others ([`Kept`]).
 pub fn check(file: &File) -> Vec<Problem> {
-    let mut checker = Checker {
-        budget: MATCH_BUDGET,
-        ..Checker::default()
-    };
-    checker.collect_labels(&file.body, false);
+    let mut checker = Checker::default();
+    checker.labels.collect_labels(&file.body, false);
     checker.block(&file.body, Scope::default());
     promises::check(file, &mut checker.problems);
     checker.problems.into_sorted()
 }
 
-/// A label as a pattern: literal characters, and `None` for a placeholder
-/// (any run of digits).
-type Pattern = Vec<Option<char>>;
-
-fn pattern(t: &Text) -> Pattern {
-    let mut out = Vec::new();
-    for part in &t.parts {
-        match part {
-            TextPart::Lit(s) => out.extend(s.chars().map(Some)),
-            _ => out.push(None),
-        }
-    }
-    out
-}
-
-/// A label kept for `clear` checks.
-enum Label<'a> {
-    /// Without placeholders: the text, and its length in characters (its
-    /// pattern is made only when needed).
-    Literal(&'a str, usize),
-    Pattern(Pattern),
-}
-
 #[derive(Default)]
 struct Checker<'a> {
     problems: Kept,
-    /// Labels without placeholders of clearable callbacks (timeout,
-    /// interval, immediate), each once, in source order, with their length
-    /// in characters.
-    clearable: IndexMap<&'a str, usize, FxBuildHasher>,
-    /// Labels with placeholders of clearable callbacks, each once.
-    clearable_patterns: Vec<Pattern>,
-    seen_patterns: FxHashSet<Pattern>,
-    /// Labels of other callbacks in source order, with their kind.
-    other: Vec<(Label<'a>, Kind)>,
-    /// The first of `other` with each label without placeholders.
-    other_first: FxHashMap<&'a str, usize>,
-    /// Of `other`, those with placeholders.
-    other_patterns: Vec<usize>,
-    /// Every index of `other`.
-    other_all: Vec<usize>,
-    /// What is left of [`MATCH_BUDGET`].
-    budget: u64,
+    /// The labels `clear` may cancel.
+    labels: clear::Labels<'a>,
 }
 
-impl<'a> Checker<'a> {
-    fn collect_labels(&mut self, stmts: &'a [Stmt], _nested: bool) {
-        for stmt in stmts {
-            match &stmt.kind {
-                StmtKind::Repeat { body, .. } => self.collect_labels(body, true),
-                StmtKind::Callback(cb) => {
-                    if let Some(label) = &cb.label {
-                        match (cb.kind.value, label.literal()) {
-                            (Kind::Timeout | Kind::Interval | Kind::Immediate, Some(lit)) => {
-                                self.clearable.entry(lit).or_insert(lit.chars().count());
-                            }
-                            (Kind::Timeout | Kind::Interval | Kind::Immediate, None) => {
-                                let p = pattern(label);
-                                if self.seen_patterns.insert(p.clone()) {
-                                    self.clearable_patterns.push(p);
-                                }
-                            }
-                            (k, lit) => {
-                                let at = self.other.len();
-                                match lit {
-                                    Some(lit) => {
-                                        self.other_first.entry(lit).or_insert(at);
-                                    }
-                                    None => self.other_patterns.push(at),
-                                }
-                                self.other_all.push(at);
-                                let label = match label.literal() {
-                                    Some(lit) => Label::Literal(lit, lit.chars().count()),
-                                    None => Label::Pattern(pattern(label)),
-                                };
-                                self.other.push((label, k));
-                            }
-                        }
-                    }
-                    if let Some(body) = &cb.body {
-                        self.collect_labels(body, true);
-                    }
-                    for link in &cb.links {
-                        if let Some(body) = &link.body {
-                            self.collect_labels(body, true);
-                        }
-                    }
-                }
-                other => promise_parts(other, &mut |part| {
-                    if let Part::Body(_, body) = part {
-                        self.collect_labels(body, true);
-                    }
-                }),
-            }
-        }
-    }
-
+impl Checker<'_> {
     fn block(&mut self, stmts: &[Stmt], scope: Scope) {
         for stmt in stmts {
             self.statement(stmt, scope);
@@ -146,7 +86,7 @@ impl<'a> Checker<'a> {
             StmtKind::Work(_) => {}
             StmtKind::Clear(text) => {
                 self.text(text, scope);
-                self.clear(text);
+                self.labels.clear(text, &mut self.problems);
             }
             StmtKind::Repeat { body, .. } => self.block(body, Scope { repeat: true, ..scope }),
             StmtKind::Again => self.again(stmt.span, scope),
@@ -206,211 +146,13 @@ impl<'a> Checker<'a> {
     }
 
     fn again(&mut self, span: Span, scope: Scope) {
-        match scope.callback {
-            None => self.problems.push(Diag::AgainOutside.at(span)),
-            Some(Kind::Interval) => self.problems.push(Diag::AgainInInterval.at(span)),
-            Some(_) => {}
+        if let Some(p) = again::again(scope.callback, span) {
+            self.problems.push(p);
         }
     }
 
     fn text(&mut self, text: &Text, scope: Scope) {
-        if text.uses(&TextPart::Index) && !scope.repeat {
-            self.problems.push(Diag::IndexOutsideRepeat.at(text.span));
-        }
-        for (part, name) in [(TextPart::Run, "{n}"), (TextPart::Count, "{k}")] {
-            if text.uses(&part) && scope.callback.is_none() {
-                self.problems.push(Diag::RunOutsideCallback { name }.at(text.span));
-            }
-        }
-    }
-
-    fn clear(&mut self, text: &Text) {
-        if self.may_clear(text) != Some(false) {
-            return;
-        }
-        let other = self.first_other(text);
-        self.problems.push_with(true, text.span, || match other {
-            Some(kind) => Diag::ClearNotClearable { kind }.at(text.span),
-            None => Diag::ClearUnknown { label: text.to_string() }.at(text.span),
-        });
-    }
-
-    /// Whether the label of a clearable callback may produce `text`; `None`
-    /// if the budget ran out before that was known.
-    fn may_clear(&mut self, text: &Text) -> Option<bool> {
-        if let Some(lit) = text.literal() {
-            if self.clearable.contains_key(lit) {
-                return Some(true);
-            }
-            if self.clearable_patterns.is_empty() {
-                return Some(false);
-            }
-        }
-        let wanted = pattern(text);
-        for label in &self.clearable_patterns {
-            if glob_match(label, &wanted, &mut self.budget)? {
-                return Some(true);
-            }
-        }
-        if text.literal().is_none() {
-            for (label, &chars) in &self.clearable {
-                // Within budget before the pattern is made.
-                if cells(chars, wanted.len()) > self.budget {
-                    return None;
-                }
-                let label: Pattern = label.chars().map(Some).collect();
-                if glob_match(&label, &wanted, &mut self.budget)? {
-                    return Some(true);
-                }
-            }
-        }
-        Some(false)
-    }
-
-    /// The kind of the first other callback (in source order) whose label may
-    /// produce `text`; `None` if none does, or the budget ran out first.
-    fn first_other(&mut self, text: &Text) -> Option<Kind> {
-        let wanted = pattern(text);
-        let (first, candidates): (Option<usize>, &[usize]) = match text.literal() {
-            // Only a label with placeholders may come before the first equal one.
-            Some(lit) => (self.other_first.get(lit).copied(), &self.other_patterns),
-            None => (None, &self.other_all),
-        };
-        for &i in candidates.iter().take_while(|&&i| first.is_none_or(|f| i < f)) {
-            let matched = match &self.other[i].0 {
-                Label::Pattern(label) => glob_match(label, &wanted, &mut self.budget)?,
-                Label::Literal(label, chars) => {
-                    if cells(*chars, wanted.len()) > self.budget {
-                        return None;
-                    }
-                    let label: Pattern = label.chars().map(Some).collect();
-                    glob_match(&label, &wanted, &mut self.budget)?
-                }
-            };
-            if matched {
-                return Some(self.other[i].1);
-            }
-        }
-        first.map(|i| self.other[i].1)
-    }
-}
-
-/// The cells of the matching table of two patterns of `n` and `m` items.
-fn cells(n: usize, m: usize) -> u64 {
-    (n as u64 + 1) * (m as u64 + 1)
-}
-
-/// Two patterns of literal chars and digit-run wildcards (`None`) can match
-/// a common string. Wildcards match one or more digits. Fills one cell per
-/// pair of positions, taken from `budget`; `None` (and nothing taken) if the
-/// budget is too small. Memory: two rows.
-fn glob_match(a: &[Option<char>], b: &[Option<char>], budget: &mut u64) -> Option<bool> {
-    let (n, m) = (a.len(), b.len());
-    let cells = cells(n, m);
-    if cells > *budget {
-        return None;
-    }
-    *budget -= cells;
-    // row[j]: a[..i] and b[..j] can produce the same string; next: row i + 1.
-    let mut row = vec![false; m + 1];
-    let mut next = vec![false; m + 1];
-    row[0] = true;
-    for i in 0..=n {
-        for j in 0..=m {
-            if !row[j] {
-                continue;
-            }
-            match (a.get(i), b.get(j)) {
-                (Some(Some(x)), Some(Some(y))) if x == y => next[j + 1] = true,
-                (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
-                    next[j + 1] = true;
-                    row[j + 1] = true;
-                }
-                (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
-                    next[j + 1] = true;
-                    next[j] = true;
-                }
-                (Some(None), Some(None)) => {
-                    next[j + 1] = true;
-                }
-                _ => {}
-            }
-        }
-        if i == n {
-            break;
-        }
-        std::mem::swap(&mut row, &mut next);
-        next.iter_mut().for_each(|c| *c = false);
-    }
-    Some(row[m])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The matching as it was first written: the whole table.
-    fn reference(a: &[Option<char>], b: &[Option<char>]) -> bool {
-        let (n, m) = (a.len(), b.len());
-        let mut reach = vec![vec![false; m + 1]; n + 1];
-        reach[0][0] = true;
-        for i in 0..=n {
-            for j in 0..=m {
-                if !reach[i][j] {
-                    continue;
-                }
-                match (a.get(i), b.get(j)) {
-                    (Some(Some(x)), Some(Some(y))) if x == y => reach[i + 1][j + 1] = true,
-                    (Some(None), Some(Some(y))) if y.is_ascii_digit() => {
-                        reach[i + 1][j + 1] = true;
-                        reach[i][j + 1] = true;
-                    }
-                    (Some(Some(x)), Some(None)) if x.is_ascii_digit() => {
-                        reach[i + 1][j + 1] = true;
-                        reach[i + 1][j] = true;
-                    }
-                    (Some(None), Some(None)) => reach[i + 1][j + 1] = true,
-                    _ => {}
-                }
-            }
-        }
-        reach[n][m]
-    }
-
-    /// Every pattern of up to `len` items over `a`, `1` and a placeholder.
-    fn patterns(len: usize) -> Vec<Pattern> {
-        let mut all = vec![Vec::new()];
-        let mut last = vec![Vec::new()];
-        for _ in 0..len {
-            last = last
-                .iter()
-                .flat_map(|p: &Pattern| [Some('a'), Some('1'), None].map(|c| [p.clone(), vec![c]].concat()))
-                .collect();
-            all.extend(last.clone());
-        }
-        all
-    }
-
-    #[test]
-    fn two_rows_match_as_the_whole_table_did() {
-        let all = patterns(4);
-        for a in &all {
-            for b in &all {
-                let mut budget = u64::MAX;
-                assert_eq!(glob_match(a, b, &mut budget), Some(reference(a, b)), "{a:?} {b:?}");
-                assert_eq!(u64::MAX - budget, cells(a.len(), b.len()));
-            }
-        }
-    }
-
-    #[test]
-    fn a_comparison_past_the_budget_is_not_made() {
-        let (a, b) = (vec![Some('a'); 9], vec![None; 9]);
-        let mut budget = 99;
-        assert_eq!(glob_match(&a, &b, &mut budget), None);
-        assert_eq!(budget, 99, "nothing taken");
-        budget = 100;
-        assert_eq!(glob_match(&a, &b, &mut budget), Some(false));
-        assert_eq!(budget, 0);
+        let problems = &mut self.problems;
+        texts::placeholders(text, scope.repeat, scope.callback.is_some(), &mut |p| problems.push(p));
     }
 }

@@ -5,8 +5,8 @@ use super::chunk::Refusal;
 use super::lex::{Lexer, Tok, Token};
 use super::suggest;
 use super::{pest_error, LoopParser, Rule};
+use crate::check::{clauses, names, numbers, order, texts};
 use crate::problem::{Code, Diag, Problem, MAX_KEPT};
-use crate::sched::{Module, Phase};
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -24,7 +24,7 @@ const MAX_SYNTAX_ERRORS: usize = 10;
 pub const MAX_NESTING: usize = 100;
 
 /// Problems one builder collects before it stops: twice [`MAX_KEPT`], as
-/// pairs of them may be merged into one ([`merge_missing_numbers`]).
+/// pairs of them may be merged into one ([`numbers::merge_missing_numbers`]).
 const ROOM: usize = 2 * MAX_KEPT;
 
 /// Bytes of failed blocks one builder parses again to say what is wrong inside
@@ -66,18 +66,17 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
         let shift = |p: Problem| super::chunk::shift_problem(p, start);
         problems.extend(found.into_iter().map(shift));
         // Order checks across chunks: each chunk's builder saw only its own items.
-        if seen_statement {
-            problems.extend(
-                builder
-                    .early_directives
-                    .iter()
-                    .map(|(span, text)| shift(misplaced_directive(*span, text))),
-            );
-        }
-        if seen_expect {
-            problems.extend(builder.first_statement.map(|span| shift(statement_after_expect(span))));
-            problems.extend(builder.first_expect.map(|span| shift(second_expect(span))));
-        }
+        problems.extend(
+            order::across_chunks(
+                seen_statement,
+                seen_expect,
+                &builder.early_directives,
+                builder.first_statement,
+                builder.first_expect,
+            )
+            .into_iter()
+            .map(shift),
+        );
         seen_statement |= builder.seen_statement;
         seen_expect |= builder.seen_expect;
         if let Some(mut part) = part {
@@ -112,38 +111,6 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     }
 }
 
-/// `timeout soon "t"` reads as a timeout without a delay followed by an
-/// unknown statement `soon "t"`: one problem, "needs a delay, found `soon`".
-fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> {
-    problems.sort_by_key(|p| p.span.start());
-    let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
-    for p in problems {
-        if let Some(prev) = out.last_mut() {
-            let between = src.get(prev.span.end()..p.span.start()).unwrap_or("\n");
-            let same_line = !between.contains('\n') && between.trim().is_empty();
-            let (delay, ticks) = (Code::Delay.as_str(), Code::Ticks.as_str());
-            if (prev.code == delay || prev.code == ticks) && p.code == Code::UnknownStatement.as_str() && same_line {
-                let text = &src[p.span.start()..p.span.end()];
-                let word = text.split_whitespace().next().unwrap_or(text);
-                let kind = src[prev.span.start()..prev.span.end()]
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("timeout")
-                    .to_string();
-                *prev = Diag::WordForNumber {
-                    ticks: prev.code == ticks,
-                    kind,
-                    word: word.to_string(),
-                }
-                .at(Span::new(p.span.start(), p.span.start() + word.len()));
-                continue;
-            }
-        }
-        out.push(p);
-    }
-    out
-}
-
 /// Parses one chunk (spans relative to it): the part of the file it holds, if
 /// it parsed, and the problems found. After a syntax error the offending line
 /// is blanked and the chunk parsed again; with `resume`, from where it failed:
@@ -163,7 +130,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
             Ok(pairs) => {
                 builder.build(pairs, base, &mut part);
                 problems.append(&mut builder.problems);
-                return (Some(part), merge_missing_numbers(chunk, problems));
+                return (Some(part), numbers::merge_missing_numbers(chunk, problems));
             }
             Err(e) => {
                 let (problem, at) = pest_error::convert(&text[base..], &e);
@@ -193,7 +160,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
         return (None, problems);
     }
     problems.append(&mut builder.problems);
-    (None, merge_missing_numbers(chunk, problems))
+    (None, numbers::merge_missing_numbers(chunk, problems))
 }
 
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
@@ -306,16 +273,16 @@ impl Builder {
             match item.as_rule() {
                 Rule::EOI => {}
                 Rule::directive => {
-                    if self.seen_statement {
-                        self.push(misplaced_directive(span, item.as_str()));
+                    if let Some(p) = order::directive(self.seen_statement, span, item.as_str()) {
+                        self.push(p);
                     } else {
                         self.early_directives.push((span, item.as_str().to_string()));
                     }
                     self.directive(item, file);
                 }
                 Rule::expect_block => {
-                    if self.seen_expect {
-                        self.push(second_expect(span));
+                    if let Some(p) = order::expect_block(self.seen_expect, span) {
+                        self.push(p);
                     }
                     self.first_expect.get_or_insert(span);
                     self.seen_expect = true;
@@ -323,8 +290,8 @@ impl Builder {
                 }
                 _ => {
                     self.seen_statement = true;
-                    if self.seen_expect {
-                        self.push(statement_after_expect(span));
+                    if let Some(p) = order::statement(self.seen_expect, span) {
+                        self.push(p);
                     } else {
                         self.first_statement.get_or_insert(span);
                     }
@@ -344,8 +311,8 @@ impl Builder {
         match keyword.as_rule() {
             Rule::kw_pool => {
                 if let Some(n) = self.integer(&value) {
-                    if !(1..=1024).contains(&n) {
-                        self.push(Diag::Pool { n }.at(value.as_span().into()));
+                    if let Some(p) = numbers::pool(n, value.as_span().into()) {
+                        self.push(p);
                     }
                     self.once(&file.pool, span, "pool");
                     file.pool = Some(Spanned { value: n, span });
@@ -353,18 +320,10 @@ impl Builder {
             }
             Rule::kw_rejections => self.rejections(value, span, file),
             Rule::kw_module => {
-                let module = match value.as_str() {
-                    "cjs" => Some(Module::Cjs),
-                    "esm" => Some(Module::Esm),
-                    other => {
-                        let suggestion = suggest::closest(other, &["cjs", "esm"]);
-                        self.push(
-                            Diag::Module {
-                                word: other.to_string(),
-                                suggestion,
-                            }
-                            .at(value.as_span().into()),
-                        );
+                let module = match names::module(value.as_str()) {
+                    Ok(m) => Some(m),
+                    Err(d) => {
+                        self.push(d.at(value.as_span().into()));
                         None
                     }
                 };
@@ -385,8 +344,8 @@ impl Builder {
     }
 
     fn once<T>(&mut self, prev: &Option<Spanned<T>>, span: Span, name: &'static str) {
-        if prev.is_some() {
-            self.push(Diag::DirectiveTwice { name }.at(span));
+        if let Some(p) = order::directive_twice(prev, span, name) {
+            self.push(p);
         }
     }
 
@@ -538,59 +497,21 @@ impl Builder {
                 r => unreachable!("callback part {r:?}"),
             }
         }
-        self.place_integers(&mut cb, span, ints, bad_number);
+        let mut found = Vec::new();
+        cb.amount = numbers::amount(kind, kind_span, span, ints, bad_number, &mut |p| found.push(p));
+        for p in found {
+            self.push(p);
+        }
         if kind == Kind::Io {
             cb.amount = after;
         }
-        if let Some(after) = after.filter(|_| kind != Kind::Io) {
-            let at = after.span;
-            self.push(Diag::After { kind }.at(at));
+        if let Some(p) = after.and_then(|after| clauses::after(kind, after.span)) {
+            self.push(p);
         }
-        if !cb.links.is_empty() && kind != Kind::Then {
-            self.push(
-                Diag::ThenLink {
-                    kind,
-                    link: cb.links[0].kind.name(),
-                }
-                .at(cb.links[0].span),
-            );
+        if let Some(p) = clauses::links(kind, &cb.links) {
+            self.push(p);
         }
         Some(cb)
-    }
-
-    /// Assigns the header's integers: a delay for timers, a duration for `submit`.
-    fn place_integers(&mut self, cb: &mut Callback, span: Span, ints: Vec<(Spanned<u64>, bool)>, bad_number: bool) {
-        let kind = cb.kind.value;
-        match kind.statement().amount {
-            Amount::Delay => {
-                let mut it = ints.into_iter();
-                match it.next() {
-                    Some((n, true)) => cb.amount = Some(n),
-                    Some((n, false)) => self.push(Diag::DelayAfterLabel { kind, delay: n.value }.at(n.span)),
-                    None if bad_number => {}
-                    None => self.push(Diag::NoDelay { kind }.at(cb.kind.span)),
-                }
-                for (n, _) in it {
-                    self.push(Diag::ExtraNumber { kind }.at(n.span));
-                }
-            }
-            Amount::Ticks => {
-                let mut it = ints.into_iter();
-                match it.next() {
-                    Some((n, _)) => cb.amount = Some(n),
-                    None if bad_number => {}
-                    None => self.push(Diag::NoTicks.at(span)),
-                }
-                for (n, _) in it {
-                    self.push(Diag::ExtraNumber { kind }.at(n.span));
-                }
-            }
-            _ => {
-                for (n, _) in ints {
-                    self.push(Diag::ExtraNumber { kind }.at(n.span));
-                }
-            }
-        }
     }
 
     fn link(&mut self, pair: Pair<Rule>) -> Link {
@@ -638,8 +559,8 @@ impl Builder {
 
     fn times(&mut self, pair: Pair<Rule>) -> Option<Spanned<u64>> {
         let n = self.clause(pair)?;
-        if n.value == 0 {
-            self.push(Diag::TimesZero.at(n.span));
+        if let Some(p) = numbers::times(n) {
+            self.push(p);
             return None;
         }
         Some(n)
@@ -651,20 +572,10 @@ impl Builder {
     }
 
     fn integer(&mut self, pair: &Pair<Rule>) -> Option<u64> {
-        let s = pair.as_str();
-        let span: Span = pair.as_span().into();
-        if pair.as_rule() != Rule::integer {
-            self.push(Diag::NotANumber { text: s.to_string() }.at(span));
-            return None;
-        }
-        if s.starts_with('-') {
-            self.push(Diag::Negative { text: s.to_string() }.at(span));
-            return None;
-        }
-        match s.parse::<u64>() {
+        match numbers::integer(pair.as_str(), pair.as_rule() == Rule::integer) {
             Ok(n) => Some(n),
-            Err(_) => {
-                self.push(Diag::Overflow { text: s.to_string() }.at(span));
+            Err(d) => {
+                self.push(d.at(pair.as_span().into()));
                 None
             }
         }
@@ -681,16 +592,14 @@ impl Builder {
         let mut chars = raw.char_indices().peekable();
         while let Some((i, c)) = chars.next() {
             match c {
-                '\\' => match chars.next() {
-                    Some((_, '"')) => lit.push('"'),
-                    Some((_, '\\')) => lit.push('\\'),
-                    Some((_, 'n')) => lit.push('\n'),
-                    Some((j, other)) => {
-                        let esc = Span::new(base + i, base + j + other.len_utf8());
-                        self.push(Diag::Escape { c: other }.at(esc));
+                '\\' => {
+                    if let Some((j, c)) = chars.next() {
+                        match texts::escape(c) {
+                            Ok(c) => lit.push(c),
+                            Err(d) => self.push(d.at(Span::new(base + i, base + j + c.len_utf8()))),
+                        }
                     }
-                    None => {}
-                },
+                }
                 '{' => {
                     let rest = &raw[i..];
                     let part = [("{i}", TextPart::Index), ("{n}", TextPart::Run), ("{k}", TextPart::Count)]
@@ -740,25 +649,10 @@ impl Builder {
         };
         for line in pair.into_inner() {
             let line_span: Span = line.as_span().into();
-            if let Some(ending) = expect.ending {
-                if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line | Rule::end_line) {
-                    self.push(
-                        Diag::AfterEnding {
-                            ending: ending_word(ending.value),
-                        }
-                        .at(line_span),
-                    );
-                    continue;
-                }
-            }
-            if let Some(limit) = expect.limit {
-                if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line | Rule::end_line) {
-                    self.push(
-                        Diag::AfterLimit {
-                            limit_at: limit.span.start(),
-                        }
-                        .at(line_span),
-                    );
+            if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line | Rule::end_line) {
+                let late = order::after_ending(expect.ending, line_span).or_else(|| order::after_limit(expect.limit, line_span));
+                if let Some(p) = late {
+                    self.push(p);
                     continue;
                 }
             }
@@ -777,9 +671,9 @@ impl Builder {
                 }
                 Rule::limit_line => {
                     let word = line.into_inner().nth(1).expect("limit word");
-                    match LimitQueue::from_name(word.as_str()) {
-                        Some(q) => expect.limit = Some(Spanned { value: q, span: line_span }),
-                        None => self.push(unknown_word(&word, "limit queue", &LimitQueue::NAMES)),
+                    match names::limit_queue(word.as_str()) {
+                        Ok(q) => expect.limit = Some(Spanned { value: q, span: line_span }),
+                        Err(d) => self.push(d.at(word.as_span().into())),
                     }
                 }
                 _ => {}
@@ -804,14 +698,10 @@ impl Builder {
                 Rule::at_field => line.at = Some(self.clause(part)?.value),
                 Rule::phase_field => {
                     let word = part.into_inner().next()?;
-                    match Phase::from_name(word.as_str()) {
-                        Some(p) => line.phase = Some(p),
-                        None if word.as_str() == "rejections" => line.rejections = true,
-                        None => {
-                            let mut names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
-                            names.push("rejections");
-                            self.push(unknown_word(&word, "phase", &names));
-                        }
+                    match names::phase(word.as_str()) {
+                        Ok(Some(p)) => line.phase = Some(p),
+                        Ok(None) => line.rejections = true,
+                        Err(d) => self.push(d.at(word.as_span().into())),
                     }
                 }
                 Rule::string => {
@@ -856,14 +746,6 @@ fn content_end(pair: &Pair<Rule>) -> usize {
     }
 }
 
-/// The word of a prediction's ending.
-fn ending_word(ending: ExpectEnding) -> &'static str {
-    match ending {
-        ExpectEnding::Unhandled => "unhandled",
-        ExpectEnding::Unsettled => "unsettled",
-    }
-}
-
 /// The text of a part as written (placeholders kept verbatim).
 fn lit_of(part: &TextPart) -> String {
     match part {
@@ -872,18 +754,6 @@ fn lit_of(part: &TextPart) -> String {
         TextPart::Run => "{n}".into(),
         TextPart::Count => "{k}".into(),
     }
-}
-
-fn second_expect(span: Span) -> Problem {
-    Diag::SecondExpect.at(span)
-}
-
-fn statement_after_expect(span: Span) -> Problem {
-    Diag::StatementAfterExpect.at(span)
-}
-
-fn misplaced_directive(span: Span, text: &str) -> Problem {
-    Diag::DirectiveOrder { text: text.to_string() }.at(span)
 }
 
 /// An item with more than [`super::chunk::MAX_ITEM`] tokens, starting at byte
@@ -909,17 +779,6 @@ fn too_long_at(span: Span) -> Problem {
 /// A block (or, with `paren`, a `(`) opened more than [`MAX_NESTING`] deep.
 pub(super) fn too_deep(span: Span, paren: bool) -> Problem {
     Diag::TooDeep { paren, most: MAX_NESTING }.at(span)
-}
-
-fn unknown_word(word: &Pair<Rule>, what: &'static str, names: &[&'static str]) -> Problem {
-    let w = word.as_str();
-    Diag::UnknownName {
-        what,
-        word: w.to_string(),
-        suggestion: suggest::closest(w, names),
-        names: names.join(", "),
-    }
-    .at(word.as_span().into())
 }
 
 /// Parses `text` (spans relative to it) for its problems only: in one piece if

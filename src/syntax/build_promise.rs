@@ -3,7 +3,7 @@
 //! `promise`, `chain`, `resolve`, `reject`, `return`, `throw`, `try`, `on`,
 //! expressions, and the `rejections` directive. A child of the builder (it
 //! extends [`Builder`]); the checks of names and contexts are in
-//! `check/promises.rs`.
+//! `check/promises.rs`, the rules it applies while building in `check/`.
 
 use super::*;
 
@@ -111,13 +111,7 @@ impl Builder {
     fn name(&mut self, pair: Pair<Rule>) -> Name {
         let span: Span = pair.as_span().into();
         if let Some(placeholder) = pair.clone().into_inner().find(|p| p.as_rule() == Rule::name_placeholder) {
-            let at: Span = placeholder.as_span().into();
-            self.push(
-                Diag::PlaceholderInName {
-                    name: pair.as_str().to_string(),
-                }
-                .at(Span::new(at.start(), at.start() + 3)),
-            );
+            self.push(texts::placeholder_in_name(pair.as_str(), placeholder.as_span().start()));
         }
         Name::new(pair.as_str(), span)
     }
@@ -180,21 +174,12 @@ impl Builder {
 
     /// `rejections WORD`.
     pub(super) fn rejections(&mut self, value: Pair<Rule>, span: Span, file: &mut File) {
-        match Rejections::from_name(value.as_str()) {
-            Some(mode) => {
+        match names::rejections(value.as_str()) {
+            Ok(mode) => {
                 self.once(&file.rejections, span, "rejections");
                 file.rejections = Some(Spanned { value: mode, span });
             }
-            None => {
-                let word = value.as_str();
-                self.push(
-                    Diag::RejectionsMode {
-                        word: word.to_string(),
-                        suggestion: suggest::closest(word, &Rejections::NAMES),
-                    }
-                    .at(value.as_span().into()),
-                );
-            }
+            Err(d) => self.push(d.at(value.as_span().into())),
         }
     }
 }
