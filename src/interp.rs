@@ -56,8 +56,8 @@ pub struct Instance<'a> {
     /// Set by `again` inside a `.then` link: the chain does not go on.
     alone: bool,
     label: Label,
-    /// With `--explain`: 1 + its index in [`Interp`]'s notes (where and when it
-    /// was scheduled, its pool job); 0 without. Not part of its identity.
+    /// With `--explain`: 1 + the index of where and when it was scheduled in
+    /// [`Interp`]'s notes; 0 without. Not part of its identity.
     note: u32,
 }
 

@@ -38,7 +38,9 @@ pub enum Decision {
     /// Rule 3: run `run` (1-based) of an interval, re-armed `every` ticks
     /// after the previous run started.
     Interval {
+        /// The run's number, from 1.
         run: u64,
+        /// The coerced delay, in ticks.
         every: u64,
         /// The loop slept before this turn's timers phase.
         slept: Option<Slept>,
@@ -50,10 +52,12 @@ pub enum Decision {
     Drained {
         /// [`Phase::NextTick`] or [`Phase::Microtask`].
         queue: Phase,
+        /// Which drain ran it, given what queued it.
         drain: Drain,
     },
     /// Rule 2d: I/O that arrived at tick `arrived`, run by the first poll phase to find it ready.
     Io {
+        /// The tick the bytes arrived at (ready for poll).
         arrived: u64,
         /// The loop slept in poll before this turn's timers phase.
         slept: Option<Slept>,
@@ -90,7 +94,9 @@ pub struct PoolJob {
 /// The loop slept (rule 2a) from tick `from` to tick `to` at the start of a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Slept {
+    /// The clock when the loop went to sleep, in ticks.
     pub from: u64,
+    /// The clock it woke at: Node's timer handle or the next completion.
     pub to: u64,
 }
 
@@ -136,9 +142,9 @@ pub enum Before {
     Nothing,
     /// Nothing else was ready: the loop slept at the start of its turn (rule 2a).
     Slept(Slept),
-    /// It ran more than a tick after due, after any sleep of its turn: the
-    /// main thread was busy with `work` until tick `until` (rule 5). A run one
-    /// tick after due is not called late.
+    /// The loop did not sleep this turn, and it ran more than a tick after
+    /// due: the main thread was busy with `work` until tick `until` (rule 5).
+    /// A run one tick after due is not called late.
     Busy { until: u64 },
 }
 
@@ -262,11 +268,10 @@ impl Facts {
         } else {
             TimerTurn::Plain
         };
-        let busy = run.now > due.saturating_add(1);
         let before = match run.slept {
-            Some(s) if !busy || run.now == s.to => Before::Slept(s),
-            _ if busy => Before::Busy { until: run.now },
-            _ => Before::Nothing,
+            Some(s) => Before::Slept(s),
+            None if run.now > due.saturating_add(1) => Before::Busy { until: run.now },
+            None => Before::Nothing,
         };
         Decision::Timeout {
             set_at: set.tick,

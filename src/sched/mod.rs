@@ -159,7 +159,9 @@ struct Immediate<C> {
 /// the [`Timing`] abandoned the schedule (`P`).
 #[derive(Debug)]
 pub enum Halt<S, P> {
+    /// The host stopped the run (a limit, an error it raised).
     Host(S),
+    /// The timing abandoned the schedule (the explorer's search prunes it).
     Pruned(P),
 }
 

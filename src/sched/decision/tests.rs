@@ -132,14 +132,24 @@ fn a_timeout_records_its_due_tick_its_turn_rule_and_the_sleep() {
 
 #[test]
 fn a_timer_behind_a_busy_one_ran_late() {
-    // Two timers due at 2; the first works 5 ticks: the second runs at 7.
-    let seen = decisions(vec![vec![Timeout(2, 1), Timeout(2, 2), Work(1)], vec![Work(5)], vec![]]);
+    // Two timers due at 2, the main module busy until 3 (no sleep); the
+    // first works 5 ticks: the second runs at 8.
+    let seen = decisions(vec![vec![Timeout(2, 1), Timeout(2, 2), Work(3)], vec![Work(5)], vec![]]);
     assert!(matches!(
         of(&seen, 2),
         Decision::Timeout {
             due: 2,
-            phase_clock: 2,
-            before: Before::Busy { until: 7 },
+            phase_clock: 3,
+            before: Before::Busy { until: 8 },
+            ..
+        }
+    ));
+    // After a sleep in its turn, the sleep is told (as `--explain` always did).
+    let seen = decisions(vec![vec![Timeout(2, 1), Timeout(2, 2), Work(1)], vec![Work(5)], vec![]]);
+    assert!(matches!(
+        of(&seen, 2),
+        Decision::Timeout {
+            before: Before::Slept(Slept { from: 1, to: 2 }),
             ..
         }
     ));
