@@ -209,20 +209,14 @@ pub(crate) const MAIN: Instance<'static> = Instance {
     note: 0,
 };
 
-static MAIN_CALLBACK: Callback = Callback {
-    site: usize::MAX,
-    span: Span::new(0, 0),
-    kind: Spanned {
+static MAIN_CALLBACK: Callback = Callback::bare(
+    usize::MAX,
+    Span::new(0, 0),
+    Spanned {
         value: Kind::Then,
         span: Span::new(0, 0),
     },
-    amount: None,
-    times: None,
-    label: None,
-    body: None,
-    links: Vec::new(),
-    is_async: false,
-};
+);
 
 /// Bounds accounting: statements run, callbacks scheduled, the orders
 /// search's deadline.

@@ -730,6 +730,22 @@ pub struct Callback {
 }
 
 impl Callback {
+    /// A callback of `kind` with no number, label, body or links yet (the
+    /// builder fills them in; the interpreter's main module is one).
+    pub const fn bare(site: usize, span: Span, kind: Spanned<Kind>) -> Self {
+        Callback {
+            site,
+            span,
+            kind,
+            amount: None,
+            times: None,
+            label: None,
+            body: None,
+            links: Vec::new(),
+            is_async: false,
+        }
+    }
+
     /// A `timeout`/`interval` delay, in ticks.
     pub fn delay(&self) -> Option<Spanned<u64>> {
         self.amount.filter(|_| matches!(self.kind.value, Kind::Timeout | Kind::Interval))

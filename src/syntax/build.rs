@@ -12,6 +12,7 @@ use pest::Parser;
 
 #[path = "build_promise.rs"]
 mod build_promise;
+pub(super) use build_promise::PROMISE_STATEMENTS;
 
 /// How many syntax errors one file reports before giving up: a chunk stops
 /// reading after this many, and the chunks after the one where the file
@@ -410,17 +411,7 @@ impl Builder {
             }
             Rule::again_stmt => StmtKind::Again,
             Rule::callback => StmtKind::Callback(Box::new(self.callback(span, inner)?)),
-            Rule::async_def
-            | Rule::call_stmt
-            | Rule::await_stmt
-            | Rule::chain_stmt
-            | Rule::promise_stmt
-            | Rule::resolve_stmt
-            | Rule::reject_stmt
-            | Rule::return_stmt
-            | Rule::throw_stmt
-            | Rule::try_stmt
-            | Rule::on_stmt => self.promise_statement(rule, inner)?,
+            rule if PROMISE_STATEMENTS.contains(&rule) => self.promise_statement(rule, inner)?,
             Rule::unknown => {
                 let head = inner.next()?;
                 let body = inner.next();
@@ -455,20 +446,14 @@ impl Builder {
         let kw = inner.next()?;
         let kind_span: Span = kw.as_span().into();
         let kind = Kind::from_name(kw.as_str()).expect("grammar lists the kinds");
-        let mut cb = Callback {
-            site: self.site(),
+        let mut cb = Callback::bare(
+            self.site(),
             span,
-            kind: Spanned {
+            Spanned {
                 value: kind,
                 span: kind_span,
             },
-            amount: None,
-            times: None,
-            label: None,
-            body: None,
-            links: Vec::new(),
-            is_async: false,
-        };
+        );
         let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
         let mut after = None;
         // A number that is there but invalid (negative, too large) was reported already.

@@ -7,6 +7,22 @@
 
 use super::*;
 
+/// The grammar rules of the promise language's statements: the builder hands
+/// them to [`Builder::promise_statement`]; syntax errors name them "a statement".
+pub(crate) const PROMISE_STATEMENTS: [Rule; 11] = [
+    Rule::async_def,
+    Rule::call_stmt,
+    Rule::await_stmt,
+    Rule::chain_stmt,
+    Rule::promise_stmt,
+    Rule::resolve_stmt,
+    Rule::reject_stmt,
+    Rule::return_stmt,
+    Rule::throw_stmt,
+    Rule::try_stmt,
+    Rule::on_stmt,
+];
+
 impl Builder {
     /// A statement of the promise language, from its rule and parts.
     pub(super) fn promise_statement(&mut self, rule: Rule, mut inner: pest::iterators::Pairs<Rule>) -> Option<StmtKind> {

@@ -175,18 +175,8 @@ fn name(rule: Rule) -> Option<&'static str> {
         | Rule::callback_kind
         | Rule::unknown
         | Rule::unknown_head
-        | Rule::misplaced
-        | Rule::async_def
-        | Rule::call_stmt
-        | Rule::await_stmt
-        | Rule::chain_stmt
-        | Rule::promise_stmt
-        | Rule::resolve_stmt
-        | Rule::reject_stmt
-        | Rule::return_stmt
-        | Rule::throw_stmt
-        | Rule::try_stmt
-        | Rule::on_stmt => "a statement",
+        | Rule::misplaced => "a statement",
+        rule if super::build::PROMISE_STATEMENTS.contains(&rule) => "a statement",
         Rule::integer => "a number",
         Rule::string | Rule::string_inner => "a string",
         Rule::body | Rule::open_brace | Rule::skipped_body => "`{`",
