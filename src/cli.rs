@@ -24,7 +24,8 @@ Exit codes:
      log bytes and callbacks waiting at once), in run, run --all-orders, check
      and test (unless the prediction names that limit); or a search for orders
      was cut short by its bounds (--orders-time-limit, orders, schedules,
-     memory) in run --all-orders, or for an `expect … or …` in check and test";
+     statements, memory) in run --all-orders, or in check and test when the
+     search behind a failed prediction or an `expect … or …` was cut short";
 
 const EXAMPLES: &str = "\
 Examples:

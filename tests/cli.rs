@@ -465,3 +465,32 @@ fn an_unbounded_chain_is_named_before_the_trace() {
     let o = loopsim(&["run", "b.loop"], Some(("b.loop", "interval 1 \"tick\" times 3\n")));
     assert_eq!(stderr(&o), "", "bounded: no note");
 }
+
+/// `loopsim test examples | head -1`: a reader that closes the pipe early
+/// ends loopsim quietly (SIGPIPE, as any Unix filter), never a panic (exit 101).
+#[test]
+#[cfg(unix)]
+fn a_closed_stdout_pipe_ends_test_quietly_not_with_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["--color", "never", "test", "examples"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(!first.is_empty(), "test printed nothing");
+    drop(out);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(status.code(), Some(101), "{err}");
+    assert!(
+        status.code() == Some(0) || status.signal() == Some(libc::SIGPIPE),
+        "{status:?} {err}"
+    );
+}
