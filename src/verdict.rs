@@ -176,8 +176,12 @@ fn alternative(
             problems: vec![add_help(
             wrong,
             &format!(
-                "the model prints another order, and whether real Node can print this one is undecided: the search was cut short {} (`--orders-time-limit SECONDS` gives it longer)",
-                cut.describe()
+                "the model prints another order, and whether real Node can print this one is undecided: the search was cut short {} ({})",
+                cut.describe(),
+                match cut {
+                    Cut::Seconds(_) => "`--orders-time-limit SECONDS` gives it longer",
+                    _ => "a bound on the search's size, not its time, stopped it; a smaller file can be decided",
+                }
             ),
             )],
             limit: true,

@@ -494,3 +494,25 @@ fn a_closed_stdout_pipe_ends_test_quietly_not_with_a_panic() {
         "{status:?} {err}"
     );
 }
+
+/// A failed prediction whose "could real Node print it?" search stops at its
+/// statement bound says so, and does not send the user to the time limit,
+/// which would not help (exit 3: the search was cut short).
+#[test]
+fn an_undecided_prediction_names_the_bound_that_stopped_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.loop");
+    let mut src = "timeout 1 \"x\"\n".repeat(150_000);
+    src.push_str("expect {\n  turn 1 timers \"x\"\n}\n");
+    std::fs::write(&path, src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["--color", "never", "check", "--orders-time-limit", "3600"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("whether real Node can print this one is undecided"), "{err}");
+    assert!(err.contains("a bound on the search's size, not its time, stopped it"), "{err}");
+    assert!(!err.contains("--orders-time-limit SECONDS` gives it longer"), "{err}");
+}
