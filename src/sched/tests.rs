@@ -5,8 +5,9 @@
 use super::*;
 use crate::sched::NodeVersion;
 
+/// What a scripted callback does (shared with the decision tests).
 #[derive(Clone, Debug)]
-enum Op {
+pub(super) enum Op {
     Log(&'static str),
     Timeout(u64, usize),
     Interval(u64, usize),
@@ -26,16 +27,43 @@ enum Op {
     AgainImmediate,
 }
 
-struct Script {
+/// A host whose callbacks are indexes into a table of operations; it keeps
+/// the `Log` lines and the decision each callback ran under.
+pub(super) struct Script {
     table: Vec<Vec<Op>>,
     handles: Vec<Option<Handle>>,
     log: Vec<(u64, u64, Phase, &'static str)>,
+    pub(super) seen: Vec<(usize, Decision)>,
+}
+
+impl Script {
+    fn new(table: Vec<Vec<Op>>) -> Self {
+        let n = table.len();
+        Script {
+            table,
+            handles: vec![None; n],
+            log: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+}
+
+/// Runs `table`'s callback 0 as the main module to the end, recording
+/// decisions when `decisions` is on; returns the script with what it saw.
+pub(super) fn run_script(module: Module, node: NodeProfile, pool: usize, table: Vec<Vec<Op>>, decisions: bool) -> Script {
+    let mut script = Script::new(table);
+    let mut s = Scheduler::new(pool, module, Limits::default())
+        .with_node(node)
+        .with_decisions(decisions);
+    s.run(0, &mut script).expect("finite run");
+    script
 }
 
 impl Host<usize, Scheduler<usize>> for Script {
     type Stop = (LimitKind, Phase);
 
     fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx) -> Result<(), Self::Stop> {
+        self.seen.push((cb, *ctx.decision));
         for op in self.table[cb].clone() {
             match op {
                 Op::Log(t) => self.log.push((s.turn(), s.now(), ctx.phase, t)),
@@ -74,15 +102,7 @@ impl Host<usize, Scheduler<usize>> for Script {
 
 /// Runs callback 0 as the main module; returns "turn@tick phase text" lines.
 fn run_with(module: Module, pool: usize, table: Vec<Vec<Op>>) -> Vec<String> {
-    let n = table.len();
-    let mut script = Script {
-        table,
-        handles: vec![None; n],
-        log: Vec::new(),
-    };
-    let mut s = Scheduler::new(pool, module, Limits::default());
-    s.run(0, &mut script).expect("finite run");
-    script
+    run_script(module, NodeProfile::Node20, pool, table, false)
         .log
         .iter()
         .map(|(turn, tick, phase, t)| format!("{turn}@{tick} {phase} {t}"))
@@ -420,11 +440,7 @@ fn ticks_and_microtasks_drain_after_every_timer() {
 // Rule 7: limits.
 #[test]
 fn an_endless_immediate_chain_hits_the_turn_limit() {
-    let mut script = Script {
-        table: vec![vec![Immediate(1)], vec![AgainImmediate]],
-        handles: vec![None; 2],
-        log: Vec::new(),
-    };
+    let mut script = Script::new(vec![vec![Immediate(1)], vec![AgainImmediate]]);
     let limits = Limits {
         max_turns: 50,
         max_callbacks: 1_000,
@@ -469,14 +485,7 @@ fn node_10_runs_a_timer_list_and_the_check_phase_before_draining() {
         vec![Log("i2")],
         vec![Log("i1 tick")],
     ];
-    let n = table.len();
-    let mut script = Script {
-        table,
-        handles: vec![None; n],
-        log: Vec::new(),
-    };
-    let mut s = Scheduler::new(4, Module::Cjs, Limits::default()).with_node(NodeVersion::Node10);
-    s.run(0, &mut script).unwrap();
+    let script = run_script(Module::Cjs, NodeVersion::Node10, 4, table, false);
     let out: Vec<&str> = script.log.iter().map(|l| l.3).collect();
     assert_eq!(out, ["i1", "i2", "i1 tick", "t1", "t2", "t1 promise", "t2 promise"]);
 }

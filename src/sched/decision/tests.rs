@@ -2,62 +2,11 @@
 //! placed it and the facts it used (what `--explain` words).
 
 use super::*;
-use crate::sched::{Ctx, EventLoop, Host, LimitKind, Limits, NodeProfile, Scheduler};
-
-/// What each callback does.
-#[derive(Clone, Copy)]
-enum Op {
-    Timeout(u64, usize),
-    Interval(u64, usize),
-    Immediate(usize),
-    NextTick(usize),
-    Microtask(usize),
-    Submit(u64, usize),
-    Io(u64, usize),
-    Pending(usize),
-    Close(usize),
-    Work(u64),
-    /// Clears the running interval after this many runs.
-    StopAfter(u64),
-}
-use Op::*;
-
-/// Runs callback 0 as the main module; records each callback's decision.
-struct Script {
-    table: Vec<Vec<Op>>,
-    seen: Vec<(usize, Decision)>,
-}
-
-impl Host<usize, Scheduler<usize>> for Script {
-    type Stop = ();
-    fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx<'_>) -> Result<(), ()> {
-        self.seen.push((cb, *ctx.decision));
-        for op in self.table[cb].clone() {
-            match op {
-                Timeout(d, c) => drop(s.set_timeout(d, c)),
-                Interval(d, c) => drop(s.set_interval(d, c)),
-                Immediate(c) => drop(s.set_immediate(c)),
-                NextTick(c) => s.next_tick(c),
-                Microtask(c) => s.queue_microtask(c),
-                Submit(t, c) => s.submit(t, c),
-                Io(a, c) => s.io(a, c),
-                Pending(c) => s.defer_pending(c),
-                Close(c) => s.close(c),
-                Work(n) => s.work(n),
-                StopAfter(n) if ctx.run >= n => drop(s.clear(ctx.handle.expect("a timer"))),
-                StopAfter(_) => {}
-            }
-        }
-        Ok(())
-    }
-    fn limit(&mut self, _: &Scheduler<usize>, _: LimitKind, _: Phase) {}
-}
+use crate::sched::tests::{run_script, Op, Op::*};
+use crate::sched::NodeProfile;
 
 fn decisions_with(module: Module, node: NodeProfile, pool: usize, table: Vec<Vec<Op>>, on: bool) -> Vec<(usize, Decision)> {
-    let mut script = Script { table, seen: Vec::new() };
-    let mut s = Scheduler::new(pool, module, Limits::default()).with_node(node).with_decisions(on);
-    s.run(0, &mut script).expect("a finite run");
-    script.seen
+    run_script(module, node, pool, table, on).seen
 }
 
 fn decisions(table: Vec<Vec<Op>>) -> Vec<(usize, Decision)> {
