@@ -3,6 +3,8 @@
 //! `# expect: [warning] CODE | part of the message | the text the span covers`.
 //! A file without that line must run cleanly (exit 0).
 
+mod common;
+
 use loopsim::load::{load_bytes, LoadError};
 use std::process::Command;
 
@@ -35,13 +37,7 @@ fn expected(bytes: &[u8]) -> Option<Expected> {
 #[test]
 fn every_bad_input_gets_its_diagnostic_with_exit_code_and_span() {
     let mut checked = 0;
-    let mut paths: Vec<_> = std::fs::read_dir("tests/diagnostics")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "loop"))
-        .collect();
-    paths.sort();
-    for path in paths {
+    for path in common::loop_files_in("tests/diagnostics") {
         let bytes = std::fs::read(&path).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
             .arg("run")

@@ -11,6 +11,8 @@
 //! sizes). A kind no input can reach is rendered from its [`Diag`] as the CLI
 //! renders a file's problems. The test fails when a kind has no snapshot.
 
+mod common;
+
 use loopsim::problem::{Code, Diag, FileProblems};
 use loopsim::syntax::ast::Span;
 use std::collections::BTreeSet;
@@ -43,13 +45,7 @@ fn header(text: &str) -> (Option<String>, Vec<String>) {
 }
 
 fn file_cases(dir: &str, out: &mut Vec<Case>) {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "loop"))
-        .collect();
-    paths.sort();
-    for path in paths {
+    for path in common::loop_files_in(dir) {
         let bytes = std::fs::read(&path).unwrap();
         let (Some(code), mut args) = header(&String::from_utf8_lossy(&bytes)) else {
             continue;

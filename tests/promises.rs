@@ -4,6 +4,8 @@
 //! the printer round-trips every `.loop` file of the repository, and the CLI
 //! refuses (for now) to run a file that uses the language.
 
+mod common;
+
 use loopsim::check::{self, promises};
 use loopsim::load::{load_bytes, LoadError};
 use loopsim::sched::NodeVersion;
@@ -122,13 +124,7 @@ fn clean(name: &str, src: &str) -> File {
 }
 
 fn translations() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir("tests/promises")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "loop"))
-        .collect();
-    paths.sort();
-    paths
+    common::loop_files_in("tests/promises")
 }
 
 #[test]

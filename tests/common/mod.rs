@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+// Each test crate includes this module and uses only some of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 /// Every `.loop` file under `dir` (recursively), sorted; nothing if `dir` is missing.
@@ -14,4 +17,15 @@ pub fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The `.loop` files directly in `dir` (not its sub-folders), sorted.
+pub fn loop_files_in(dir: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "loop"))
+        .collect();
+    paths.sort();
+    paths
 }
