@@ -28,7 +28,7 @@
 //! | `loop::again` | `again` inside a callback, not an `interval` | `again.rs` | after parsing |
 //! | `loop::clear` | `clear` of a label a clearable callback may have (warning) | `clear.rs` | after parsing |
 //! | `loop::undeclared`, `loop::redeclared`, `loop::reserved-name`, `loop::name-use`, `loop::context`, `loop::async-executor`, `loop::unreachable` | promise and function names, slots, contexts | `promises.rs` | after parsing |
-//! | `loop::node-version`, `loop::not-yet-runnable` | the promise language against `--node`; the gate before running it | `promises.rs` | before `run`, `emit-js`, `verify` (`cli.rs`) |
+//! | `loop::node-version` | the promise language against `--node 10` | `promises.rs` | before `run`, `emit-js`, `verify` (`cli.rs`) |
 //!
 //! Grammar-level errors (unknown statement, unterminated string, a malformed
 //! statement, a directive inside a block, a block nested too deeply, an item

@@ -325,12 +325,8 @@ impl Output {
     fn load(&self, path: &Path, node: Option<crate::sched::NodeVersion>) -> Result<Loaded, Exit> {
         match load::load(path) {
             Ok(loaded) => {
-                // `--node 10` with promise statements, then THE GATE
-                // (`check::promises::gate`): the promise language is
-                // checked but not run yet. The interpreter work removes the gate.
-                let refused = node
-                    .and_then(|node| crate::check::promises::node_version(&loaded.file, node))
-                    .or_else(|| crate::check::promises::gate(&loaded.file));
+                // `--node 10` with promise statements: refused (V8 6.8's await took 3 hops).
+                let refused = node.and_then(|node| crate::check::promises::node_version(&loaded.file, node));
                 let mut shown = loaded.warnings.clone();
                 shown.extend(refused.clone());
                 if !shown.is_empty() {
@@ -414,7 +410,8 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     let _ = stdout.flush();
     drop(stdout);
     match &trace.ending {
-        Ending::Finished { .. } => Exit::Ok,
+        // The simulated process ended (exit 1 or 13, said in the trace); loopsim ran it fully.
+        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => Exit::Ok,
         Ending::Limit(hit) => {
             out.one(&loaded, crate::limit::problem(hit));
             Exit::Limit

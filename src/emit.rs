@@ -93,7 +93,7 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<P
             tick: hit.tick,
             max_callbacks: opts_run.limits.max_callbacks,
         }),
-        Ending::Finished { .. } => None,
+        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
     let mut gen = Gen {
         clear: uses.clear,

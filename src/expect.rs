@@ -11,7 +11,7 @@ use crate::trace::{Ending, Event, Trace};
 pub fn limit_queue(trace: &Trace) -> Option<LimitQueue> {
     use crate::sched::Phase;
     match &trace.ending {
-        Ending::Finished { .. } => None,
+        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
         Ending::Limit(hit) => Some(match hit.queue {
             Phase::NextTick => LimitQueue::NextTick,
             Phase::Microtask => LimitQueue::Microtask,
@@ -108,6 +108,15 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
         }
         .at(end));
     }
+    let want = expect.ending.map(|e| e.value.name());
+    let got = match trace.ending {
+        Ending::Unhandled { .. } => Some("unhandled"),
+        Ending::Unsettled { .. } => Some("unsettled"),
+        Ending::Finished { .. } | Ending::Limit(_) => None,
+    };
+    if want != got {
+        return Err(Diag::WrongEnding { want, got }.at(expect.ending.map_or(end, |e| e.span)));
+    }
     match (expect.limit, limit_queue(trace)) {
         (None, None) => Ok(()),
         (Some(want), Some(got)) if want.value == got => Ok(()),
@@ -124,6 +133,8 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
 fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem {
     let how = match &trace.ending {
         Ending::Finished { .. } => "the run finished".to_string(),
+        Ending::Unhandled { line, .. } => format!("the process ended by the unhandled rejection of line {line}"),
+        Ending::Unsettled { .. } => "the run finished with the top-level await unsettled".to_string(),
         Ending::Limit(_) => format!("the run was stopped by the {} limit", limit_queue(trace).map_or("", |q| q.name())),
     };
     Diag::NeverPrinted { how, printed: logs.len() }.at(line.span)

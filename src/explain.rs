@@ -4,6 +4,7 @@
 //! The scheduler decides and records why ([`Decision`]); this module only
 //! words that record, after where the host scheduled the callback.
 
+use crate::promise::HopRule;
 use crate::sched::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, Module, Phase, PoolJob, Slept, TimerTurn};
 use crate::syntax::ast::Kind;
 
@@ -191,7 +192,7 @@ fn drained(queue: Phase, drain: Drain, link: usize) -> String {
     match drain {
         Drain::AfterTimerList => node10("the whole list of due timers"),
         Drain::AfterCheckPhase => node10("the whole check phase"),
-        _ if link > 0 => "a `.then` link is queued when the previous link's callback returns (rule 6)".into(),
+        _ if link > 0 => "a `.then` link's reaction job is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)".into(),
         Drain::AfterMicrotaskQueue => "queued by a microtask, a nextTick waits until the whole microtask queue is empty (rule 6)".into(),
         Drain::EsModuleBody => "queued by the ES module body, itself a microtask: it runs before any nextTick (rule 1)".into(),
         Drain::AfterItsCallback if queue == Phase::NextTick => {
@@ -201,6 +202,80 @@ fn drained(queue: Phase, drain: Drain, link: usize) -> String {
             "a microtask runs once the nextTick queue is empty, right after the callback that queued it (rule 6)".into()
         }
     }
+}
+
+/// How a promise settled, when it is worth telling (`--explain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettledBy {
+    /// Resolved with another promise or a thenable: adoption (rule 8c).
+    Adoption,
+    /// Fulfilled by a `timers/promises` timer's or immediate's callback in this phase (rule 8j).
+    Timer(Phase),
+}
+
+/// What the explanation of a line a promise job placed needs (rule 8).
+#[derive(Debug, Clone, Copy)]
+pub struct Hop<'w> {
+    /// The part of rule 8 that queued the job.
+    pub rule: HopRule,
+    /// What ran (`.then "a" (line 3)`), or empty when the caller has said it.
+    pub what: &'w str,
+    /// The job was queued at once: its promise was settled when the handler was added.
+    pub already_settled: bool,
+    /// An `await` of a value that is not a promise.
+    pub plain_value: bool,
+    /// How the promise settled, if worth telling.
+    pub by: Option<SettledBy>,
+}
+
+/// The sentence of a line a promise job placed: the hop rule behind it.
+pub fn hop(h: &Hop) -> String {
+    let by = match h.by {
+        Some(SettledBy::Adoption) => {
+            "; that promise was resolved with another promise, which costs 2 extra hops (adoption: a resolve-thenable job, then a `then` on it, rule 8c)".to_string()
+        }
+        Some(SettledBy::Timer(phase)) => {
+            format!("; a `timers/promises` timer fulfilled that promise in its callback in the {phase} phase (rule 8j)")
+        }
+        None => String::new(),
+    };
+    let clause = match h.rule {
+        HopRule::Reaction if h.already_settled && h.what.is_empty() && by.is_empty() => {
+            "a `then` on a settled promise queues its reaction job at once (rule 8a)".to_string()
+        }
+        HopRule::Reaction if h.already_settled => {
+            format!("its promise was already settled when the handler was added, so the reaction job was queued at once and runs one hop later (rule 8a){by}")
+        }
+        HopRule::Reaction => format!("its promise settled, which queued the reaction job: it runs one hop later (rule 8a){by}"),
+        HopRule::Finally => {
+            format!("a `.finally` handler runs one hop after its promise settles, like `.then`; the chain after it waits 2 more hops (rule 8h){by}")
+        }
+        HopRule::Await if h.plain_value => "`await` of a value that is not a promise resumes one hop later (rule 8d)".to_string(),
+        HopRule::Await if h.already_settled => {
+            format!("`await` of an already settled native promise resumes one hop later (rule 8d){by}")
+        }
+        HopRule::Await => format!("`await` resumes one hop after its promise settles (rule 8d){by}"),
+        HopRule::TopLevelAwait => {
+            format!("the ES module's body is an async function: its top-level `await` resumes one hop after its promise settles (rules 8l, 8d){by}")
+        }
+        rule => format!("a promise job of rule {} ({})", rule.part(), rule.name()),
+    };
+    if h.what.is_empty() {
+        clause
+    } else {
+        format!("{}: {clause}", h.what)
+    }
+}
+
+/// The sentence of a line an 'unhandledRejection' or 'rejectionHandled' listener printed.
+pub fn rejection_listener(event: &str, line: usize, reason_line: usize) -> String {
+    let when = match event {
+        "unhandledRejection" => format!("the promise rejected at line {reason_line} still had no handler"),
+        _ => format!("the promise rejected at line {reason_line}, reported unhandled earlier, got a handler"),
+    };
+    format!(
+        "the '{event}' listener (line {line}) runs once the nextTick and microtask queues are empty at the end of the drain in which {when} (Node's processPromiseRejections, rule 8k)"
+    )
 }
 
 /// "1 tick", "4 ticks".
@@ -240,7 +315,7 @@ mod tests {
         ));
         assert_eq!(
             lines[2].1,
-            ".then link 1 (line 1) was scheduled at tick 1 from the timers phase of turn 1; a `.then` link is queued when the previous link's callback returns (rule 6)"
+            ".then link 1 (line 1) was scheduled at tick 1 from the timers phase of turn 1; a `.then` link's reaction job is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)"
         );
     }
 

@@ -1,5 +1,12 @@
 //! The interpreter: runs the main module and callback bodies, scheduling
-//! through [`Scheduler`], and records the [`Trace`].
+//! through [`Scheduler`], and records the [`Trace`]. The promise statements
+//! (async functions, `await`, executors, links, listeners) are in
+//! [`promises`]: they drive V8's promise jobs ([`crate::promise`]).
+
+mod promises;
+
+pub(crate) use promises::Task;
+use promises::{Env, Exec, Flow, PromiseRt};
 
 use crate::sched::{Ctx, EventLoop, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
 use crate::syntax::ast::*;
@@ -59,6 +66,10 @@ pub struct Instance<'a> {
     /// With `--explain`: 1 + the index of where and when it was scheduled in
     /// [`Interp`]'s notes; 0 without. Not part of its identity.
     note: u32,
+    /// The scope its body sees promise names in (captured when scheduled).
+    env: Env,
+    /// The executor whose `resolve`/`reject` a bare `resolve`/`reject` in its body settles.
+    executor: Exec,
 }
 
 /// An interned label id, or none (`u32::MAX`): 4 bytes where `Option<u32>` takes 8.
@@ -79,13 +90,18 @@ impl From<Option<u32>> for Label {
     }
 }
 
-/// The values of a body's texts, and the callback `again` repeats.
+/// The values of a body's texts, the callback `again` repeats, and the
+/// scope of promise names.
 #[derive(Clone, Copy)]
 struct Frame<'a> {
     index: Option<u64>,
     run: u64,
     count: u64,
     this: Option<Instance<'a>>,
+    /// The innermost environment (of the innermost declaring block).
+    env: Env,
+    /// The innermost executor around (lexically).
+    executor: Exec,
 }
 
 use crate::explain::{self, Origin, Why};
@@ -123,6 +139,9 @@ pub(crate) enum Stop {
     /// The deadline of the orders search passed (only with
     /// [`Interp::with_deadline`], which [`run`] never sets).
     TimeUp,
+    /// The process ended: an unhandled rejection in `throw` mode (rule 8k),
+    /// or a rejected top-level `await` of an ES module.
+    Exit(crate::trace::Ending),
 }
 
 /// The options with `auto_limits` resolved into limits for `file`.
@@ -149,17 +168,26 @@ pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sche
 pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
     let opts = resolve_limits(file, opts);
     let (pool, module) = loop_config(file, &opts);
-    let mut sched: Scheduler<Instance> = Scheduler::new(pool, module, opts.limits)
+    let mut sched: Scheduler<Task> = Scheduler::new(pool, module, opts.limits)
         .with_node(opts.node)
         .with_decisions(opts.explain);
     let mut interp = Interp::new(file, src, opts);
     let ending = match sched.run(MAIN, &mut interp) {
-        Ok(()) => Ending::Finished {
-            turns: sched.turn(),
-            ticks: sched.now(),
-            callbacks: sched.callbacks(),
+        Ok(()) => match interp.unsettled_line() {
+            Some(line) => Ending::Unsettled {
+                turns: sched.turn(),
+                ticks: sched.now(),
+                callbacks: sched.callbacks(),
+                line,
+            },
+            None => Ending::Finished {
+                turns: sched.turn(),
+                ticks: sched.now(),
+                callbacks: sched.callbacks(),
+            },
         },
         Err(Stop::Limit(hit)) => Ending::Limit(hit),
+        Err(Stop::Exit(ending)) => ending,
         // Neither is set on this run (no target order, no deadline).
         Err(Stop::Diverged | Stop::TimeUp) => Ending::Finished {
             turns: sched.turn(),
@@ -199,7 +227,9 @@ pub const MAX_EXPLAIN_BYTES: usize = 64 << 20;
 const DEADLINE_EVERY: u32 = 4096;
 
 /// The main module, as a callback the loop runs first.
-pub(crate) const MAIN: Instance<'static> = Instance {
+pub(crate) const MAIN: Task<'static> = Task::Cb(MAIN_INSTANCE);
+
+const MAIN_INSTANCE: Instance<'static> = Instance {
     cb: &MAIN_CALLBACK,
     link: u32::MAX,
     index: None,
@@ -207,6 +237,8 @@ pub(crate) const MAIN: Instance<'static> = Instance {
     alone: true,
     label: Label::NONE,
     note: 0,
+    env: Env::NONE,
+    executor: Exec::NONE,
 };
 
 static MAIN_CALLBACK: Callback = Callback::bare(
@@ -359,6 +391,8 @@ pub(crate) struct Interp<'a> {
     trace: Recorder,
     notes: Notes,
     live: Live,
+    /// Promises, async frames, scopes and listeners (files with promise statements).
+    rt: PromiseRt<'a>,
 }
 
 impl<'a> Interp<'a> {
@@ -382,6 +416,7 @@ impl<'a> Interp<'a> {
                 enabled: has_clear(&file.body),
                 handles: IndexMap::new(),
             },
+            rt: PromiseRt::new(file, opts.explain),
         }
     }
 
@@ -416,7 +451,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn log<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
+    fn log<L: EventLoop<Task<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
         if self.trace.log_spans.len() >= MAX_TRACE_LOGS {
             return Err(self.output_limit(sched, span));
         }
@@ -441,9 +476,10 @@ impl<'a> Interp<'a> {
     }
 }
 
-impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
+impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
     fn fingerprint(&self, mut h: &mut dyn Hasher) {
         (self.trace.log_hash, &self.counts, self.budget.statements).hash(&mut h);
+        self.rt.fingerprint(h);
         for (label, handles) in &self.live.handles {
             (label, handles.len()).hash(&mut h);
             for handle in handles {
@@ -454,27 +490,31 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
 
     type Stop = Stop;
 
-    fn call(&mut self, sched: &mut L, inst: Instance<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
+    fn call(&mut self, sched: &mut L, task: Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
+        let inst = match task {
+            Task::Cb(inst) => inst,
+            Task::Job { id, .. } => return self.run_job(sched, id, &ctx),
+            Task::Settle { promise, site } => return self.settle_timer(sched, promise, site, &ctx),
+        };
         if inst.link == u32::MAX {
             return self.call_main(sched);
         }
         let frame = self.enter(sched, inst, &ctx);
-        match self.parts(&inst) {
-            (_, _, Some(body)) => self.block(sched, body, frame)?,
-            (Some(label), _, None) => {
-                let text = render(label, &frame);
-                self.log(sched, text, inst.cb.span)?;
-            }
-            (None, _, None) => {}
-        }
+        // A plain callback's body cannot return or throw (the checks); an
+        // `async` one runs as an async function whose promise nobody holds.
+        self.callback_body(sched, inst, frame)?;
         if self.verbose() {
             self.push(sched, EventKind::Return);
         }
-        self.queue_next_link(sched, inst, &frame);
+        self.queue_next_link(sched, inst);
         Ok(())
+    }
+
+    fn drain_end(&mut self, sched: &mut L) -> Result<bool, Stop> {
+        self.process_promise_rejections(sched)
     }
 
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
@@ -485,6 +525,8 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
             LimitKind::Output => MAX_TRACE_LOGS as u64,
             LimitKind::LogBytes => MAX_TRACE_LOG_BYTES as u64,
             LimitKind::Waiting => MAX_WAITING as u64,
+            LimitKind::Promises => u64::from(crate::promise::DEFAULT_LIMIT),
+            LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
         };
         self.stop(sched, kind, max, phase, span)
     }
@@ -511,12 +553,14 @@ impl<'a, L: EventLoop<Instance<'a>>> Host<Instance<'a>, L> for Interp<'a> {
 
 impl<'a> Interp<'a> {
     /// The main module's body (turn 0, or turn 1's poll phase for an ES module).
-    fn call_main<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L) -> Result<(), Stop> {
+    fn call_main<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) -> Result<(), Stop> {
         let frame = Frame {
             index: None,
             run: 1,
             count: 1,
             this: None,
+            env: Env::NONE,
+            executor: Exec::NONE,
         };
         if self.verbose() {
             let kind = EventKind::Call {
@@ -526,7 +570,7 @@ impl<'a> Interp<'a> {
             };
             self.push(sched, kind);
         }
-        self.block(sched, self.main, frame)?;
+        self.main_body(sched, self.main, frame)?;
         if self.verbose() {
             self.push(sched, EventKind::Return);
         }
@@ -535,7 +579,7 @@ impl<'a> Interp<'a> {
 
     /// A callback starts: its counters, explanation and `clear` bookkeeping;
     /// an interval past its `times` is cleared. Returns its frame.
-    fn enter<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
+    fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
         self.last = Some(inst);
         let site = self.site(&inst);
         self.counts[site] += 1;
@@ -569,12 +613,16 @@ impl<'a> Interp<'a> {
                 run: u32::try_from(run).unwrap_or(u32::MAX),
                 ..inst
             }),
+            env: inst.env,
+            executor: inst.executor,
         }
     }
 
-    /// A `then` chain queues its next link when this link's callback returns (rule 6).
-    fn queue_next_link<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, frame: &Frame) {
-        if inst.alone || (inst.link as usize) >= inst.cb.links.len() {
+    /// A `then` chain no code can observe (see [`promises::unobservable_chain`]) runs without
+    /// promises: each link's reaction job is queued when the previous link's callback returns,
+    /// which is when its promise would settle (rule 8a, the same hop).
+    fn queue_next_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
+        if inst.alone || inst.cb.kind.value != Kind::Then || (inst.link as usize) >= inst.cb.links.len() {
             return;
         }
         let next = Instance {
@@ -583,14 +631,15 @@ impl<'a> Interp<'a> {
             label: Label::NONE,
             ..inst
         };
+        let index = next.index.map(|i| u64::from(i.get()));
         let next = Instance {
-            label: Label::from(self.intern_label(&next, frame)),
+            label: Label::from(self.intern_label(&next, index)),
             ..next
         };
-        sched.queue_microtask(next);
+        sched.queue_microtask(Task::Cb(next));
     }
 
-    fn push<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, kind: EventKind) {
+    fn push<L: EventLoop<Task<'a>>>(&mut self, sched: &L, kind: EventKind) {
         let event = Event {
             turn: sched.turn(),
             tick: sched.now(),
@@ -643,35 +692,54 @@ impl<'a> Interp<'a> {
         self.budget.statements
     }
 
-    fn intern_label(&mut self, inst: &Instance<'a>, frame: &Frame) -> Option<u32> {
+    fn intern_label(&mut self, inst: &Instance<'a>, index: Option<u64>) -> Option<u32> {
         let (label, _, _) = self.parts(inst);
-        let text = label_text(label?, frame.index);
+        let text = label_text(label?, index);
         let (id, _) = self.labels.insert_full(text);
         Some(id as u32)
     }
 
-    fn block<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
-        for stmt in stmts {
-            self.budget.tick_deadline()?;
-            self.budget.statements += 1;
-            if self.budget.statements > self.opts.max_statements {
-                return Err(self.statement_limit(sched, stmt.span));
+    /// Runs a block: its statements in order until one returns, throws or
+    /// suspends (an `await`). A block with declarations gets a fresh
+    /// environment. Resuming an async frame, the block starts where it
+    /// suspended, in the environment it had (see [`promises`]).
+    fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<Flow, Stop> {
+        let (start, env, mut resuming) = match self.rt.resume_level() {
+            Some(pos) => (pos.pc as usize, pos.env, Some(pos.sub)),
+            None => (0, self.open_env(sched, stmts, &frame)?, None),
+        };
+        let frame = Frame { env, ..frame };
+        for (pc, stmt) in stmts.iter().enumerate().skip(start) {
+            let sub = resuming.take();
+            if sub.is_none() {
+                self.budget.tick_deadline()?;
+                self.budget.statements += 1;
+                if self.budget.statements > self.opts.max_statements {
+                    return Err(self.statement_limit(sched, stmt.span));
+                }
             }
-            self.statement(sched, stmt, frame)?;
+            match self.statement(sched, stmt, frame, sub)? {
+                Flow::Next => {}
+                Flow::Suspend => {
+                    self.rt.suspended_at(pc, env);
+                    return Ok(Flow::Suspend);
+                }
+                flow => return Ok(flow),
+            }
         }
-        Ok(())
+        Ok(Flow::Next)
     }
 
-    fn output_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
+    fn output_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Output, MAX_TRACE_LOGS as u64, self.frame_phase, span)
     }
 
-    fn statement_limit<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
+    fn statement_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Callbacks, self.opts.max_statements, self.frame_phase, span)
     }
 
     /// A limit hit at the statement or callback at `span`, with what is left waiting.
-    fn stop<L: EventLoop<Instance<'a>>>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
+    fn stop<L: EventLoop<Task<'a>>>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
         Stop::Limit(LimitHit {
             limit,
             max,
@@ -684,7 +752,16 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn statement<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, stmt: &'a Stmt, frame: Frame<'a>) -> Result<(), Stop> {
+    /// One statement. `resuming`: the statement is the one an async frame
+    /// suspended in (an `await`, or a `repeat`/`try` around it), with what
+    /// it recorded ([`promises::Pos::sub`]).
+    fn statement<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        stmt: &'a Stmt,
+        frame: Frame<'a>,
+        resuming: Option<u64>,
+    ) -> Result<Flow, Stop> {
         match &stmt.kind {
             StmtKind::Log(text) => {
                 let text = render(text, &frame);
@@ -699,8 +776,15 @@ impl<'a> Interp<'a> {
             }
             StmtKind::Clear(text) => self.clear(sched, text, &frame, stmt.span),
             StmtKind::Repeat { count, body } => {
-                for i in 1..=count.value {
-                    self.block(sched, body, Frame { index: Some(i), ..frame })?;
+                for i in resuming.unwrap_or(1)..=count.value {
+                    match self.block(sched, body, Frame { index: Some(i), ..frame })? {
+                        Flow::Next => {}
+                        Flow::Suspend => {
+                            self.rt.suspending_sub(i);
+                            return Ok(Flow::Suspend);
+                        }
+                        flow => return Ok(flow),
+                    }
                 }
             }
             StmtKind::Again => {
@@ -717,31 +801,21 @@ impl<'a> Interp<'a> {
                     alone: false,
                     label: Label::NONE,
                     note: 0,
+                    env: frame.env,
+                    executor: frame.executor,
                 };
                 let inst = Instance {
-                    label: Label::from(self.intern_label(&inst, &frame)),
+                    label: Label::from(self.intern_label(&inst, frame.index)),
                     ..inst
                 };
                 self.schedule(sched, inst)?;
             }
-            // The promise statements: the CLI refuses a file that has them
-            // (`check::promises::gate`) until the interpreter runs them.
-            StmtKind::AsyncDef { .. }
-            | StmtKind::Call(_)
-            | StmtKind::Await(_)
-            | StmtKind::Promise(_)
-            | StmtKind::Chain(_)
-            | StmtKind::Resolve { .. }
-            | StmtKind::Reject { .. }
-            | StmtKind::Return(_)
-            | StmtKind::Throw
-            | StmtKind::Try { .. }
-            | StmtKind::On(_) => {}
+            _ => return self.promise_statement(sched, stmt, frame, resuming),
         }
-        Ok(())
+        Ok(Flow::Next)
     }
 
-    fn clear<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, text: &Text, frame: &Frame, span: Span) {
+    fn clear<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, text: &Text, frame: &Frame, span: Span) {
         let label = render(text, frame);
         let mut count = 0;
         if let Some(id) = self.labels.get_index_of(&label) {
@@ -758,7 +832,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
-    fn again<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
+    fn again<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| u64::from(this.run) >= t.value) {
             return Ok(());
@@ -773,7 +847,7 @@ impl<'a> Interp<'a> {
 
     /// Hands a callback to the loop (after the bound on waiting callbacks),
     /// with its `--explain` note, `clear` handle and verbose event.
-    fn schedule<L: EventLoop<Instance<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+    fn schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         self.check_waiting(sched, &inst)?;
         let mut inst = inst;
         if self.opts.explain {
@@ -787,7 +861,13 @@ impl<'a> Interp<'a> {
             self.notes.origins.push(from);
             inst.note = self.notes.origins.len() as u32;
         }
-        let handle = hand_to_loop(sched, inst);
+        let handle = if inst.cb.kind.value == Kind::Then && !inst.alone && !promises::unobservable_chain(inst.cb) {
+            // Rule 8a: `Promise.resolve().then(…)…`, each link a reaction.
+            self.then_chain(sched, inst)?;
+            None
+        } else {
+            hand_to_loop(sched, inst)
+        };
         if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.live.enabled) {
             self.live.handles.entry(label).or_default().insert(handle);
         }
@@ -803,7 +883,7 @@ impl<'a> Interp<'a> {
 
     /// Stops the run when too many callbacks wait at once ([`MAX_WAITING`]);
     /// checked every 1,024 schedulings, so the bound may be passed by that many.
-    fn check_waiting<L: EventLoop<Instance<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
+    fn check_waiting<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
         self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
         if !self.budget.scheduled.is_multiple_of(1024) {
             return Ok(());
@@ -836,24 +916,25 @@ impl<'a> Interp<'a> {
 }
 
 /// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
-fn hand_to_loop<'a, L: EventLoop<Instance<'a>>>(sched: &mut L, inst: Instance<'a>) -> Option<Handle> {
+fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>) -> Option<Handle> {
     let cb = inst.cb;
+    let task = Task::Cb(inst);
     match cb.kind.value {
-        Kind::Timeout => return Some(sched.set_timeout(value(cb.delay()), inst)),
-        Kind::Interval => return Some(sched.set_interval(value(cb.delay()), inst)),
-        Kind::Immediate => return Some(sched.set_immediate(inst)),
-        Kind::NextTick => sched.next_tick(inst),
-        Kind::Microtask | Kind::Then => sched.queue_microtask(inst),
-        Kind::Io => sched.io(value(cb.after()), inst),
-        Kind::Submit => sched.submit(value(cb.ticks()), inst),
-        Kind::Close => sched.close(inst),
-        Kind::Pending => sched.defer_pending(inst),
+        Kind::Timeout => return Some(sched.set_timeout(value(cb.delay()), task)),
+        Kind::Interval => return Some(sched.set_interval(value(cb.delay()), task)),
+        Kind::Immediate => return Some(sched.set_immediate(task)),
+        Kind::NextTick => sched.next_tick(task),
+        Kind::Microtask | Kind::Then => sched.queue_microtask(task),
+        Kind::Io => sched.io(value(cb.after()), task),
+        Kind::Submit => sched.submit(value(cb.ticks()), task),
+        Kind::Close => sched.close(task),
+        Kind::Pending => sched.defer_pending(task),
     }
     None
 }
 
 /// The verbose trace's "+ …" detail of a callback scheduled now.
-fn schedule_detail<'a, L: EventLoop<Instance<'a>>>(sched: &L, cb: &Callback) -> String {
+fn schedule_detail<'a, L: EventLoop<Task<'a>>>(sched: &L, cb: &Callback) -> String {
     let now = sched.now();
     match cb.kind.value {
         Kind::Timeout | Kind::Interval => {

@@ -50,6 +50,10 @@ pub enum EventKind {
     PoolStart { thread: usize, job: u64, until: u64 },
     /// A pool thread finished a job.
     PoolFinish { thread: usize, job: u64 },
+    /// An async function (or the ES module body) suspended at the `await` of `line`.
+    Suspend { line: usize },
+    /// A suspended async function resumed after its `await` at `line`.
+    Resume { line: usize },
     /// Nothing left: the loop exits.
     Exit,
     /// Verbose events stop here: the trace holds at most `events` of them and
@@ -66,6 +70,44 @@ pub enum Ending {
     Finished { turns: u64, ticks: u64, callbacks: u64 },
     /// A limit stopped it.
     Limit(LimitHit),
+    /// An unhandled rejection ended the process with exit code `code` (1)
+    /// after the drain that found it (rule 8k: Node's default
+    /// `--unhandled-rejections=throw` with no 'unhandledRejection'
+    /// listener): nothing else ran. `line`: the statement that rejected.
+    Unhandled { turn: u64, tick: u64, line: usize, code: i32 },
+    /// The loop ran out of work while the ES module's top-level `await` at
+    /// `line` had not settled: Node exits with code 13 (rule 8l).
+    Unsettled {
+        turns: u64,
+        ticks: u64,
+        callbacks: u64,
+        line: usize,
+    },
+}
+
+impl Ending {
+    /// The clock when the run ended, in ticks.
+    pub fn ticks(&self) -> u64 {
+        match self {
+            Ending::Finished { ticks, .. } | Ending::Unsettled { ticks, .. } => *ticks,
+            Ending::Limit(hit) => hit.tick,
+            Ending::Unhandled { tick, .. } => *tick,
+        }
+    }
+
+    /// How the process ends, for a trace's last line: `None` for a loop that ran out of work
+    /// (exit code 0) or a limit (loopsim stopped it).
+    pub fn process_exit(&self) -> Option<String> {
+        match self {
+            Ending::Unhandled { line, code, .. } => Some(format!(
+                "the process exits with code {code}: the promise rejected at line {line} has no handler (rule 8k)"
+            )),
+            Ending::Unsettled { line, .. } => Some(format!(
+                "the loop has nothing left, but the top-level await at line {line} never settled: the process exits with code 13 (rule 8l)"
+            )),
+            Ending::Finished { .. } | Ending::Limit(_) => None,
+        }
+    }
 }
 
 /// A limit that stopped a run, and what was left waiting.
@@ -137,7 +179,7 @@ impl Trace {
         let shown: Vec<&Event> = self
             .events
             .iter()
-            .filter(|e| verbose || matches!(e.kind, EventKind::Log { .. }))
+            .filter(|e| verbose || matches!(e.kind, EventKind::Log { .. } | EventKind::Suspend { .. } | EventKind::Resume { .. }))
             .collect();
         let turn_w = shown.iter().map(|e| digits(e.turn)).max().unwrap_or(1).max(4);
         let tick_w = shown.iter().map(|e| digits(e.tick)).max().unwrap_or(1).max(4);
@@ -173,6 +215,14 @@ impl Trace {
                 logs += 1;
             }
         }
+        if let Some(exit) = self.ending.process_exit() {
+            let cols = format!(
+                "{:>turn_w$}  {:>tick_w$}  ",
+                self.events.last().map_or(0, |e| e.turn),
+                self.ending.ticks()
+            );
+            writeln!(out, "{}{}  {}", style.dim(&cols), style.phase(&format!("{:<9}", "exit")), exit)?;
+        }
         Ok(())
     }
 }
@@ -194,6 +244,8 @@ fn describe(e: &Event) -> (String, String) {
         }
         EventKind::PoolFinish { thread, job } => return ("pool".into(), format!("thread {thread} finishes job {job}")),
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
+        EventKind::Suspend { line } => format!("⏸ suspends at the await of line {line}"),
+        EventKind::Resume { line } => format!("▶ resumes after the await of line {line}"),
         EventKind::VerboseCut { events, bytes } => {
             return (
                 "──".into(),

@@ -92,10 +92,7 @@ impl Plan {
 pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
     let run_opts = emit::run_options();
     let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
-    let model_ticks = match &model.ending {
-        Ending::Finished { ticks, .. } => *ticks,
-        Ending::Limit(hit) => hit.tick,
-    };
+    let model_ticks = model.ending.ticks();
     let work_ticks = model.events.iter().fold(0u64, |sum, e| match e.kind {
         EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
         _ => sum,
@@ -168,9 +165,9 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
             hit.span,
             format!("loopsim stops the run here, at tick {}: {} into it", hit.tick, at(hit.tick)),
         ),
-        Ending::Finished { ticks, .. } => (
+        ending => (
             loaded.file.body.first().map_or(Span::new(0, 0), |s| s.span),
-            format!("the run lasts {ticks} ticks: {}", at(*ticks)),
+            format!("the run lasts {} ticks: {}", ending.ticks(), at(ending.ticks())),
         ),
     });
     Diag::VerifyTooLong {

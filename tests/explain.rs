@@ -140,7 +140,7 @@ fn rule_6_between_callbacks() {
     has(
         "then \"a\" .then \"b\"",
         "b",
-        &["a `.then` link is queued when the previous link's callback returns"],
+        &["a `.then` link's reaction job is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)"],
     );
 }
 

@@ -141,43 +141,42 @@ fn the_thirteen_translations_parse_and_check_clean() {
 }
 
 #[test]
-fn the_cli_refuses_to_run_them_for_now_with_exit_2() {
+fn the_cli_runs_them_and_every_prediction_holds() {
     for path in translations() {
-        for args in [
-            &["run", "--no-race-check"][..],
-            &["check"],
-            &["emit-js"],
-            &["verify", "--runs", "1"],
-        ] {
-            let out = Command::new(env!("CARGO_BIN_EXE_loopsim")).args(args).arg(&path).output().unwrap();
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{args:?} {}: {err}", path.display());
-            assert!(err.contains("loop::not-yet-runnable"), "{err}");
-            assert!(
-                out.stdout.is_empty() || args[0] == "check",
-                "{}",
-                String::from_utf8_lossy(&out.stdout)
-            );
-        }
+        let out = Command::new(env!("CARGO_BIN_EXE_loopsim")).arg("test").arg(&path).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {stdout}{}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
     }
 }
 
 #[test]
-fn the_gate_and_node_10_name_the_first_use() {
+fn node_10_is_refused_naming_the_first_use() {
     let file = clean("t.loop", "log \"a\"\nthen \"b\" .catch \"c\"\nchain resolved\n");
-    let gate = promises::gate(&file).expect("gated");
-    assert_eq!(gate.code, "loop::not-yet-runnable");
-    assert!(gate.message.starts_with("`catch`:"), "{}", gate.message);
-    assert_eq!((gate.span.start(), gate.span.end()), (17, 23), "`.catch`");
     let node10 = promises::node_version(&file, NodeVersion::Node10).expect("refused");
+    assert_eq!(node10.code, "loop::node-version");
     assert_eq!(node10.message, "`catch` cannot run with --node 10");
+    assert_eq!((node10.span.start(), node10.span.end()), (17, 23), "`.catch`");
     assert_eq!(promises::node_version(&file, NodeVersion::Node20), None);
     let plain = clean("p.loop", "then \"a\" .then \"b\"\nmicrotask \"m\"\n");
-    assert_eq!(promises::gate(&plain), None);
+    assert_eq!(promises::first_use(&plain), None);
     assert_eq!(promises::node_version(&plain, NodeVersion::Node10), None);
     // A prediction's `rejections` phase or ending is the language too.
     let expect = clean("e.loop", "log \"a\"\nexpect { \"a\" unhandled }\n");
     assert_eq!(promises::first_use(&expect).map(|(_, w)| w), Some("unhandled"));
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["run", "--node", "10"])
+        .arg(&translations()[4])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("loop::node-version"));
 }
 
 /// The slot of the `n`-th name spelt `text` (declarations and uses, in the
@@ -247,12 +246,15 @@ chain p
     let file = clean("s.loop", src);
     let slot = |depth, index, decl| Some(Slot { depth, index, decl });
     // `later`: declared at the top (index 1: after `p`), hoisted above its
-    // first use; called from an immediate two blocks down.
-    assert_eq!(slots(&file, "later"), [slot(0, 1, 1), slot(0, 1, 1), slot(2, 1, 1)]);
-    // The top `p` (decl 0), then the inner `p` shadowing it inside `later`.
+    // first use; called from an immediate two blocks down, one of which
+    // declares something (`later`'s body): depth 1, the immediate's block
+    // (no declarations, no environment) is not counted.
+    assert_eq!(slots(&file, "later"), [slot(0, 1, 1), slot(0, 1, 1), slot(1, 1, 1)]);
+    // The top `p` (decl 0), then the inner `p` shadowing it inside `later`,
+    // also from the immediate inside it.
     assert_eq!(
         slots(&file, "p"),
-        [slot(0, 0, 0), slot(0, 0, 2), slot(0, 0, 2), slot(1, 0, 2), slot(0, 0, 0)]
+        [slot(0, 0, 0), slot(0, 0, 2), slot(0, 0, 2), slot(0, 0, 2), slot(0, 0, 0)]
     );
     assert_eq!(
         declarations(&file.body).map(|n| n.text.as_str()).collect::<Vec<_>>(),
@@ -341,12 +343,13 @@ expect {
 #[test]
 fn the_docs_examples_of_the_promise_language_parse_and_check_clean() {
     let md = std::fs::read_to_string("docs/language.md").unwrap();
+    let section = &md[md.find("## 9. Promises and async functions").unwrap()..];
     let mut count = 0;
-    for block in md.split("```loop-next\n").skip(1) {
+    for block in section.split("```loop\n").skip(1) {
         let src = block.split("```").next().unwrap();
         let file = clean("docs.loop", src);
         assert!(promises::first_use(&file).is_some(), "{src}");
         count += 1;
     }
-    assert_eq!(count, 4);
+    assert_eq!(count, 5);
 }

@@ -94,7 +94,7 @@ fn outcome(path: &Path) -> Outcome {
     let _ = trace.to_text(false, &Style::default());
     let _ = trace.to_json();
     match &trace.ending {
-        Ending::Finished { .. } => {
+        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => {
             if let Some(expect) = &loaded.file.expect {
                 if let Err(p) = loopsim::expect::check(expect, &trace) {
                     panic!("{what}: the prediction fails: {}", p.message);

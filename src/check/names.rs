@@ -35,18 +35,13 @@ pub fn limit_queue(word: &str) -> Result<LimitQueue, Box<Diag>> {
     LimitQueue::from_name(word).ok_or_else(|| unknown_word(word, "limit queue", &LimitQueue::NAMES))
 }
 
-/// The phase word of an expect line: a phase, or `None` for `rejections`
-/// (Node's unhandled-rejection processing), or the problem (to show at the word).
-pub fn phase(word: &str) -> Result<Option<Phase>, Box<Diag>> {
-    match Phase::from_name(word) {
-        Some(p) => Ok(Some(p)),
-        None if word == "rejections" => Ok(None),
-        None => {
-            let mut names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
-            names.push("rejections");
-            Err(unknown_word(word, "phase", &names))
-        }
-    }
+/// The phase word of an expect line (`rejections` included: Node's
+/// unhandled-rejection processing), or the problem (to show at the word).
+pub fn phase(word: &str) -> Result<Phase, Box<Diag>> {
+    Phase::from_name(word).ok_or_else(|| {
+        let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+        unknown_word(word, "phase", &names)
+    })
 }
 
 fn unknown_word(word: &str, what: &'static str, names: &[&'static str]) -> Box<Diag> {

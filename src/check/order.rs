@@ -55,7 +55,7 @@ pub fn after_ending(ending: Option<Spanned<ExpectEnding>>, span: Span) -> Option
     let ending = ending?;
     Some(
         Diag::AfterEnding {
-            ending: ending_word(ending.value),
+            ending: ending.value.name(),
         }
         .at(span),
     )
@@ -70,14 +70,6 @@ pub fn after_limit<T>(limit: Option<Spanned<T>>, span: Span) -> Option<Problem> 
         }
         .at(span),
     )
-}
-
-/// The word of a prediction's ending.
-fn ending_word(ending: ExpectEnding) -> &'static str {
-    match ending {
-        ExpectEnding::Unhandled => "unhandled",
-        ExpectEnding::Unsettled => "unsettled",
-    }
 }
 
 fn second_expect(span: Span) -> Problem {

@@ -4,8 +4,7 @@
 //! each name use resolved to its [`Slot`]; the contexts of `await`,
 //! `return`, `throw`, `try`, `resolve`, `reject`; `async` executors;
 //! statements after `return`/`throw`. Also the refusals that depend on how
-//! a file is run: [`node_version`] (`--node 10`) and [`gate`] (this build
-//! cannot run promise statements yet).
+//! a file is run: [`node_version`] (`--node 10`).
 
 use crate::problem::{Diag, Kept, Problem};
 use crate::sched::{Module, NodeVersion};
@@ -131,13 +130,9 @@ pub fn first_use(file: &File) -> Option<(Span, &'static str)> {
     }
     for e in file.expect.iter().flat_map(|e| e.alternatives()) {
         if let Some(end) = e.ending {
-            let word = match end.value {
-                ExpectEnding::Unhandled => "unhandled",
-                ExpectEnding::Unsettled => "unsettled",
-            };
-            return Some((end.span, word));
+            return Some((end.span, end.value.name()));
         }
-        if let Some(line) = e.lines.iter().find(|l| l.rejections) {
+        if let Some(line) = e.lines.iter().find(|l| l.phase == Some(crate::sched::Phase::Rejections)) {
             return Some((line.span, "rejections"));
         }
     }
@@ -183,21 +178,6 @@ pub fn node_version(file: &File, node: NodeVersion) -> Option<Problem> {
     let (span, statement) = first_use(file)?;
     Some(
         Diag::PromisesOnNode10 {
-            statement: statement.to_string(),
-        }
-        .at(span),
-    )
-}
-
-/// THE GATE: a file that uses the promise language parses and is checked,
-/// but this build cannot run it: `run`, `check`, `test`, `emit-js` and
-/// `verify` refuse it (exit 2) with this problem, naming the first use.
-/// Called from one place, `cli::Output::load`; the interpreter work of
-/// issue #12 deletes this function and that call.
-pub fn gate(file: &File) -> Option<Problem> {
-    let (span, statement) = first_use(file)?;
-    Some(
-        Diag::NotYetRunnable {
             statement: statement.to_string(),
         }
         .at(span),
@@ -443,8 +423,12 @@ impl<'a> Checker<'a, '_> {
 
     /// Resolves a use of `name`: its declaration, or a problem.
     fn resolve(&mut self, name: &Name) -> Option<DeclKind> {
-        for (up, frame) in self.frames.iter().rev().enumerate() {
+        // Blocks without declarations make no environment at run time: only
+        // the declaring blocks passed over count.
+        let mut up = 0u32;
+        for frame in self.frames.iter().rev() {
             let Some(&d) = frame.iter().find(|&&d| self.decls[d].name == name.text) else {
+                up += u32::from(!frame.is_empty());
                 continue;
             };
             let decl = &self.decls[d];
@@ -457,10 +441,7 @@ impl<'a> Checker<'a, '_> {
                 );
                 return None;
             }
-            let _ = name.slot.set(Slot {
-                depth: up as u32,
-                ..decl.slot
-            });
+            let _ = name.slot.set(Slot { depth: up, ..decl.slot });
             return Some(decl.kind);
         }
         if let Some(&declared) = self.all.get(name.text.as_str()) {

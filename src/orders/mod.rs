@@ -125,7 +125,10 @@ impl SearchBounds {
     /// is left to `--all-orders`, so that `run` stays fast.
     pub fn worth_checking(trace: &crate::trace::Trace) -> bool {
         match &trace.ending {
-            Ending::Finished { turns, callbacks, .. } => *turns <= 10_000 && *callbacks <= 100_000 && trace.log_spans.len() <= 10_000,
+            Ending::Finished { turns, callbacks, .. } | Ending::Unsettled { turns, callbacks, .. } => {
+                *turns <= 10_000 && *callbacks <= 100_000 && trace.log_spans.len() <= 10_000
+            }
+            Ending::Unhandled { turn, .. } => *turn <= 10_000 && trace.log_spans.len() <= 10_000,
             Ending::Limit(_) => false,
         }
     }
@@ -167,7 +170,7 @@ pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: Searc
 pub fn all_orders_from(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: crate::trace::Trace) -> Orders {
     let limit = match &model.ending {
         Ending::Limit(hit) => Some(hit.clone()),
-        Ending::Finished { .. } => None,
+        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
     search(file, src, opts, bounds, into_texts(model), limit)
 }
@@ -176,7 +179,7 @@ pub fn all_orders_from(file: &File, src: &str, opts: RunOptions, bounds: SearchB
 pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: &crate::trace::Trace) -> Orders {
     let limit = match &model.ending {
         Ending::Limit(hit) => Some(hit.clone()),
-        Ending::Finished { .. } => None,
+        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
     search(file, src, opts, bounds, texts(model), limit)
 }
@@ -367,6 +370,8 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
         // A schedule that diverged from the target, or ran out of time, is no order.
         Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => (None, false, spent),
         Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true, spent),
+        // The process ended (an unhandled rejection): the order ends there.
+        Err(Halt::Host(interp::Stop::Exit(_))) => (Some(logs), false, spent),
         Err(Halt::Pruned(_)) if search.cycle => (Some(logs), true, spent),
         Err(Halt::Pruned(_)) => (None, false, spent),
     }

@@ -104,8 +104,6 @@ pub enum Code {
     NodeVersion,
     /// Statements after `return` or `throw` in the same block (a warning).
     Unreachable,
-    /// A file using the promise statements, which this build checks but cannot run yet.
-    NotYetRunnable,
 }
 
 impl Code {
@@ -297,8 +295,6 @@ pub enum Diag {
     PromisesOnNode10 { statement: String },
     /// Statements after a `what` (`return`, `throw`) that never run (a warning).
     AfterExit { what: &'static str },
-    /// `statement` is of the promise language, which this build cannot run yet.
-    NotYetRunnable { statement: String },
 
     // ---- runs ----
     /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
@@ -331,6 +327,12 @@ pub enum Diag {
     LimitNotHit,
     /// No limit predicted, `got` stopped the run.
     StoppedByLimit { got: &'static str },
+    /// The prediction's ending (`unhandled`, `unsettled`, or none: exit 0)
+    /// is not how the process ended (`got`, as an ending word or `None`).
+    WrongEnding {
+        want: Option<&'static str>,
+        got: Option<&'static str>,
+    },
     /// An `or` alternative Node 20 never prints (after a complete search).
     NeverPrintedByNode20,
     /// An alternative real Node never prints.
@@ -418,7 +420,6 @@ impl Diag {
             AsyncExecutor => Code::AsyncExecutor,
             PromisesOnNode10 { .. } => Code::NodeVersion,
             AfterExit { .. } => Code::Unreachable,
-            NotYetRunnable { .. } => Code::NotYetRunnable,
             Limit { .. } => Code::Limit,
             PredictionDiffers { .. }
             | PrintedMore { .. }
@@ -426,6 +427,7 @@ impl Diag {
             | WrongLimit { .. }
             | LimitNotHit
             | StoppedByLimit { .. }
+            | WrongEnding { .. }
             | NeverPrintedByNode20
             | NeverPrintedByNode
             | NotModelOrder
@@ -521,9 +523,6 @@ impl Diag {
             AsyncExecutor => "an executor cannot be async".into(),
             PromisesOnNode10 { statement } => format!("`{statement}` cannot run with --node 10"),
             AfterExit { what } => format!("the statements after `{what}` never run"),
-            NotYetRunnable { statement } => {
-                format!("`{statement}`: promise statements are checked, but this build of loopsim cannot run them yet")
-            }
             Limit { limit, queue, .. } => limit_message(*limit, *queue).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
             PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
@@ -531,6 +530,14 @@ impl Diag {
             WrongLimit { want, got } => format!("predicted the {want} limit, but the {got} limit stopped the run"),
             LimitNotHit => "predicted a limit, but the run finished".into(),
             StoppedByLimit { got } => format!("the run was stopped by a limit ({got})"),
+            WrongEnding { want, got } => {
+                let how = |e: &Option<&str>| match e {
+                    Some("unhandled") => "with exit code 1 by an unhandled rejection",
+                    Some(_) => "with exit code 13, its top-level await unsettled",
+                    None => "normally (exit code 0)",
+                };
+                format!("predicted the process ends {}, but it ends {}", how(want), how(got))
+            }
             NeverPrintedByNode20 => "real Node 20 never prints this order".into(),
             NeverPrintedByNode => "real Node never prints this order".into(),
             NotModelOrder => "this alternative is not the model's order".into(),
@@ -602,7 +609,6 @@ impl Diag {
             AsyncExecutor => "async executor".into(),
             PromisesOnNode10 { .. } => "needs Node 12 or later".into(),
             AfterExit { .. } => "never runs".into(),
-            NotYetRunnable { .. } => "not runnable yet".into(),
             DelayAfterLabel { .. } => "delay after the label".into(),
             NoDelay { .. } => "no delay".into(),
             NoTicks => "no duration".into(),
@@ -625,6 +631,7 @@ impl Diag {
             WrongLimit { got, .. } => format!("actually: limit {got}"),
             LimitNotHit => "the run ended normally".into(),
             StoppedByLimit { .. } => "the run did not finish".into(),
+            WrongEnding { got, .. } => format!("actually: {}", got.unwrap_or("exit code 0")),
             NeverPrintedByNode20 | NeverPrintedByNode => "not a possible order".into(),
             NotModelOrder => "not the model's order".into(),
             MissingOrder { .. } => "an order is missing".into(),
@@ -776,9 +783,6 @@ impl Diag {
                 "Node ≤ 10 (V8 6.8) took 3 hops per await; loopsim models V8 ≥ 7.2 (Node ≥ 12): drop --node 10 (`then` and `microtask` work with both)".into()
             }
             AfterExit { what } => format!("`{what}` leaves the block: delete these statements or move them above it"),
-            NotYetRunnable { .. } => {
-                "the file parses and passes every check; running promise statements (run, check, test, emit-js, verify) comes with the interpreter work of issue #12".into()
-            }
             Limit { limit, max, waiting, .. } => limit_help(*limit, *max, waiting),
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
@@ -789,6 +793,8 @@ impl Diag {
             WrongLimit { got, .. } => format!("write `limit {got}`"),
             LimitNotHit => "delete the `limit` line: every callback ran".into(),
             StoppedByLimit { got } => format!("if that is the point, end the expect block with `limit {got}`"),
+            WrongEnding { got: Some(got), .. } => format!("end the expect block with `{got}`"),
+            WrongEnding { want, got: None } => format!("delete the `{}` line", want.unwrap_or("")),
             NeverPrintedByNode20 => "`loopsim run --all-orders` lists the orders Node 20 can print".into(),
             NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
             NotModelOrder => return None,
@@ -861,6 +867,11 @@ fn limit_message(limit: LimitKind, queue: Phase) -> (String, &'static str) {
             "too many callbacks are waiting at once".to_string(),
             "schedules more than the run can hold",
         ),
+        (LimitKind::Promises, _) => (
+            "the run makes more promises than it can hold".to_string(),
+            "made one promise too many",
+        ),
+        (LimitKind::CallDepth, _) => ("async functions call each other too deep".to_string(), "this call was one too deep"),
         (LimitKind::Callbacks, Phase::NextTick) => (
             "the nextTick queue never empties: the loop is starved".to_string(),
             "feeds the nextTick queue",
@@ -890,9 +901,16 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str) -> String {
         LimitKind::Output => format!("stopped after {max} log lines (the most a trace holds)"),
         LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
         LimitKind::Waiting => format!("stopped once more than {max} callbacks were waiting (the most a run holds)"),
+        LimitKind::Promises => format!("stopped at more than {max} promises, reactions or scopes (the most a run holds)"),
+        LimitKind::CallDepth => {
+            format!("stopped at {max} nested calls of async functions, executors and handlers (JavaScript's stack would overflow)")
+        }
     };
     let advice = match limit {
-        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting => "This bound keeps memory in check: make the scenario smaller",
+        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises => {
+            "This bound keeps memory in check: make the scenario smaller"
+        }
+        LimitKind::CallDepth => "An async function calls itself (or a chain of them calls back) without end: stop the recursion",
         LimitKind::Turns | LimitKind::Callbacks => "Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
     };
     format!("{waiting}; {stopped}. {advice}")

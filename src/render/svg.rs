@@ -49,8 +49,19 @@ const MIN_WIDTH: f64 = 520.0;
 /// The picture is made this wide, if need be, for its title to fit.
 const MAX_TITLE_WIDTH: f64 = 1200.0;
 
-/// Lanes of the main thread, top to bottom (then the pool threads).
-const LANES: [Phase; 8] = Phase::ALL;
+/// Lanes of the main thread, top to bottom (then the pool threads). Node's
+/// rejection listeners (the `rejections` phase) run at the end of a drain,
+/// after the microtask queue: they are drawn in its lane.
+const LANES: [Phase; 8] = [
+    Phase::Main,
+    Phase::Timers,
+    Phase::Pending,
+    Phase::Poll,
+    Phase::Check,
+    Phase::Close,
+    Phase::NextTick,
+    Phase::Microtask,
+];
 
 struct Colors {
     stroke: &'static str,
@@ -66,13 +77,14 @@ fn colors(lane: usize) -> Colors {
         Some(Phase::Check) => ("#15803d", "#dcfce7"),
         Some(Phase::Close) => ("#6d28d9", "#ede9fe"),
         Some(Phase::NextTick) => ("#b91c1c", "#fee2e2"),
-        Some(Phase::Microtask) => ("#0f766e", "#ccfbf1"),
+        Some(Phase::Microtask | Phase::Rejections) => ("#0f766e", "#ccfbf1"),
         None => ("#475569", "#e2e8f0"),
     };
     Colors { stroke, fill }
 }
 
 fn lane_of(phase: Phase) -> usize {
+    let phase = if phase == Phase::Rejections { Phase::Microtask } else { phase };
     LANES.iter().position(|p| *p == phase).unwrap_or(0)
 }
 
@@ -694,6 +706,12 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
             "The loop exits after {turns} {} with the clock at tick {ticks}.",
             if *turns == 1 { "turn" } else { "turns" }
         )],
+        Ending::Unhandled { .. } | Ending::Unsettled { .. } => {
+            let exit = trace.ending.process_exit().unwrap_or_default();
+            let mut first = exit[..1].to_uppercase();
+            first.push_str(&exit[1..]);
+            vec![format!("{first}.")]
+        }
         Ending::Limit(hit) => {
             let problem = limit::problem(hit);
             let limit = match hit.limit {
@@ -702,6 +720,8 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
                 LimitKind::Output => format!("{} log lines (the most a trace holds)", thousands(hit.max)),
                 LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", hit.max >> 20),
                 LimitKind::Waiting => format!("{} callbacks waiting (the most a run holds)", thousands(hit.max)),
+                LimitKind::Promises => format!("{} promises (the most a run holds)", thousands(hit.max)),
+                LimitKind::CallDepth => format!("{} nested calls", thousands(hit.max)),
             };
             vec![
                 format!(

@@ -49,6 +49,14 @@ pub trait Host<C, L: ?Sized> {
     /// A limit was hit. `phase`: where the callback about to run (callback
     /// limit) or the last callback (turn limit) runs.
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Self::Stop;
+    /// The end of a between-callbacks drain: the nextTick and microtask
+    /// queues are both empty (Node's `processTicksAndRejections`,
+    /// `lib/internal/process/task_queues.js`, calls `processPromiseRejections`
+    /// there: rule 8k). Returns whether the drain goes round again (a
+    /// listener ran and may have queued work). Default: nothing to do.
+    fn drain_end(&mut self, _sched: &mut L) -> Result<bool, Self::Stop> {
+        Ok(false)
+    }
     /// Observes a loop event (verbose traces). Default: ignore.
     fn observe(&mut self, _event: LoopEvent) {}
     /// Feeds the host's state (its log so far included) to `h`, so that a

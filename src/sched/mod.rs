@@ -77,6 +77,11 @@ pub enum LimitKind {
     LogBytes,
     /// Too many callbacks waiting at once (`interp::MAX_WAITING`): keeps memory bounded.
     Waiting,
+    /// Too many promises, reactions or scopes (`promise::DEFAULT_LIMIT`): keeps memory bounded.
+    Promises,
+    /// Async functions, executors and handlers called inside each other too deep
+    /// (`interp::MAX_CALL_DEPTH`): JavaScript's "Maximum call stack size exceeded".
+    CallDepth,
 }
 
 /// Bounds that stop a runaway run.
@@ -411,7 +416,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let over = match kind {
             LimitKind::Turns => self.state.turn >= self.limits.max_turns,
             LimitKind::Callbacks => self.state.callbacks >= self.limits.max_callbacks,
-            LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting => false,
+            LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises | LimitKind::CallDepth => false,
         };
         if over {
             return Err(Halt::Host(host.limit(self, kind, phase)));
@@ -662,7 +667,11 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                 self.call(host, cb, ctx)?;
             }
             self.run_microtasks(host, point)?;
-            if self.state.next_ticks.is_empty() {
+            if !self.state.next_ticks.is_empty() {
+                continue;
+            }
+            // Rule 8k: `processPromiseRejections` when both queues are empty.
+            if !host.drain_end(self)? {
                 return Ok(());
             }
         }

@@ -26,11 +26,15 @@ pub enum Phase {
     NextTick,
     /// Promise reactions and `queueMicrotask` callbacks, drained after the nextTick queue.
     Microtask,
+    /// Node's unhandled-rejection processing at the end of a drain (`processPromiseRejections`,
+    /// `lib/internal/process/promises.js`): the 'unhandledRejection' and 'rejectionHandled'
+    /// listeners run here.
+    Rejections,
 }
 
 impl Phase {
     /// Every phase and queue, in the order the names are listed in docs/language.md.
-    pub const ALL: [Phase; 8] = [
+    pub const ALL: [Phase; 9] = [
         Phase::Main,
         Phase::Timers,
         Phase::Pending,
@@ -39,6 +43,7 @@ impl Phase {
         Phase::Close,
         Phase::NextTick,
         Phase::Microtask,
+        Phase::Rejections,
     ];
 
     /// The name used in `.loop` files and in traces.
@@ -52,6 +57,7 @@ impl Phase {
             Phase::Close => "close",
             Phase::NextTick => "nextTick",
             Phase::Microtask => "microtask",
+            Phase::Rejections => "rejections",
         }
     }
 

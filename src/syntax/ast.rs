@@ -265,16 +265,17 @@ impl Name {
 /// listener's) is a scope; each run of a block makes a fresh environment with
 /// one binding per declaration written directly in it ([`declarations`]).
 /// A declaration's [`Slot::index`] is its position among them; a use's
-/// [`Slot::depth`] counts the blocks between the use and the declaring block
-/// (0: the same block). So at run time a use reads `depth` environments up,
-/// binding `index`. [`Slot::decl`] numbers the declarations of the file
+/// [`Slot::depth`] counts the declaring blocks (those with at least one
+/// declaration) between the use and the declaring block (0: the same block).
+/// Only a declaring block makes an environment when it runs, so at run time
+/// a use reads `depth` environments up, binding `index`. [`Slot::decl`] numbers the declarations of the file
 /// from 0, the same at the declaration and every use, in the order the checks
 /// meet them (a block's own declarations when it is entered, then those of
 /// the blocks inside it): for passes that want a table per declaration
 /// (emit-js's `resolveX`). A name the checks refused has no slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Slot {
-    /// Blocks between the use and the declaring block.
+    /// Declaring blocks between the use and the declaring block.
     pub depth: u32,
     /// Position among the declarations of the declaring block.
     pub index: u32,
@@ -829,16 +830,22 @@ pub enum ExpectEnding {
     Unsettled,
 }
 
+impl ExpectEnding {
+    /// The word written for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExpectEnding::Unhandled => "unhandled",
+            ExpectEnding::Unsettled => "unsettled",
+        }
+    }
+}
+
 /// One predicted log line: `[turn N] [at T] [PHASE] "text"`.
 #[derive(Debug, Clone)]
 pub struct ExpectLine {
     pub turn: Option<u64>,
     pub at: Option<u64>,
     pub phase: Option<Phase>,
-    /// The phase written is `rejections` (the 'unhandledRejection' and
-    /// 'rejectionHandled' listeners, Node's `processPromiseRejections`),
-    /// which the scheduler's [`Phase`] does not have yet; `phase` is `None`.
-    pub rejections: bool,
     pub text: String,
     pub span: Span,
 }

@@ -673,7 +673,6 @@ impl Builder {
             turn: None,
             at: None,
             phase: None,
-            rejections: false,
             text: String::new(),
             span,
         };
@@ -684,8 +683,7 @@ impl Builder {
                 Rule::phase_field => {
                     let word = part.into_inner().next()?;
                     match names::phase(word.as_str()) {
-                        Ok(Some(p)) => line.phase = Some(p),
-                        Ok(None) => line.rejections = true,
+                        Ok(p) => line.phase = Some(p),
                         Err(d) => self.push(d.at(word.as_span().into())),
                     }
                 }

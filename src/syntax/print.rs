@@ -51,16 +51,13 @@ fn expect_body(out: &mut String, e: &Expect) {
         if let Some(p) = line.phase {
             let _ = write!(out, "{} ", p.name());
         }
-        if line.rejections {
-            out.push_str("rejections ");
-        }
         let _ = writeln!(out, "{}", quote(&line.text));
     }
     if let Some(l) = e.limit {
         let _ = writeln!(out, "  limit {}", l.value.name());
     }
     if let Some(end) = e.ending {
-        let _ = writeln!(out, "  {}", ending(end.value));
+        let _ = writeln!(out, "  {}", end.value.name());
     }
     out.push('}');
 }
@@ -69,13 +66,6 @@ fn module_name(m: crate::sched::Module) -> &'static str {
     match m {
         crate::sched::Module::Cjs => "cjs",
         crate::sched::Module::Esm => "esm",
-    }
-}
-
-fn ending(e: ExpectEnding) -> &'static str {
-    match e {
-        ExpectEnding::Unhandled => "unhandled",
-        ExpectEnding::Unsettled => "unsettled",
     }
 }
 
@@ -312,14 +302,14 @@ pub fn outline(file: &File) -> String {
         for alt in e.alternatives() {
             out.push_str("Expect");
             for l in &alt.lines {
-                let phase = l.phase.map(|p| p.name()).or(l.rejections.then_some("rejections"));
+                let phase = l.phase.map(|p| p.name());
                 let _ = write!(out, " [{:?} {:?} {:?} {}]", l.turn, l.at, phase, quote(&l.text));
             }
             if let Some(l) = alt.limit {
                 let _ = write!(out, " limit={}", l.value.name());
             }
             if let Some(end) = alt.ending {
-                let _ = write!(out, " ending={}", ending(end.value));
+                let _ = write!(out, " ending={}", end.value.name());
             }
             out.push('\n');
         }

@@ -1,0 +1,1185 @@
+//! The promise statements at run time: async functions that suspend at `await` and resume,
+//! executors, `.then`/`.catch`/`.finally` links, combinators, awaitable timers, and Node's
+//! unhandled-rejection processing with its listeners (docs/scheduling.md rule 8).
+//!
+//! The V8 side is [`crate::promise`]: every operation there appends the jobs it queues; this
+//! module moves each onto the scheduler's microtask queue as a [`Task::Job`], in V8's order, and
+//! when the scheduler runs one it asks the engine what to do ([`JobOutcome`]): nothing more, call
+//! a handler (a link's body), or resume an async frame.
+//!
+//! **Suspension.** A body runs by recursion (`Interp::block` → `statement` → …). An `await`
+//! returns [`Flow::Suspend`]; on the way out each enclosing block records where it was
+//! ([`Pos`]: the statement's index, its environment, and a `repeat`'s index or which half of a
+//! `try` ran), innermost first, and the async body's root keeps the path as a continuation.
+//! Resuming, each block of the path starts at its recorded statement in its recorded
+//! environment, and the `await` itself returns the awaited outcome (or throws the reason).
+//!
+//! **Scopes.** Names were resolved by the checks to a [`Slot`]: each run of a block that
+//! declares something makes an environment; a use reads `depth` environments up. Callbacks,
+//! links and listeners capture the environment (and the executor around them) when they are
+//! scheduled, as JavaScript closures do.
+//!
+//! Memory: promises, reactions and environments are bounded ([`crate::promise::DEFAULT_LIMIT`]);
+//! nested calls (an async function calling itself) by [`MAX_CALL_DEPTH`].
+
+use super::{render, Frame, Instance, Interp, Label, Stop};
+use crate::explain;
+use crate::promise::{
+    CombinatorKind, HopRule, Job, JobFacts, JobKind, JobOutcome, Listeners, Outcome, PromiseId, Promises, RejectionEvent, RejectionRound,
+    RejectionStep, RejectionsMode, Returned, Site, Value,
+};
+use crate::sched::{Ctx, EventLoop, LimitKind, Phase};
+use crate::syntax::ast::*;
+use crate::trace::{Ending, EventKind};
+use rustc_hash::FxHashMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// Most async functions, executors and handlers running inside each other (a recursion
+/// `async f { call f }` stops here, where JavaScript's stack would overflow).
+pub const MAX_CALL_DEPTH: u32 = 200;
+
+/// An environment of the arena (`NONE`: the file's top level before it declares anything).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Env(u32);
+
+impl Env {
+    pub(crate) const NONE: Env = Env(u32::MAX);
+}
+
+/// The executor promise a bare `resolve`/`reject` settles (`NONE`: not inside an executor).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Exec(u32);
+
+impl Exec {
+    pub(crate) const NONE: Exec = Exec(u32::MAX);
+
+    fn of(p: PromiseId) -> Exec {
+        Exec(p.0)
+    }
+
+    fn get(self) -> Option<PromiseId> {
+        (self != Exec::NONE).then_some(PromiseId(self.0))
+    }
+}
+
+/// How a block (or statement) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// It ran to its end: go on with the next statement.
+    Next,
+    /// `return EXPR`.
+    Return(Value),
+    /// `throw`, or an `await` whose promise rejected: the reason.
+    Throw(Site),
+    /// An `await` suspended the async frame.
+    Suspend,
+}
+
+/// What the scheduler queues: a callback statement or link, a V8 promise job, or the callback of
+/// a `timers/promises` timer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Task<'a> {
+    /// A callback (`timeout`, `immediate`, …), the main module, or a link run alone by `again`.
+    Cb(Instance<'a>),
+    /// A promise job, by its slot in the job table; `site`: the statement that queued it (what
+    /// the orders search hashes, so that equal states look equal).
+    Job { id: u32, site: u32 },
+    /// `timers/promises` `setTimeout`/`setImmediate`: the callback fulfils `promise` (rule 8j).
+    Settle { promise: PromiseId, site: Site },
+}
+
+impl Hash for Task<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match self {
+            Task::Cb(inst) => (0u8, inst).hash(h),
+            Task::Job { site, .. } => (1u8, site).hash(h),
+            Task::Settle { site, .. } => (2u8, site.0).hash(h),
+        }
+    }
+}
+
+impl fmt::Display for Task<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Task::Cb(inst) => inst.fmt(f),
+            Task::Job { .. } => f.write_str("a promise job"),
+            Task::Settle { .. } => f.write_str("a timers/promises timer"),
+        }
+    }
+}
+
+/// What a promise reaction calls: an opaque handler to the engine.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Handler<'a> {
+    /// A `then` statement's own body or one of its links.
+    Cb(Instance<'a>),
+    /// A link of a promise expression (`chain p .catch …`, `promise { … } .then …`).
+    Link { link: &'a Link, captured: Captured },
+    /// The continuation of a suspended async frame (its slot).
+    Resume(u32),
+}
+
+/// What a link or listener captured where it was written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Captured {
+    index: Option<u64>,
+    env: Env,
+    executor: Exec,
+    label: Label,
+}
+
+/// Where a block of a suspended frame stopped.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pos {
+    /// The index of the statement it stopped in.
+    pub pc: u32,
+    /// The block's environment.
+    pub env: Env,
+    /// What that statement recorded: a `repeat`'s index, or 1 when a `try` stopped in its `catch`.
+    pub sub: u64,
+}
+
+/// What a finished async body settles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Root {
+    /// An async function's (or async callback's, or async handler's) promise.
+    Async(PromiseId),
+    /// The ES module's body (top-level `await`).
+    Main,
+}
+
+/// A suspended async frame.
+struct Cont<'a> {
+    body: &'a [Stmt],
+    frame: Frame<'a>,
+    /// Outermost block first.
+    path: Vec<Pos>,
+    root: Root,
+    /// The `await` it waits at.
+    at: Site,
+}
+
+/// A resumption under way: the path still to enter, and the outcome the `await` returns.
+struct Resuming {
+    path: Vec<Pos>,
+    level: usize,
+    outcome: Outcome,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Binding<'a> {
+    /// A promise name not declared yet in this run of its block.
+    Unset,
+    Promise(PromiseId),
+    /// An async function: its body, and where it was defined.
+    Async {
+        body: &'a [Stmt],
+        env: Env,
+        executor: Exec,
+    },
+}
+
+struct EnvNode {
+    parent: Env,
+    start: u32,
+}
+
+/// A `process.on(…)` listener.
+#[derive(Clone, Copy)]
+struct Registered<'a> {
+    listener: &'a Listener,
+    captured: Captured,
+}
+
+/// The run-time state of the promise statements, held by the interpreter.
+pub(crate) struct PromiseRt<'a> {
+    /// The file uses the promise language: scopes are made (else every fast path).
+    on: bool,
+    engine: Promises<Handler<'a>>,
+    /// The jobs the last engine operation queued, in order.
+    out: Vec<Job<Handler<'a>>>,
+    jobs: Vec<Option<Job<Handler<'a>>>>,
+    free_jobs: Vec<u32>,
+    envs: Vec<EnvNode>,
+    bindings: Vec<Binding<'a>>,
+    conts: Vec<Option<Cont<'a>>>,
+    free_conts: Vec<u32>,
+    /// Positions recorded while a suspension unwinds, innermost first.
+    unwind: Vec<Pos>,
+    unwind_sub: Option<u64>,
+    /// The continuation the unwinding `await` made.
+    suspended: Option<u32>,
+    resume: Option<Resuming>,
+    depth: u32,
+    listeners: Vec<Registered<'a>>,
+    mode: RejectionsMode,
+    /// The ES module's continuation while its top-level `await` waits.
+    main_waiting: Option<(u32, Site)>,
+    /// With `--explain`: promises settled in a way worth telling (adoption, a timer).
+    settled_by: Option<FxHashMap<PromiseId, explain::SettledBy>>,
+}
+
+impl<'a> PromiseRt<'a> {
+    pub(crate) fn new(file: &File, explain: bool) -> Self {
+        let mut engine = Promises::new();
+        engine.record_facts(explain);
+        PromiseRt {
+            on: crate::check::promises::first_use(file).is_some(),
+            engine,
+            out: Vec::new(),
+            jobs: Vec::new(),
+            free_jobs: Vec::new(),
+            envs: Vec::new(),
+            bindings: Vec::new(),
+            conts: Vec::new(),
+            free_conts: Vec::new(),
+            unwind: Vec::new(),
+            unwind_sub: None,
+            suspended: None,
+            resume: None,
+            depth: 0,
+            listeners: Vec::new(),
+            mode: match file.rejections.map(|r| r.value) {
+                Some(Rejections::Warn) => RejectionsMode::Warn,
+                _ => RejectionsMode::Throw,
+            },
+            main_waiting: None,
+            settled_by: explain.then(FxHashMap::default),
+        }
+    }
+
+    /// What the orders search tells states apart by, beyond the loop's queues.
+    pub(crate) fn fingerprint(&self, mut h: &mut dyn Hasher) {
+        if self.on {
+            (self.engine.len(), self.conts.len() - self.free_conts.len(), self.listeners.len()).hash(&mut h);
+        }
+    }
+
+    /// The next block of a resumption's path, if one is under way.
+    pub(super) fn resume_level(&mut self) -> Option<Pos> {
+        let r = self.resume.as_mut()?;
+        let pos = r.path.get(r.level).copied()?;
+        r.level += 1;
+        Some(pos)
+    }
+
+    /// A block records where it suspended (its statement `pc`, its environment).
+    pub(super) fn suspended_at(&mut self, pc: usize, env: Env) {
+        let sub = self.unwind_sub.take().unwrap_or(0);
+        self.unwind.push(Pos { pc: pc as u32, env, sub });
+    }
+
+    /// The statement suspending records its own position (a `repeat`'s index, a `try`'s half).
+    pub(super) fn suspending_sub(&mut self, sub: u64) {
+        self.unwind_sub = Some(sub);
+    }
+
+    fn store_job(&mut self, job: Job<Handler<'a>>) -> u32 {
+        match self.free_jobs.pop() {
+            Some(id) => {
+                self.jobs[id as usize] = Some(job);
+                id
+            }
+            None => {
+                self.jobs.push(Some(job));
+                (self.jobs.len() - 1) as u32
+            }
+        }
+    }
+
+    fn new_cont(&mut self) -> u32 {
+        match self.free_conts.pop() {
+            Some(id) => id,
+            None => {
+                self.conts.push(None);
+                (self.conts.len() - 1) as u32
+            }
+        }
+    }
+
+    fn listeners_now(&self) -> Listeners {
+        let has = |e: Event| self.listeners.iter().any(|r| r.listener.event.value == e);
+        Listeners {
+            unhandled_rejection: has(Event::UnhandledRejection),
+            rejection_handled: has(Event::RejectionHandled),
+        }
+    }
+
+    fn binding(&self, env: Env, slot: Slot) -> Binding<'a> {
+        let mut env = env;
+        for _ in 0..slot.depth {
+            match self.envs.get(env.0 as usize) {
+                Some(node) => env = node.parent,
+                None => return Binding::Unset,
+            }
+        }
+        self.envs
+            .get(env.0 as usize)
+            .and_then(|node| self.bindings.get((node.start + slot.index) as usize))
+            .copied()
+            .unwrap_or(Binding::Unset)
+    }
+
+    /// With `--explain`: `p` was resolved with `with` (a promise or thenable: adoption, rule 8c).
+    fn mark_adopted(&mut self, p: PromiseId, with: Value) {
+        if let (Some(map), Value::Promise(_) | Value::Thenable) = (self.settled_by.as_mut(), with) {
+            map.insert(p, explain::SettledBy::Adoption);
+        }
+    }
+}
+
+/// A `then` chain whose promises no code can see: only `.then` links, none `async`, and no
+/// body that returns or throws. Such a chain runs without the promise arena (each link queued
+/// as its previous link returns, the same hop as a reaction: rule 8a), so a `then … { again }`
+/// loop holds no memory per round.
+pub(crate) fn unobservable_chain(cb: &Callback) -> bool {
+    let plain = |body: &Option<Box<[Stmt]>>| {
+        body.as_deref().is_none_or(|b| {
+            !b.iter()
+                .any(|s| matches!(s.kind, StmtKind::Return(_) | StmtKind::Throw | StmtKind::Try { .. }))
+        })
+    };
+    !cb.is_async && plain(&cb.body) && cb.links.iter().all(|l| l.kind == LinkKind::Then && !l.is_async && plain(&l.body))
+}
+
+/// The site of a statement or operand: its first byte.
+fn site_of(span: Span) -> Site {
+    Site(span.start() as u32)
+}
+
+fn job_site<H>(job: &Job<H>) -> u32 {
+    match &job.kind {
+        JobKind::Reaction { reaction, .. } => reaction.site.0,
+        JobKind::ResolveThenable { site, .. } => site.0,
+    }
+}
+
+fn combinator_kind(c: Combinator) -> CombinatorKind {
+    match c {
+        Combinator::All => CombinatorKind::All,
+        Combinator::AllSettled => CombinatorKind::AllSettled,
+        Combinator::Any => CombinatorKind::Any,
+        Combinator::Race => CombinatorKind::Race,
+    }
+}
+
+type Engine<'a> = Promises<Handler<'a>>;
+type Sink<'a> = Vec<Job<Handler<'a>>>;
+
+impl<'a> Interp<'a> {
+    /// The line an ES module's unsettled top-level `await` waits at, if it does (exit 13).
+    pub(super) fn unsettled_line(&self) -> Option<usize> {
+        self.rt.main_waiting.map(|(_, at)| self.site_line(at))
+    }
+
+    fn site_line(&self, site: Site) -> usize {
+        self.line(Span::new(site.0 as usize, site.0 as usize))
+    }
+
+    /// Runs an engine operation, then queues the jobs it queued on the microtask queue, in order.
+    fn op<L: EventLoop<Task<'a>>, R>(
+        &mut self,
+        sched: &mut L,
+        site: Site,
+        f: impl FnOnce(&mut Engine<'a>, &mut Sink<'a>) -> Result<R, crate::promise::LimitError>,
+    ) -> Result<R, Stop> {
+        let result = f(&mut self.rt.engine, &mut self.rt.out);
+        let queued = std::mem::take(&mut self.rt.out);
+        for job in queued {
+            let site = job_site(&job);
+            let id = self.rt.store_job(job);
+            sched.queue_microtask(Task::Job { id, site });
+        }
+        result.map_err(|e| self.promise_limit(sched, u64::from(e.limit), site))
+    }
+
+    fn promise_limit<L: EventLoop<Task<'a>>>(&self, sched: &L, max: u64, site: Site) -> Stop {
+        let span = Span::new(site.0 as usize, site.0 as usize);
+        self.stop(sched, LimitKind::Promises, max, self.frame_phase, span)
+    }
+
+    /// One more nested call (async function, executor, handler), bounded by [`MAX_CALL_DEPTH`].
+    fn deeper<L: EventLoop<Task<'a>>>(&mut self, sched: &L, site: Site) -> Result<(), Stop> {
+        if self.rt.depth >= MAX_CALL_DEPTH {
+            let span = Span::new(site.0 as usize, site.0 as usize);
+            return Err(self.stop(sched, LimitKind::CallDepth, u64::from(MAX_CALL_DEPTH), self.frame_phase, span));
+        }
+        self.rt.depth += 1;
+        Ok(())
+    }
+
+    /// The environment a block runs in: a fresh one when it declares something (its async
+    /// functions bound now: hoisted), else the one around it.
+    pub(super) fn open_env<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Env, Stop> {
+        if !self.rt.on || declarations(stmts).next().is_none() {
+            return Ok(frame.env);
+        }
+        let limit = crate::promise::DEFAULT_LIMIT as usize;
+        if self.rt.envs.len() >= limit || self.rt.bindings.len() >= limit {
+            return Err(self.promise_limit(sched, limit as u64, site_of(stmts[0].span)));
+        }
+        let env = Env(self.rt.envs.len() as u32);
+        self.rt.envs.push(EnvNode {
+            parent: frame.env,
+            start: self.rt.bindings.len() as u32,
+        });
+        for stmt in stmts {
+            let binding = match &stmt.kind {
+                StmtKind::AsyncDef { body, .. } => Binding::Async {
+                    body,
+                    env,
+                    executor: frame.executor,
+                },
+                StmtKind::Promise(p) if p.name().is_some() => Binding::Unset,
+                _ => continue,
+            };
+            self.rt.bindings.push(binding);
+        }
+        Ok(env)
+    }
+
+    /// Binds a declared promise name in the block's environment.
+    fn bind(&mut self, env: Env, name: &Name, p: PromiseId) {
+        let (Some(slot), Some(node)) = (name.slot(), self.rt.envs.get(env.0 as usize)) else {
+            return;
+        };
+        if let Some(b) = self.rt.bindings.get_mut((node.start + slot.index) as usize) {
+            *b = Binding::Promise(p);
+        }
+    }
+
+    fn lookup(&self, env: Env, name: &Name) -> Binding<'a> {
+        name.slot().map_or(Binding::Unset, |slot| self.rt.binding(env, slot))
+    }
+
+    fn capture(&mut self, label: Option<&Text>, frame: &Frame<'a>) -> Captured {
+        let label = label.map(|t| {
+            let text = super::label_text(t, frame.index);
+            self.labels.insert_full(text).0 as u32
+        });
+        Captured {
+            index: frame.index,
+            env: frame.env,
+            executor: frame.executor,
+            label: Label::from(label),
+        }
+    }
+
+    /// The main module's body; an ES module's may suspend at a top-level `await` (rule 8l).
+    pub(super) fn main_body<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, body: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
+        let flow = self.block(sched, body, frame)?;
+        self.finish_body(sched, flow, Root::Main, body, frame)
+    }
+
+    /// A callback's body or label; an `async` body runs as an async function whose promise
+    /// nobody holds (a throw in it is an unhandled rejection).
+    pub(super) fn callback_body<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        inst: Instance<'a>,
+        frame: Frame<'a>,
+    ) -> Result<(), Stop> {
+        match self.parts(&inst) {
+            (_, _, Some(body)) if self.is_async(&inst) => {
+                self.call_async(sched, body, frame, site_of(self.site_span(&inst)))?;
+            }
+            (_, _, Some(body)) => {
+                self.block(sched, body, frame)?;
+            }
+            (Some(label), _, None) => {
+                let text = render(label, &frame);
+                self.log(sched, text, inst.cb.span)?;
+            }
+            (None, _, None) => {}
+        }
+        Ok(())
+    }
+
+    fn is_async(&self, inst: &Instance<'a>) -> bool {
+        if inst.link == 0 {
+            inst.cb.is_async
+        } else {
+            inst.cb.links.get(inst.link as usize - 1).is_some_and(|l| l.is_async)
+        }
+    }
+
+    /// `then "a" .then "b" …`: `Promise.resolve().then(a).then(b)…`, every link registered now
+    /// (rule 8a); `.catch` and `.finally` links as written.
+    pub(super) fn then_chain<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+        let site = site_of(inst.cb.span);
+        let start = self.op(sched, site, |e, s| e.promise_resolve(Value::Plain, site, s))?;
+        let mut p = self.op(sched, site, |e, s| e.then(start, Some(Handler::Cb(inst)), None, site, s))?;
+        for (i, link) in inst.cb.links.iter().enumerate() {
+            // `note` stays the `then` statement's: where the chain was scheduled.
+            let next = Instance {
+                link: i as u32 + 1,
+                run: 1,
+                label: Label::NONE,
+                ..inst
+            };
+            let label = link.label.as_ref().map(|t| {
+                let text = super::label_text(t, inst.index.map(|i| u64::from(i.get())));
+                self.labels.insert_full(text).0 as u32
+            });
+            let next = Instance {
+                label: Label::from(label),
+                ..next
+            };
+            p = self.register_link(sched, p, link, Handler::Cb(next))?;
+        }
+        Ok(())
+    }
+
+    fn register_link<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        p: PromiseId,
+        link: &'a Link,
+        h: Handler<'a>,
+    ) -> Result<PromiseId, Stop> {
+        let site = site_of(link.span);
+        self.op(sched, site, |e, s| match link.kind {
+            LinkKind::Then => e.then(p, Some(h), None, site, s),
+            LinkKind::Catch => e.catch(p, h, site, s),
+            LinkKind::Finally => e.promise_finally(p, h, site, s),
+        })
+    }
+
+    /// An expression's links on `v` (a non-promise is first passed through `Promise.resolve`);
+    /// returns the last link's promise.
+    fn links<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        v: Value,
+        links: &'a [Link],
+        frame: &Frame<'a>,
+        site: Site,
+    ) -> Result<Value, Stop> {
+        if links.is_empty() {
+            return Ok(v);
+        }
+        let mut p = self.as_promise(sched, v, site)?;
+        for link in links {
+            let captured = self.capture(link.label.as_ref(), frame);
+            p = self.register_link(sched, p, link, Handler::Link { link, captured })?;
+        }
+        Ok(Value::Promise(p))
+    }
+
+    fn as_promise<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, v: Value, site: Site) -> Result<PromiseId, Stop> {
+        match v {
+            Value::Promise(p) => Ok(p),
+            other => self.op(sched, site, |e, s| e.promise_resolve(other, site, s)),
+        }
+    }
+
+    /// Evaluates an expression: its operand, then its links.
+    fn eval<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, e: &'a Expr, frame: &Frame<'a>) -> Result<Value, Stop> {
+        let site = site_of(e.operand.span());
+        let v = match &e.operand {
+            Operand::Value(_) => Value::Plain,
+            Operand::Thenable(_) => Value::Thenable,
+            Operand::Resolved(_) => Value::Promise(self.op(sched, site, |en, s| en.promise_resolve(Value::Plain, site, s))?),
+            Operand::Rejected(_) => Value::Promise(self.op(sched, site, |en, s| en.promise_reject(site, s))?),
+            Operand::Name(n) => match self.lookup(frame.env, n) {
+                Binding::Promise(p) => Value::Promise(p),
+                Binding::Unset | Binding::Async { .. } => Value::Plain,
+            },
+            Operand::Call { name, .. } => self.call_named(sched, name, frame, site)?,
+            Operand::Executor { body, .. } => Value::Promise(self.executor(sched, body, frame, site)?),
+            Operand::Combinator { kind, list, .. } => {
+                let mut values = Vec::with_capacity(list.len());
+                for x in list {
+                    values.push(self.eval(sched, x, frame)?);
+                }
+                let kind = combinator_kind(*kind);
+                Value::Promise(self.op(sched, site, |en, s| en.perform_combinator(kind, &values, site, s))?)
+            }
+            Operand::Timeout(n, _) => {
+                let p = self.op(sched, site, |en, _| en.new_promise(site))?;
+                sched.set_timeout(n.value, Task::Settle { promise: p, site });
+                Value::Promise(p)
+            }
+            Operand::Immediate(_) => {
+                let p = self.op(sched, site, |en, _| en.new_promise(site))?;
+                sched.set_immediate(Task::Settle { promise: p, site });
+                Value::Promise(p)
+            }
+        };
+        self.links(sched, v, &e.links, frame, site)
+    }
+
+    /// `call NAME`: runs the async function now until its first `await`; its promise.
+    fn call_named<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, name: &Name, frame: &Frame<'a>, site: Site) -> Result<Value, Stop> {
+        let Binding::Async { body, env, executor } = self.lookup(frame.env, name) else {
+            return Ok(Value::Plain);
+        };
+        let inner = Frame {
+            index: frame.index,
+            run: 1,
+            count: 1,
+            this: None,
+            env,
+            executor,
+        };
+        if self.verbose() {
+            let line = self.site_line(site);
+            self.push(
+                sched,
+                EventKind::Call {
+                    kind: "async",
+                    label: Some(name.text.clone()),
+                    line,
+                },
+            );
+        }
+        let p = self.call_async(sched, body, inner, site)?;
+        if self.verbose() {
+            self.push(sched, EventKind::Return);
+        }
+        Ok(Value::Promise(p))
+    }
+
+    /// An async body called now (rule 8e): runs until it returns, throws or suspends; its promise.
+    fn call_async<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        body: &'a [Stmt],
+        frame: Frame<'a>,
+        site: Site,
+    ) -> Result<PromiseId, Stop> {
+        let p = self.op(sched, site, |e, _| e.async_function_enter(site))?;
+        self.deeper(sched, site)?;
+        let outer = self.sync_start("an async function runs synchronously until its first `await`");
+        let flow = self.block(sched, body, frame);
+        self.notes.why = outer;
+        self.rt.depth -= 1;
+        let flow = flow?;
+        self.finish_body(sched, flow, Root::Async(p), body, frame)?;
+        Ok(p)
+    }
+
+    /// An async body stopped: keep its continuation, or settle its promise (rules 8f, 8g).
+    fn finish_body<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        flow: Flow,
+        root: Root,
+        body: &'a [Stmt],
+        frame: Frame<'a>,
+    ) -> Result<(), Stop> {
+        match (flow, root) {
+            (Flow::Suspend, _) => {
+                let Some(k) = self.rt.suspended.take() else {
+                    return Ok(());
+                };
+                let mut path = std::mem::take(&mut self.rt.unwind);
+                path.reverse();
+                let at = path
+                    .last()
+                    .and_then(|pos| pos_stmt(body, &path, pos))
+                    .map_or(Site(0), |s| site_of(s.span));
+                if root == Root::Main {
+                    self.rt.main_waiting = Some((k, at));
+                }
+                if self.shows_suspensions() {
+                    let line = self.site_line(at);
+                    self.push(sched, EventKind::Suspend { line });
+                }
+                self.rt.conts[k as usize] = Some(Cont {
+                    body,
+                    frame,
+                    path,
+                    root,
+                    at,
+                });
+                Ok(())
+            }
+            (Flow::Next, Root::Async(p)) => self
+                .op(sched, Site(0), |e, s| Ok(e.async_function_resolve(p, Value::Plain, Site(0), s)))
+                .map(drop),
+            (Flow::Return(v), Root::Async(p)) => {
+                self.rt.mark_adopted(p, v);
+                self.op(sched, Site(0), |e, s| Ok(e.async_function_resolve(p, v, Site(0), s)))
+                    .map(drop)
+            }
+            (Flow::Throw(reason), Root::Async(p)) => self.op(sched, reason, |e, s| Ok(e.async_function_reject(p, reason, s))).map(drop),
+            (Flow::Next | Flow::Return(_), Root::Main) => {
+                self.rt.main_waiting = None;
+                Ok(())
+            }
+            (Flow::Throw(reason), Root::Main) => {
+                // The module's evaluation rejected: Node prints the error and exits with code 1.
+                self.rt.main_waiting = None;
+                Err(Stop::Exit(Ending::Unhandled {
+                    turn: sched.turn(),
+                    tick: sched.now(),
+                    line: self.site_line(reason),
+                    code: 1,
+                }))
+            }
+        }
+    }
+
+    /// Suspensions and resumptions are part of every trace (`run` shows them), unless verbose
+    /// events were cut at their bound.
+    fn shows_suspensions(&self) -> bool {
+        !self.trace.verbose_cut
+    }
+
+    /// With `--explain`: the lines of a body run synchronously now say so (rule 8e) after what
+    /// runs the code around them; returns the explanation to restore after it.
+    fn sync_start(&mut self, what: &str) -> Option<String> {
+        if !self.opts.explain {
+            return None;
+        }
+        let outer = self.notes.why.clone();
+        let around = outer.clone().unwrap_or_else(|| explain::main_module_sentence(self.module));
+        self.notes.why = Some(format!("{around}; {what} (rule 8e)"));
+        outer
+    }
+
+    /// `promise { … }`: a new promise, its executor body run now (rule 8e); a throw rejects it.
+    fn executor<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        body: &'a [Stmt],
+        frame: &Frame<'a>,
+        site: Site,
+    ) -> Result<PromiseId, Stop> {
+        let p = self.op(sched, site, |e, _| e.new_promise(site))?;
+        let inner = Frame {
+            executor: Exec::of(p),
+            ..*frame
+        };
+        self.deeper(sched, site)?;
+        let outer = self.sync_start("`new Promise` runs its executor synchronously");
+        let flow = self.block(sched, body, inner);
+        self.notes.why = outer;
+        self.rt.depth -= 1;
+        if let Flow::Throw(reason) = flow? {
+            self.op(sched, reason, |e, s| Ok(e.executor_threw(p, reason, s)))?;
+        }
+        Ok(p)
+    }
+
+    /// The promise statements (docs/language.md §9).
+    pub(super) fn promise_statement<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        stmt: &'a Stmt,
+        frame: Frame<'a>,
+        resuming: Option<u64>,
+    ) -> Result<Flow, Stop> {
+        let site = site_of(stmt.span);
+        match &stmt.kind {
+            // Bound when its block started (hoisted).
+            StmtKind::AsyncDef { .. } => {}
+            StmtKind::Call(name) => {
+                self.call_named(sched, name, &frame, site)?;
+            }
+            StmtKind::Await(expr) => {
+                if resuming.is_some() {
+                    if let Some(r) = self.rt.resume.take() {
+                        return Ok(match r.outcome {
+                            Outcome::Fulfilled => Flow::Next,
+                            Outcome::Rejected(reason) => Flow::Throw(reason),
+                        });
+                    }
+                }
+                let v = self.eval(sched, expr, &frame)?;
+                let k = self.rt.new_cont();
+                self.op(sched, site, |e, s| e.await_(v, Handler::Resume(k), site, s))?;
+                self.rt.suspended = Some(k);
+                return Ok(Flow::Suspend);
+            }
+            StmtKind::Promise(p) => match &**p {
+                PromiseStmt::Executor { name, body, links, .. } => {
+                    let p = self.executor(sched, body, &frame, site)?;
+                    let last = self.links(sched, Value::Promise(p), links, &frame, site)?;
+                    if let (Some(name), Value::Promise(last)) = (name, last) {
+                        self.bind(frame.env, name, last);
+                    }
+                }
+                PromiseStmt::Expr { name, expr } => {
+                    let v = self.eval(sched, expr, &frame)?;
+                    let p = self.as_promise(sched, v, site)?;
+                    self.bind(frame.env, name, p);
+                }
+            },
+            StmtKind::Chain(expr) => {
+                self.eval(sched, expr, &frame)?;
+            }
+            StmtKind::Resolve { target, with } => {
+                let v = match with {
+                    Some(e) => self.eval(sched, e, &frame)?,
+                    None => Value::Plain,
+                };
+                if let Some(p) = self.target(target.as_ref(), &frame) {
+                    let took = self.op(sched, site, |e, s| Ok(e.resolve_promise(p, v, site, s)))?;
+                    if took {
+                        self.rt.mark_adopted(p, v);
+                    }
+                }
+            }
+            StmtKind::Reject { target } => {
+                if let Some(p) = self.target(target.as_ref(), &frame) {
+                    self.op(sched, site, |e, s| Ok(e.reject_promise(p, site, s)))?;
+                }
+            }
+            StmtKind::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(sched, e, &frame)?,
+                    None => Value::Plain,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Throw => return Ok(Flow::Throw(site)),
+            StmtKind::Try { body, catch } => {
+                if resuming != Some(1) {
+                    match self.block(sched, body, frame)? {
+                        Flow::Throw(_) => {}
+                        Flow::Suspend => {
+                            self.rt.suspending_sub(0);
+                            return Ok(Flow::Suspend);
+                        }
+                        flow => return Ok(flow),
+                    }
+                }
+                return match self.block(sched, catch, frame)? {
+                    Flow::Suspend => {
+                        self.rt.suspending_sub(1);
+                        Ok(Flow::Suspend)
+                    }
+                    flow => Ok(flow),
+                };
+            }
+            StmtKind::On(listener) => {
+                let captured = self.capture(listener.label.as_ref(), &frame);
+                self.rt.listeners.push(Registered { listener, captured });
+            }
+            _ => {}
+        }
+        Ok(Flow::Next)
+    }
+
+    /// The promise `resolve`/`reject` settles: the named one, or the executor's around.
+    fn target(&self, name: Option<&Name>, frame: &Frame<'a>) -> Option<PromiseId> {
+        match name {
+            Some(n) => match self.lookup(frame.env, n) {
+                Binding::Promise(p) => Some(p),
+                _ => None,
+            },
+            None => frame.executor.get(),
+        }
+    }
+
+    /// Runs a promise job the scheduler took off the microtask queue.
+    pub(super) fn run_job<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, id: u32, ctx: &Ctx<'_>) -> Result<(), Stop> {
+        let Some(job) = self.rt.jobs.get_mut(id as usize).and_then(Option::take) else {
+            return Ok(());
+        };
+        self.rt.free_jobs.push(id);
+        let rule = job.rule;
+        let facts = job.facts.as_deref().copied();
+        let site = Site(job_site(&job));
+        match self.op(sched, site, |e, s| e.run_job(job, s))? {
+            JobOutcome::Done => Ok(()),
+            JobOutcome::Call { handler, call, .. } => {
+                let returned = self.call_handler(sched, handler, ctx, rule, facts)?;
+                if let (Returned::Promise(_) | Returned::Thenable, false) = (returned, call.is_finally()) {
+                    self.rt.mark_adopted(call.derived(), Value::Thenable);
+                }
+                self.op(sched, site, |e, s| e.handler_returned(call, returned, s))
+            }
+            JobOutcome::Resume {
+                continuation: Handler::Resume(k),
+                outcome,
+            } => self.resume(sched, k, outcome, rule, facts),
+            JobOutcome::Resume { .. } => Ok(()),
+        }
+    }
+
+    fn settled_by_adoption(&self, facts: Option<JobFacts>) -> bool {
+        let p = facts.and_then(|f| f.promise);
+        p.is_some_and(|p| self.rt.settled_by.as_ref().and_then(|m| m.get(&p)) == Some(&explain::SettledBy::Adoption))
+    }
+
+    /// The sentence of a line a promise job placed, with `--explain`.
+    fn hop_sentence(&self, rule: HopRule, facts: Option<JobFacts>, what: &str) -> String {
+        let settled = facts.and_then(|f| f.promise);
+        let by = settled.and_then(|p| self.rt.settled_by.as_ref().and_then(|m| m.get(&p).copied()));
+        explain::hop(&explain::Hop {
+            rule,
+            what,
+            already_settled: facts.is_some_and(|f| f.already_settled),
+            plain_value: facts.is_some_and(|f| f.promise.is_none()),
+            by,
+        })
+    }
+
+    /// A reaction's handler: a link's body or label; an `async` one runs as an async function
+    /// and returns its promise. Returns its completion for the engine.
+    fn call_handler<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        handler: Handler<'a>,
+        ctx: &Ctx<'_>,
+        rule: HopRule,
+        facts: Option<JobFacts>,
+    ) -> Result<Returned, Stop> {
+        let (label, body, is_async, frame, span) = match handler {
+            Handler::Cb(inst) => {
+                let frame = self.enter(sched, inst, ctx);
+                // A plain `.then` link's reaction is told by the drain's sentence (rule 8a);
+                // anything else adds the hop rule.
+                let plain_link = inst.link > 0 && rule == HopRule::Reaction && !self.settled_by_adoption(facts);
+                if self.opts.explain && !plain_link {
+                    let legacy = self.notes.why.take().unwrap_or_default();
+                    self.notes.why = Some(format!("{legacy}; {}", self.hop_sentence(rule, facts, "")));
+                }
+                let (label, _, body) = self.parts(&inst);
+                (label, body, self.is_async(&inst), frame, self.site_span(&inst))
+            }
+            Handler::Link { link, captured } => {
+                let frame = self.enter_link(sched, link, captured, rule, facts);
+                (link.label.as_ref(), link.body.as_deref(), link.is_async, frame, link.span)
+            }
+            Handler::Resume(_) => return Ok(Returned::Value),
+        };
+        let site = site_of(span);
+        let returned = match body {
+            Some(body) if is_async => Returned::Promise(self.call_async(sched, body, frame, site)?),
+            Some(body) => {
+                self.deeper(sched, site)?;
+                let flow = self.block(sched, body, frame);
+                self.rt.depth -= 1;
+                match flow? {
+                    Flow::Return(v) => Returned::from(v),
+                    Flow::Throw(reason) => Returned::Threw(reason),
+                    Flow::Next | Flow::Suspend => Returned::Value,
+                }
+            }
+            None => {
+                if let Some(label) = label {
+                    let text = render(label, &frame);
+                    self.log(sched, text, span)?;
+                }
+                Returned::Value
+            }
+        };
+        if self.verbose() {
+            self.push(sched, EventKind::Return);
+        }
+        Ok(returned)
+    }
+
+    /// A link of a promise expression starts: its counter, explanation and verbose event.
+    fn enter_link<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        link: &'a Link,
+        c: Captured,
+        rule: HopRule,
+        facts: Option<JobFacts>,
+    ) -> Frame<'a> {
+        self.counts[link.site] += 1;
+        let kind = match link.kind {
+            LinkKind::Then => ".then",
+            LinkKind::Catch => ".catch",
+            LinkKind::Finally => ".finally",
+        };
+        let line = self.line(link.span);
+        let label = c.label.get().map(|l| self.labels[l as usize].clone());
+        if self.opts.explain {
+            let what = match &label {
+                Some(l) => format!("{kind} \"{l}\" (line {line})"),
+                None => format!("{kind} (line {line})"),
+            };
+            self.notes.why = Some(self.hop_sentence(rule, facts, &what));
+        }
+        if self.verbose() {
+            self.push(sched, EventKind::Call { kind, label, line });
+        }
+        Frame {
+            index: c.index,
+            run: 1,
+            count: self.counts[link.site],
+            this: None,
+            env: c.env,
+            executor: c.executor,
+        }
+    }
+
+    /// Resumes a suspended async frame where its `await` stopped (rule 8d).
+    fn resume<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        k: u32,
+        outcome: Outcome,
+        rule: HopRule,
+        facts: Option<JobFacts>,
+    ) -> Result<(), Stop> {
+        let Some(cont) = self.rt.conts.get_mut(k as usize).and_then(Option::take) else {
+            return Ok(());
+        };
+        self.rt.free_conts.push(k);
+        let line = self.site_line(cont.at);
+        if self.opts.explain {
+            let what = format!("the `await` at line {line}");
+            let rule = if cont.root == Root::Main { HopRule::TopLevelAwait } else { rule };
+            self.notes.why = Some(self.hop_sentence(rule, facts, &what));
+        }
+        if self.shows_suspensions() {
+            self.push(sched, EventKind::Resume { line });
+        }
+        self.rt.resume = Some(Resuming {
+            path: cont.path,
+            level: 0,
+            outcome,
+        });
+        self.deeper(sched, cont.at)?;
+        let flow = self.block(sched, cont.body, cont.frame);
+        self.rt.depth -= 1;
+        self.rt.resume = None;
+        let flow = flow?;
+        self.finish_body(sched, flow, cont.root, cont.body, cont.frame)
+    }
+
+    /// The callback of a `timers/promises` timer or immediate: fulfils its promise (rule 8j).
+    pub(super) fn settle_timer<L: EventLoop<Task<'a>>>(
+        &mut self,
+        sched: &mut L,
+        p: PromiseId,
+        site: Site,
+        _ctx: &Ctx<'_>,
+    ) -> Result<(), Stop> {
+        if let Some(map) = self.rt.settled_by.as_mut() {
+            map.insert(p, explain::SettledBy::Timer(self.frame_phase));
+        }
+        self.op(sched, site, |e, s| Ok(e.resolve_promise(p, Value::Plain, site, s)))?;
+        Ok(())
+    }
+
+    /// Node's `processPromiseRejections` at the end of a drain (rule 8k): 'rejectionHandled'
+    /// and 'unhandledRejection' in Node's order, each listener run before the next step; in
+    /// `throw` mode with no listener the process ends.
+    pub(super) fn process_promise_rejections<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) -> Result<bool, Stop> {
+        if !self.rt.on {
+            return Ok(false);
+        }
+        let tracker = self.rt.engine.rejections();
+        if tracker.pending().next().is_none() && tracker.async_handled_len() == 0 {
+            return Ok(false);
+        }
+        let mut round = RejectionRound::new();
+        loop {
+            let listeners = self.rt.listeners_now();
+            let mode = self.rt.mode;
+            match round.next(self.rt.engine.rejections_mut(), mode, listeners) {
+                RejectionStep::Done { again } => return Ok(again),
+                RejectionStep::Event(RejectionEvent::Exit { reason, code, .. }) => {
+                    return Err(Stop::Exit(Ending::Unhandled {
+                        turn: sched.turn(),
+                        tick: sched.now(),
+                        line: self.site_line(reason),
+                        code,
+                    }));
+                }
+                RejectionStep::Event(RejectionEvent::UnhandledRejection {
+                    listened: true, reason, ..
+                }) => {
+                    self.run_listeners(sched, Event::UnhandledRejection, reason)?;
+                }
+                RejectionStep::Event(RejectionEvent::RejectionHandled {
+                    listened: true, promise, ..
+                }) => {
+                    let reason = match self.rt.engine.state(promise) {
+                        crate::promise::PromiseState::Rejected(r) => r,
+                        _ => Site(0),
+                    };
+                    self.run_listeners(sched, Event::RejectionHandled, reason)?;
+                }
+                RejectionStep::Event(_) => {}
+            }
+        }
+    }
+
+    /// Every listener of `event`, in the order they were added.
+    fn run_listeners<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, event: Event, reason: Site) -> Result<(), Stop> {
+        let regs: Vec<Registered<'a>> = self
+            .rt
+            .listeners
+            .iter()
+            .filter(|r| r.listener.event.value == event)
+            .copied()
+            .collect();
+        let outer = self.frame_phase;
+        for reg in regs {
+            self.frame_phase = Phase::Rejections;
+            let l = reg.listener;
+            self.counts[l.site] += 1;
+            let line = self.line(l.event.span);
+            let label = reg.captured.label.get().map(|i| self.labels[i as usize].clone());
+            if self.opts.explain {
+                self.notes.why = Some(explain::rejection_listener(event.name(), line, self.site_line(reason)));
+            }
+            if self.verbose() {
+                self.push(
+                    sched,
+                    EventKind::Call {
+                        kind: event.name(),
+                        label,
+                        line,
+                    },
+                );
+            }
+            let frame = Frame {
+                index: reg.captured.index,
+                run: 1,
+                count: self.counts[l.site],
+                this: None,
+                env: reg.captured.env,
+                executor: reg.captured.executor,
+            };
+            match (&l.body, &l.label) {
+                (Some(body), _) => {
+                    self.block(sched, body, frame)?;
+                }
+                (None, Some(label)) => {
+                    let text = render(label, &frame);
+                    self.log(sched, text, l.event.span)?;
+                }
+                (None, None) => {}
+            }
+            if self.verbose() {
+                self.push(sched, EventKind::Return);
+            }
+        }
+        self.frame_phase = outer;
+        Ok(())
+    }
+}
+
+/// The statement a suspended path's innermost position names (the `await`).
+fn pos_stmt<'s>(body: &'s [Stmt], path: &[Pos], _last: &Pos) -> Option<&'s Stmt> {
+    let mut stmts = body;
+    let mut stmt = None;
+    for pos in path {
+        let s = stmts.get(pos.pc as usize)?;
+        stmt = Some(s);
+        stmts = match &s.kind {
+            StmtKind::Repeat { body, .. } => body,
+            StmtKind::Try { body, catch } => {
+                if pos.sub == 1 {
+                    catch
+                } else {
+                    body
+                }
+            }
+            _ => &[],
+        };
+    }
+    stmt
+}
