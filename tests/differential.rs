@@ -78,6 +78,8 @@ fn every_order_real_node_prints_is_allowed() {
     let mut files = Vec::new();
     loop_files(Path::new("examples"), &mut files);
     loop_files(Path::new("tests/conformance"), &mut files);
+    // `verify` refuses the promise examples until the interpreter runs them.
+    files.retain(|f| !common::not_yet_runnable(f));
     assert!(files.len() >= 38, "every example and conformance case: {files:?}");
     verify_with_one_rerun(&files, env_number("LOOPSIM_DIFF_RUNS", 5));
 }

@@ -4,10 +4,15 @@
 use loopsim::{interp, load, trace::Style};
 use std::process::Command;
 
+mod common;
+
 #[test]
 fn trace() {
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::glob!("../examples", "**/*.loop", |path| {
+            if common::not_yet_runnable(path) {
+                return; // the promise examples, until the interpreter runs them
+            }
             let loaded = load::load(path).expect("examples are valid");
             let trace = interp::run(&loaded.file, &loaded.src, &loaded.title(), interp::RunOptions::default());
             let mut text = trace.to_text(false, &Style::default());
@@ -27,7 +32,13 @@ fn loopsim_test(dir: &str) -> (bool, String) {
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// The `.loop` files under `dir` that `loopsim test` checks: it skips a folder
+/// holding a `.loopsim-skip` file (`examples/promises/`, until the interpreter
+/// runs it).
 fn count_loop_files(dir: &std::path::Path) -> usize {
+    if dir.join(loopsim::cli::SKIP_MARKER).exists() {
+        return 0;
+    }
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

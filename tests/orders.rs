@@ -7,6 +7,8 @@ use loopsim::load::load_bytes;
 use loopsim::orders::{all_orders, Orders};
 use std::path::Path;
 
+mod common;
+
 fn orders_of_src(src: &str) -> Orders {
     let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
     all_orders(&loaded.file, &loaded.src, RunOptions::default())
@@ -28,7 +30,8 @@ fn files(dir: &str) -> Vec<std::path::PathBuf> {
         let p = e.unwrap().path();
         if p.is_dir() {
             out.extend(files(p.to_str().unwrap()));
-        } else if p.extension().is_some_and(|e| e == "loop") {
+        } else if p.extension().is_some_and(|e| e == "loop") && !common::not_yet_runnable(&p) {
+            // (the promise examples wait for the interpreter)
             out.push(p);
         }
     }

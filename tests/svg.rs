@@ -8,6 +8,8 @@ use loopsim::trace::{EventKind, Trace};
 use loopsim::{interp, load};
 use std::path::Path;
 
+mod common;
+
 /// The verbose run the picture is drawn from. The starvation examples stop at a
 /// lower callback limit than the command line's (five million verbose callbacks
 /// take a minute and gigabytes in a debug build); their pictures differ from
@@ -40,6 +42,9 @@ fn source(src: &str) -> Trace {
 fn svg() {
     insta::with_settings!({snapshot_path => "../snapshots/svg", prepend_module_to_snapshot => false, omit_expression => true}, {
         insta::glob!("../examples", "**/*.loop", |path| {
+            if common::not_yet_runnable(path) {
+                return; // the promise examples, until the interpreter runs them
+            }
             let svg = render::to_svg(&example(path));
             insta::assert_snapshot!(svg);
         });
@@ -144,7 +149,7 @@ fn each_example(f: &mut dyn FnMut(&Path)) {
         for p in entries {
             if p.is_dir() {
                 walk(&p, f);
-            } else if p.extension().is_some_and(|e| e == "loop") {
+            } else if p.extension().is_some_and(|e| e == "loop") && !common::not_yet_runnable(&p) {
                 f(&p);
             }
         }
