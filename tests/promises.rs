@@ -353,3 +353,31 @@ fn the_docs_examples_of_the_promise_language_parse_and_check_clean() {
     }
     assert_eq!(count, 5);
 }
+
+#[test]
+fn the_rule_8_examples_of_scheduling_md_parse_and_check_clean() {
+    let md = std::fs::read_to_string("docs/scheduling.md").unwrap();
+    let mut count = 0;
+    let rule8 = &md[md.find("## Rule 8").unwrap()..];
+    for block in rule8.split("```loop\n").skip(1) {
+        let src = block.split("```").next().unwrap();
+        let file = clean("rule8.loop", src);
+        assert!(promises::first_use(&file).is_some(), "{src}");
+        assert!(file.expect.is_some(), "each example states real Node's answer:\n{src}");
+        count += 1;
+    }
+    assert_eq!(count, 14, "parts 8a-8l (two each for 8k and 8l)");
+}
+
+#[test]
+fn the_promise_examples_parse_and_check_clean() {
+    let paths = common::loop_files_in("examples/promises");
+    assert!(paths.len() >= 10, "{paths:?}");
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy();
+        let file = clean(&name, &std::fs::read_to_string(path).unwrap());
+        assert!(promises::first_use(&file).is_some(), "{name} uses the promise language");
+        assert!(file.expect.is_some(), "{name} states its answer");
+        assert!(file.title.is_some(), "{name} has a title");
+    }
+}

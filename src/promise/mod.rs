@@ -1,4 +1,4 @@
-//! Promises as V8 runs them (the promise rules 8a–8l, which docs/scheduling.md gains with the interpreter work): the promise arena, its jobs, and Node's
+//! Promises as V8 runs them (docs/scheduling.md rule 8, parts 8a–8l): the promise arena, its jobs, and Node's
 //! unhandled-rejection tracker ([`rejections`]).
 //!
 //! This layer knows nothing of `.loop` statements and nothing of the event loop. Its caller (the
