@@ -2,6 +2,11 @@
 //! emit-js safety suites (`tests/emit_safety.rs`, and `tests/node_safety.rs`
 //! with real `node`).
 
+// Each test crate includes this module and uses only some of it.
+#![allow(dead_code)]
+
+pub mod js;
+
 /// A text that breaks out of a careless JavaScript comment, string or template
 /// literal, or HTML `<script>`: quotes, a backtick, `${`, `*/`, `</script>`, a
 /// newline, U+2028 and U+2029 (JavaScript line terminators) each followed by
