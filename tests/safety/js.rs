@@ -1,6 +1,7 @@
-//! A small JavaScript tokenizer for the emit-js safety suite
-//! (`tests/emit_safety.rs`): it splits an emitted program into code, comments,
-//! string and template literals, to find where a hostile text from the file went.
+//! A small JavaScript tokenizer for the emit-js safety suites
+//! (`tests/emit_safety.rs`, `tests/emit_promises.rs`): it splits an emitted
+//! program into code, comments, string and template literals, to find where a
+//! hostile text from the file went.
 
 /// The pieces of a JavaScript source.
 #[derive(Debug, Default)]
