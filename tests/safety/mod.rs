@@ -1,6 +1,6 @@
 //! `.loop` files with hostile texts in every place a text can go, for the
 //! emit-js safety suites (`tests/emit_safety.rs` and `tests/emit_promises.rs`,
-//! and `tests/node_safety.rs` with real `node`).
+//! and `tests/node_safety.rs` and `tests/emit_promises_node.rs` with real `node`).
 
 // Each test crate includes this module and uses only some of it.
 #![allow(dead_code)]
