@@ -10,10 +10,17 @@
 //! `close` (a pipe handle's close callback), `pending` (a connect that fails at
 //! once), `work` (a busy loop). One tick is `scale` milliseconds.
 //!
+//! The promise language (docs/language.md, section 9, whose tables give the
+//! JavaScript of each statement) becomes what it stands for: `async function`,
+//! `await`, `new Promise((resolve, reject) => …)`, `.then/.catch/.finally`,
+//! `Promise.all` …, `node:timers/promises`, `process.on('unhandledRejection', …)`;
+//! `rejections warn` runs the program again under `node --unhandled-rejections=warn`.
+//!
 //! Every text from the file (its title and name, labels, `log` texts) reaches
 //! the program only inside a string literal written by [`js_string`]: never in
 //! a comment or a template literal, where a line terminator or a backtick in the
-//! text could end it and turn the rest of the text into code.
+//! text could end it and turn the rest of the text into code. Names of promises
+//! and async functions are words the checks accepted ([`Names`]).
 
 mod runtime;
 
@@ -100,13 +107,11 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<P
         limit: limit.is_some(),
         counters: BTreeSet::new(),
         depth: 0,
+        names: Names::of(file),
+        hoisted: Vec::new(),
+        stmt_level: 0,
     };
-    let main = Frame {
-        run: None,
-        count: None,
-        this: None,
-    };
-    let body = gen.block(&file.body, &main, 0);
+    let body = gen.block(&file.body, &Frame::PLAIN, 0);
     let mut out = String::new();
     header(&mut out, file, opts, esm, &uses);
     runtime_section(&mut out, file, &uses, esm, limit, opts.scale);
@@ -172,9 +177,20 @@ fn timer_delays(stmts: &[Stmt], out: &mut Vec<(Kind, Spanned<u64>)>) {
                 }
             }
             StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) | StmtKind::Again => {}
-            // The promise statements: the CLI refuses a file that has them
-            // (`check::promises::gate`) until emit-js writes them.
-            _ => {}
+            other => {
+                promise_parts(other, &mut |part| {
+                    if let Part::Body(_, body) = part {
+                        timer_delays(body, out);
+                    }
+                });
+                if let Some(e) = statement_expr(other) {
+                    each_operand(e, &mut |op| {
+                        if let Operand::Timeout(delay, _) = op {
+                            out.push((Kind::Timeout, *delay));
+                        }
+                    });
+                }
+            }
         }
     }
 }
@@ -197,11 +213,18 @@ struct Uses {
     fifos: u64,
     /// 1 when `close` needs its named pipe.
     close_fifo: u64,
+    /// `timeout N` or `immediate` as an operand: `node:timers/promises`.
+    timers_promises: bool,
+    /// `rejections warn`: node must run with `--unhandled-rejections=warn`.
+    warn: bool,
 }
 
 impl Uses {
     fn of(file: &File) -> Uses {
-        let mut uses = Uses::default();
+        let mut uses = Uses {
+            warn: file.rejections.is_some_and(|r| r.value == Rejections::Warn),
+            ..Uses::default()
+        };
         uses.walk(&file.body, 1);
         uses
     }
@@ -239,8 +262,23 @@ impl Uses {
                         self.walk(body, times);
                     }
                 }
-                // The promise statements: gated (`check::promises::gate`).
-                _ => {}
+                other => {
+                    promise_parts(other, &mut |part| {
+                        if let Part::Body(_, body) = part {
+                            self.walk(body, times);
+                        }
+                    });
+                    if let Some(e) = statement_expr(other) {
+                        each_operand(e, &mut |op| match op {
+                            Operand::Timeout(..) => {
+                                self.timers = true;
+                                self.timers_promises = true;
+                            }
+                            Operand::Immediate(_) => self.timers_promises = true,
+                            _ => {}
+                        });
+                    }
+                }
             }
         }
     }
@@ -270,6 +308,11 @@ fn header(out: &mut String, file: &File, opts: &EmitOptions, esm: bool, uses: &U
     ));
     if esm {
         out.push_str("// An ES module (`module esm`): the file must end in .mjs.\n");
+    }
+    if uses.warn {
+        out.push_str(
+            "// Node flag: --unhandled-rejections=warn (`rejections warn`). Started without it, the program\n// runs itself again with it.\n",
+        );
     }
     if uses.monitor() {
         out.push_str("// Linux only: it uses named pipes (mkfifo) and /proc.\n");
@@ -305,11 +348,14 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
         imports.push(("os", "node:os"));
         imports.push(("path", "node:path"));
     }
+    if uses.timers_promises {
+        imports.push(("timersPromises", "node:timers/promises"));
+    }
     let mut child = Vec::new();
     if uses.fifos() {
         child.push("execFileSync");
     }
-    if esm && pool_matters {
+    if (esm && pool_matters) || uses.warn {
         child.push("spawnSync");
     }
     let has_imports = !imports.is_empty() || !child.is_empty() || uses.monitor();
@@ -337,6 +383,9 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
         } else {
             out.push_str("const { Worker } = require('node:worker_threads');\n");
         }
+    }
+    if uses.warn {
+        out.push_str(runtime::WARN);
     }
     if pool_matters && esm {
         out.push_str(&runtime::ESM_POOL.replace("{POOL}", &pool.to_string()));
@@ -403,66 +452,89 @@ struct Frame<'a> {
     this: Option<This<'a>>,
 }
 
+impl Frame<'static> {
+    /// A body that is no callback's (the main module, an async function's).
+    const PLAIN: Frame<'static> = Frame {
+        run: None,
+        count: None,
+        this: None,
+    };
+}
+
 /// The running callback, for `again`.
 struct This<'a> {
     site: Site<'a>,
     /// The function's name.
     name: String,
-    /// The names of the chain's later links (a `then` head's `again` goes on with them).
+    /// The calls of the chain's later links, `.then(link3)` (a `then` head's `again` goes on with them).
     links: Vec<String>,
 }
 
-/// A callback or a `.then` link.
+/// A function the program hands to Node: a callback, a `.then`/`.catch`/`.finally`
+/// link (of a `then` chain or of a promise expression), or an `on` listener.
 #[derive(Clone, Copy)]
 struct Site<'a> {
-    cb: &'a Callback,
-    /// 0: the callback itself; i: its i-th `.then` link.
-    link: usize,
+    /// The site number (callbacks, links and listeners in source order).
+    number: usize,
+    /// The callback's kind (`Then` for a link); `None` for a listener.
+    kind: Option<Kind>,
+    /// A callback itself, not one of its links.
+    head: bool,
+    /// The kind's number: a timer's delay, `io … after N`, a `submit` job's ticks.
+    amount: u64,
+    label: Option<&'a Text>,
+    times: Option<u64>,
+    body: Option<&'a [Stmt]>,
+    /// An `async` function.
+    is_async: bool,
 }
 
 impl<'a> Site<'a> {
-    fn number(self) -> usize {
-        if self.link == 0 {
-            self.cb.site
-        } else {
-            self.cb.links[self.link - 1].site
+    fn callback(cb: &'a Callback) -> Self {
+        Site {
+            number: cb.site,
+            kind: Some(cb.kind.value),
+            head: true,
+            amount: value(cb.amount),
+            label: cb.label.as_ref(),
+            times: cb.times.map(|t| t.value),
+            body: cb.body.as_deref(),
+            is_async: cb.is_async,
         }
     }
 
-    fn label(self) -> Option<&'a Text> {
-        if self.link == 0 {
-            self.cb.label.as_ref()
-        } else {
-            self.cb.links[self.link - 1].label.as_ref()
+    fn link(link: &'a Link) -> Self {
+        Site {
+            number: link.site,
+            kind: Some(Kind::Then),
+            head: false,
+            amount: 0,
+            label: link.label.as_ref(),
+            times: link.times.map(|t| t.value),
+            body: link.body.as_deref(),
+            is_async: link.is_async,
         }
     }
 
-    fn times(self) -> Option<u64> {
-        if self.link == 0 {
-            self.cb.times.map(|t| t.value)
-        } else {
-            self.cb.links[self.link - 1].times.map(|t| t.value)
+    fn listener(l: &'a Listener) -> Self {
+        Site {
+            number: l.site,
+            kind: None,
+            head: true,
+            amount: 0,
+            label: l.label.as_ref(),
+            times: None,
+            body: l.body.as_deref(),
+            is_async: false,
         }
-    }
-
-    fn body(self) -> Option<&'a [Stmt]> {
-        if self.link == 0 {
-            self.cb.body.as_deref()
-        } else {
-            self.cb.links[self.link - 1].body.as_deref()
-        }
-    }
-
-    fn kind(self) -> Kind {
-        self.cb.kind.value
     }
 
     /// Whether the callback's own frame (its body and repeats, not nested
     /// callbacks) satisfies `pred`, or, without a body, its label does.
     fn frame_has(self, pred: &dyn Fn(FramePart) -> bool) -> bool {
-        match self.body() {
+        match self.body {
             Some(body) => frame_has(body, pred),
-            None => self.label().is_some_and(|l| pred(FramePart::Text(l))),
+            None => self.label.is_some_and(|l| pred(FramePart::Text(l))),
         }
     }
 
@@ -473,23 +545,244 @@ impl<'a> Site<'a> {
     fn uses(self, part: TextPart) -> bool {
         self.frame_has(&|p| matches!(p, FramePart::Text(t) if t.uses(&part)))
     }
+
+    /// Whether it may return a value (`return …` in its own frame).
+    fn returns(self) -> bool {
+        self.frame_has(&|p| matches!(p, FramePart::Return))
+    }
+
+    /// Whether its body fits an arrow function's expression (`() => f()`):
+    /// no body, or one statement that is a call whose value nobody reads. A
+    /// `then` chain, `call` or `chain` is not one: a handler returning it
+    /// would make its promise wait for theirs.
+    fn one_expression(self) -> bool {
+        let Some(body) = self.body else { return true };
+        match body {
+            [] => true,
+            [stmt] => match &stmt.kind {
+                StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) => true,
+                StmtKind::Resolve { .. } | StmtKind::Reject { .. } => true,
+                StmtKind::Callback(cb) => cb.kind.value != Kind::Then,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }
 
 /// What [`frame_has`] looks at.
 enum FramePart<'a> {
     Text(&'a Text),
     Again,
+    Return,
 }
 
+/// Whether a statement of `stmts` satisfies `pred`, in the same frame: inside
+/// `repeat`s, executors (they run now, in the code around them), `try` and
+/// `catch`; not in nested callbacks, links, async functions or listeners.
 fn frame_has(stmts: &[Stmt], pred: &dyn Fn(FramePart) -> bool) -> bool {
     stmts.iter().any(|stmt| match &stmt.kind {
         StmtKind::Log(t) | StmtKind::Clear(t) => pred(FramePart::Text(t)),
         StmtKind::Again => pred(FramePart::Again),
+        StmtKind::Return(_) if pred(FramePart::Return) => true,
         StmtKind::Repeat { body, .. } => frame_has(body, pred),
         StmtKind::Work(_) | StmtKind::Callback(_) => false,
-        // The promise statements: gated (`check::promises::gate`).
-        _ => false,
+        other => {
+            let mut found = false;
+            promise_parts(other, &mut |part| {
+                if let Part::Body(BodyRole::Executor | BodyRole::Try | BodyRole::Catch, body) = part {
+                    found = found || frame_has(body, pred);
+                }
+            });
+            found
+        }
     })
+}
+
+/// The JavaScript names of the file's promises and async functions, by
+/// declaration ([`Slot::decl`]).
+struct Names {
+    /// The variable or function: the name as written, unless the program
+    /// uses it itself ([`EMITTED_NAMES`]): then with `_` after it.
+    ident: Vec<String>,
+    /// `resolveX` for an executor's promise settled by name (`resolve x`).
+    resolve: Vec<Option<String>>,
+    /// `rejectX`, for `reject x`.
+    reject: Vec<Option<String>>,
+    /// The name holds no native promise (`promise p = value`, `= thenable`).
+    plain: Vec<bool>,
+}
+
+/// The top-level names of the emitted program (its runtime, imports and
+/// header) and the globals its runtime uses, besides those the checks
+/// refuse as names (`check::promises`): a name of the file that is one of
+/// them gets a `_` ([`Names`]).
+const EMITTED_NAMES: [&str; 51] = [
+    "TITLE",
+    "clock",
+    "handles",
+    "MAX_CALLBACKS",
+    "callbacks",
+    "fifoDir",
+    "freeFifos",
+    "fifoCount",
+    "makeFifos",
+    "fifo",
+    "ARRIVES",
+    "JOB",
+    "CAPACITY",
+    "monitor",
+    "shared",
+    "control",
+    "requests",
+    "monitorThread",
+    "idlePipes",
+    "openPipe",
+    "jobs",
+    "closeFifo",
+    "missingPipe",
+    "fs",
+    "net",
+    "os",
+    "path",
+    "execFileSync",
+    "spawnSync",
+    "Worker",
+    "runs",
+    "__filename",
+    "__dirname",
+    "Number",
+    "Map",
+    "Set",
+    "Array",
+    "Buffer",
+    "SharedArrayBuffer",
+    "Int32Array",
+    "Float64Array",
+    "Atomics",
+    "Math",
+    "parseInt",
+    "Object",
+    "JSON",
+    "String",
+    "Symbol",
+    "clearTimeout",
+    "clearInterval",
+    "clearImmediate",
+];
+
+/// Whether the program makes a variable of this form itself: `cb3`, `link3`,
+/// `runs3` (functions and counters by site), `i2` (a nested `repeat`'s index).
+fn emitted_pattern(name: &str) -> bool {
+    ["cb", "link", "runs", "i"].iter().any(|prefix| {
+        name.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+impl Names {
+    fn of(file: &File) -> Names {
+        let mut decls: Vec<(u32, &str, bool)> = Vec::new();
+        let mut settled: Vec<(u32, bool)> = Vec::new();
+        each_statement(&file.body, &mut |stmt| match &stmt.kind {
+            StmtKind::AsyncDef { name, .. } => decls.extend(name.slot().map(|s| (s.decl, name.text.as_str(), false))),
+            StmtKind::Promise(p) => {
+                let plain = match &**p {
+                    PromiseStmt::Expr { expr, .. } => {
+                        expr.links.is_empty() && matches!(expr.operand, Operand::Value(_) | Operand::Thenable(_))
+                    }
+                    PromiseStmt::Executor { .. } => false,
+                };
+                if let Some(name) = p.name() {
+                    decls.extend(name.slot().map(|s| (s.decl, name.text.as_str(), plain)));
+                }
+            }
+            StmtKind::Resolve { target: Some(t), .. } => settled.extend(t.slot().map(|s| (s.decl, true))),
+            StmtKind::Reject { target: Some(t) } => settled.extend(t.slot().map(|s| (s.decl, false))),
+            _ => {}
+        });
+        let count = decls.iter().map(|d| d.0 as usize + 1).max().unwrap_or(0);
+        let mut names = Names {
+            ident: vec![String::new(); count],
+            resolve: vec![None; count],
+            reject: vec![None; count],
+            plain: vec![false; count],
+        };
+        let mut taken: BTreeSet<String> = decls.iter().map(|d| d.1.to_string()).collect();
+        taken.extend(EMITTED_NAMES.iter().map(|s| s.to_string()));
+        let fresh = |taken: &mut BTreeSet<String>, base: String| {
+            let mut name = base.clone();
+            let mut n = 1;
+            while taken.contains(&name) {
+                n += 1;
+                name = format!("{base}{n}");
+            }
+            taken.insert(name.clone());
+            name
+        };
+        for &(decl, text, plain) in &decls {
+            let d = decl as usize;
+            names.plain[d] = plain;
+            names.ident[d] = if EMITTED_NAMES.contains(&text) || emitted_pattern(text) {
+                fresh(&mut taken, format!("{text}_"))
+            } else {
+                text.to_string()
+            };
+        }
+        for (decl, resolve) in settled {
+            let d = decl as usize;
+            let slot = if resolve { &mut names.resolve[d] } else { &mut names.reject[d] };
+            if slot.is_none() {
+                let ident = &names.ident[d];
+                let verb = if resolve { "resolve" } else { "reject" };
+                let base = format!("{verb}{}{}", ident[..1].to_ascii_uppercase(), &ident[1..]);
+                *slot = Some(fresh(&mut taken, base));
+            }
+        }
+        names
+    }
+}
+
+/// Calls `f` on every statement of `stmts` and of the blocks inside them.
+fn each_statement<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
+    for stmt in stmts {
+        f(stmt);
+        match &stmt.kind {
+            StmtKind::Repeat { body, .. } => each_statement(body, f),
+            StmtKind::Callback(cb) => {
+                for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                    each_statement(body, f);
+                }
+            }
+            other => promise_parts(other, &mut |part| {
+                if let Part::Body(_, body) = part {
+                    each_statement(body, f);
+                }
+            }),
+        }
+    }
+}
+
+/// The expression written directly in a promise statement (not those in its blocks).
+fn statement_expr(kind: &StmtKind) -> Option<&Expr> {
+    match kind {
+        StmtKind::Await(e) | StmtKind::Chain(e) | StmtKind::Return(Some(e)) | StmtKind::Resolve { with: Some(e), .. } => Some(e),
+        StmtKind::Promise(p) => match &**p {
+            PromiseStmt::Expr { expr, .. } => Some(expr),
+            PromiseStmt::Executor { .. } => None,
+        },
+        _ => None,
+    }
+}
+
+/// Calls `f` on the operand of `e` and of the expressions in its combinator lists.
+fn each_operand<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Operand)) {
+    f(&e.operand);
+    if let Operand::Combinator { list, .. } = &e.operand {
+        for e in list {
+            each_operand(e, f);
+        }
+    }
 }
 
 struct Gen {
@@ -501,6 +794,12 @@ struct Gen {
     counters: BTreeSet<usize>,
     /// `repeat` nesting depth.
     depth: usize,
+    names: Names,
+    /// Functions declared before the statement being written (a link that
+    /// calls `again` where the promise would pass it a value: [`Gen::link_arg`]).
+    hoisted: Vec<String>,
+    /// The level of the statement being written.
+    stmt_level: usize,
 }
 
 const INDENT: &str = "  ";
@@ -508,6 +807,10 @@ const INDENT: &str = "  ";
 fn pad(level: usize) -> String {
     INDENT.repeat(level)
 }
+
+/// The message of the errors `rejected`, `reject` and `throw` make (they reach
+/// stderr only, in Node's report of an unhandled rejection).
+const REJECTED: &str = "\"rejected\"";
 
 impl<'a> Gen {
     /// The statements, one or more lines each, at `level`.
@@ -519,7 +822,17 @@ impl<'a> Gen {
         out
     }
 
+    /// A statement, after the functions it needs declared first.
     fn statement(&mut self, stmt: &'a Stmt, frame: &Frame<'a>, level: usize) -> String {
+        let outer = std::mem::take(&mut self.hoisted);
+        let outer_level = std::mem::replace(&mut self.stmt_level, level);
+        let text = self.statement_text(stmt, frame, level);
+        let hoisted = std::mem::replace(&mut self.hoisted, outer);
+        self.stmt_level = outer_level;
+        hoisted.concat() + &text
+    }
+
+    fn statement_text(&mut self, stmt: &'a Stmt, frame: &Frame<'a>, level: usize) -> String {
         let p = pad(level);
         match &stmt.kind {
             StmtKind::Log(text) => format!("{p}console.log({});\n", self.text(text, frame, true)),
@@ -537,10 +850,192 @@ impl<'a> Gen {
                 None => String::new(),
             },
             StmtKind::Callback(cb) => self.callback(cb, frame, level),
-            // The promise statements: the CLI refuses a file that has them
-            // (`check::promises::gate`) until emit-js writes them.
-            _ => String::new(),
+            StmtKind::AsyncDef { name, body } => {
+                let inner = self.block(body, &Frame::PLAIN, level + 1);
+                format!("{p}async function {}() {{\n{inner}{p}}}\n", self.ident(name))
+            }
+            StmtKind::Call(name) => format!("{p}{}();\n", self.ident(name)),
+            StmtKind::Await(e) => format!("{p}await {};\n", self.expr(e, frame, level)),
+            StmtKind::Chain(e) => {
+                let e = self.expr(e, frame, level);
+                // An object literal (`thenable`) first in a statement would read as a block.
+                if e.starts_with('{') {
+                    format!("{p}({e});\n")
+                } else {
+                    format!("{p}{e};\n")
+                }
+            }
+            StmtKind::Promise(ps) => self.promise(ps, frame, level),
+            StmtKind::Resolve { target, with } => {
+                let f = match target {
+                    Some(name) => self.settler(name, true),
+                    None => "resolve".into(),
+                };
+                let arg = match with {
+                    Some(e) => self.expr(e, frame, level),
+                    None => String::new(),
+                };
+                format!("{p}{f}({arg});\n")
+            }
+            StmtKind::Reject { target } => {
+                let f = match target {
+                    Some(name) => self.settler(name, false),
+                    None => "reject".into(),
+                };
+                format!("{p}{f}(new Error({REJECTED}));\n")
+            }
+            StmtKind::Return(None) => format!("{p}return;\n"),
+            StmtKind::Return(Some(e)) => format!("{p}return {};\n", self.expr(e, frame, level)),
+            StmtKind::Throw => format!("{p}throw new Error(\"thrown\");\n"),
+            StmtKind::Try { body, catch } => {
+                let body = self.block(body, frame, level + 1);
+                let catch = self.block(catch, frame, level + 1);
+                format!("{p}try {{\n{body}{p}}} catch {{\n{catch}{p}}}\n")
+            }
+            StmtKind::On(listener) => {
+                let f = self.function(Site::listener(listener), &[], level, None);
+                format!("{p}process.on('{}', {f});\n", listener.event.value.name())
+            }
         }
+    }
+
+    /// The JavaScript name of a promise or an async function.
+    fn ident(&self, name: &Name) -> String {
+        name.slot()
+            .and_then(|s| self.names.ident.get(s.decl as usize))
+            .cloned()
+            .unwrap_or_else(|| name.text.clone())
+    }
+
+    /// `resolveX` or `rejectX` of the executor promise `name`.
+    fn settler(&self, name: &Name, resolve: bool) -> String {
+        let table = if resolve { &self.names.resolve } else { &self.names.reject };
+        let found = name.slot().and_then(|s| table.get(s.decl as usize).cloned().flatten());
+        // Every name of a checked file has its slot: this is for a file the checks did not see.
+        found.unwrap_or_else(|| {
+            let verb = if resolve { "resolve" } else { "reject" };
+            format!("{verb}{}{}", name.text[..1].to_ascii_uppercase(), &name.text[1..])
+        })
+    }
+
+    /// `promise …`.
+    fn promise(&mut self, ps: &'a PromiseStmt, frame: &Frame<'a>, level: usize) -> String {
+        let p = pad(level);
+        match ps {
+            PromiseStmt::Expr { name, expr } => {
+                format!("{p}const {} = {};\n", self.ident(name), self.expr(expr, frame, level))
+            }
+            PromiseStmt::Executor { name, body, links, .. } => {
+                let Some(name) = name else {
+                    let e = self.executor(body, &[], frame, level);
+                    return format!("{p}{};\n", self.links(e, links, false, level));
+                };
+                let decl = name.slot().map_or(usize::MAX, |s| s.decl as usize);
+                let settlers: Vec<(String, &str)> = [
+                    (self.names.resolve.get(decl).cloned().flatten(), "resolve"),
+                    (self.names.reject.get(decl).cloned().flatten(), "reject"),
+                ]
+                .into_iter()
+                .filter_map(|(f, param)| f.map(|f| (f, param)))
+                .collect();
+                let mut out = String::new();
+                if !settlers.is_empty() {
+                    let list: Vec<&str> = settlers.iter().map(|(f, _)| f.as_str()).collect();
+                    out.push_str(&format!(
+                        "{p}let {}; // set by the executor, called from outside it\n",
+                        list.join(", ")
+                    ));
+                }
+                let assigns: Vec<String> = settlers.iter().map(|(f, param)| format!("{f} = {param};")).collect();
+                let e = self.executor(body, &assigns, frame, level);
+                let e = self.links(e, links, false, level);
+                out.push_str(&format!("{p}const {} = {e};\n", self.ident(name)));
+                out
+            }
+        }
+    }
+
+    /// `new Promise((resolve, reject) => { … })`, its body at `level + 1`
+    /// after the lines `first`. The body runs now, in `frame`.
+    fn executor(&mut self, body: &'a [Stmt], first: &[String], frame: &Frame<'a>, level: usize) -> String {
+        let inner = pad(level + 1);
+        let mut out = String::from("new Promise((resolve, reject) => {");
+        if body.is_empty() && first.is_empty() {
+            return out + "})";
+        }
+        out.push('\n');
+        for line in first {
+            out.push_str(&format!("{inner}{line}\n"));
+        }
+        out.push_str(&self.block(body, frame, level + 1));
+        out.push_str(&format!("{}}})", pad(level)));
+        out
+    }
+
+    /// A promise expression (`OPERAND LINK*`) written at `level`.
+    fn expr(&mut self, e: &'a Expr, frame: &Frame<'a>, level: usize) -> String {
+        // Links go on a promise: what is not one is made one first.
+        let linked = !e.links.is_empty();
+        let thenable = "{ then(resolve) { resolve(); } }";
+        let operand = match &e.operand {
+            Operand::Value(_) if linked => "Promise.resolve(null)".into(),
+            Operand::Value(_) => "null".into(),
+            Operand::Resolved(_) => "Promise.resolve()".into(),
+            Operand::Rejected(_) => format!("Promise.reject(new Error({REJECTED}))"),
+            Operand::Thenable(_) if linked => format!("Promise.resolve({thenable})"),
+            Operand::Thenable(_) => thenable.into(),
+            Operand::Name(name) => {
+                let plain = name.slot().is_some_and(|s| self.names.plain.get(s.decl as usize) == Some(&true));
+                if plain && linked {
+                    format!("Promise.resolve({})", self.ident(name))
+                } else {
+                    self.ident(name)
+                }
+            }
+            Operand::Call { name, .. } => format!("{}()", self.ident(name)),
+            Operand::Executor { body, .. } => self.executor(body, &[], frame, level),
+            Operand::Combinator { kind, list, .. } => {
+                let items: Vec<String> = list.iter().map(|e| self.expr(e, frame, level)).collect();
+                format!("Promise.{}([{}])", kind.name(), items.join(", "))
+            }
+            Operand::Timeout(n, _) => format!("timersPromises.setTimeout(ticks({}))", n.value),
+            Operand::Immediate(_) => "timersPromises.setImmediate()".into(),
+        };
+        self.links(operand, &e.links, false, level)
+    }
+
+    /// `promise` followed by `.then(f)`, `.catch(f)`, `.finally(f)` for each
+    /// link. `undefined_value`: the promise fulfils with `undefined`.
+    fn links(&mut self, promise: String, links: &'a [Link], undefined_value: bool, level: usize) -> String {
+        let mut out = promise;
+        let mut undefined_value = undefined_value;
+        for link in links {
+            let f = self.link_arg(link, undefined_value, level);
+            out.push_str(&format!(".{}({f})", link.kind.name()));
+            undefined_value &= !Site::link(link).returns();
+        }
+        out
+    }
+
+    /// A link's function, for its method's call. A link that calls `again` is
+    /// `function cbN(n = 1)`, and its first run must get no argument: where
+    /// the promise may pass one (a `.catch`'s reason, a value), the function
+    /// is declared before the statement and the link calls it, `() => cbN()`.
+    /// `undefined_value`: the promise before the link fulfils with `undefined`.
+    fn link_arg(&mut self, link: &'a Link, undefined_value: bool, level: usize) -> String {
+        let site = Site::link(link);
+        let gets_nothing = match link.kind {
+            LinkKind::Finally => true,
+            LinkKind::Then => undefined_value,
+            LinkKind::Catch => false,
+        };
+        if site.has_again() && !gets_nothing {
+            let at = self.stmt_level;
+            let f = self.function(site, &[], at, None);
+            self.hoisted.push(format!("{}{f}\n", pad(at)));
+            return format!("() => cb{}()", site.number);
+        }
+        self.function(site, &[], level, None)
     }
 
     /// The innermost `repeat` index variable.
@@ -609,7 +1104,7 @@ impl<'a> Gen {
     /// A callback statement.
     fn callback(&mut self, cb: &'a Callback, frame: &Frame<'a>, level: usize) -> String {
         let p = pad(level);
-        let site = Site { cb, link: 0 };
+        let site = Site::callback(cb);
         match cb.kind.value {
             Kind::Then => return self.then_chain(cb, level),
             Kind::Interval => return self.interval(cb, frame, level),
@@ -622,14 +1117,14 @@ impl<'a> Gen {
 
     /// `setTimeout(f, ticks(3))` and the like, with `f` already written.
     fn schedule_call(&self, site: Site<'a>, f: &str, frame: &Frame) -> String {
-        let cb = site.cb;
-        let call = match site.kind() {
-            Kind::Timeout => format!("setTimeout({f}, ticks({}))", value(cb.delay())),
+        let amount = site.amount;
+        let call = match site.kind.expect("a callback") {
+            Kind::Timeout => format!("setTimeout({f}, ticks({amount}))"),
             Kind::Immediate => format!("setImmediate({f})"),
             Kind::NextTick => format!("process.nextTick({f})"),
             Kind::Microtask => format!("queueMicrotask({f})"),
-            Kind::Io => format!("io({}, {f})", value(cb.after())),
-            Kind::Submit => format!("submit({}, {f})", value(cb.ticks())),
+            Kind::Io => format!("io({amount}, {f})"),
+            Kind::Submit => format!("submit({amount}, {f})"),
             Kind::Close => format!("close({f})"),
             Kind::Pending => format!("pending({f})"),
             Kind::Interval | Kind::Then => unreachable!("written by interval() and then_chain()"),
@@ -639,25 +1134,25 @@ impl<'a> Gen {
 
     /// `track(label, handle)` around a timer or immediate when the file has `clear`.
     fn tracked(&self, site: Site<'a>, call: String, frame: &Frame) -> String {
-        let trackable = matches!(site.kind(), Kind::Timeout | Kind::Interval | Kind::Immediate);
-        match site.label() {
+        let trackable = matches!(site.kind, Some(Kind::Timeout | Kind::Interval | Kind::Immediate));
+        match site.label {
             Some(label) if self.clear && trackable => format!("track({}, {call})", self.text(label, frame, false)),
             _ => call,
         }
     }
 
     /// A callback's function expression, its first line inline, its last line
-    /// `}` at `level`. `links`: the names of the later links of a `then` chain
+    /// `}` at `level`. `links`: the calls of the later links of a `then` chain
     /// (for a head that calls `again`). `interval`: the interval's `times`
     /// (Some(None): unbounded) when `n` counts its runs.
     fn function(&mut self, site: Site<'a>, links: &[String], level: usize, interval: Option<Option<u64>>) -> String {
         let p = pad(level);
         let inner = pad(level + 1);
         let again = site.has_again();
-        let name = format!("cb{}", site.number());
+        let name = format!("cb{}", site.number);
         let uses_k = site.uses(TextPart::Count);
         if uses_k {
-            self.counters.insert(site.number());
+            self.counters.insert(site.number);
         }
         let frame = Frame {
             run: if again || interval.is_some() { Some("n") } else { None },
@@ -673,7 +1168,11 @@ impl<'a> Gen {
             pre.push("step();".to_string());
         }
         if let Some(times) = interval {
-            pre.push("n += 1;".into());
+            if site.is_async {
+                pre.push("const n = ++runs; // this run's number, for after its awaits too".into());
+            } else {
+                pre.push("n += 1;".into());
+            }
             if let Some(t) = times {
                 pre.push(format!(
                     "if (n === {t}) clearInterval(interval); // `times {t}`: cleared as its run {t} starts"
@@ -681,29 +1180,30 @@ impl<'a> Gen {
             }
         }
         if uses_k {
-            pre.push(format!("const k = ++runs{};", site.number()));
+            pre.push(format!("const k = ++runs{};", site.number));
         }
-        let body = match site.body() {
+        let body = match site.body {
             Some(stmts) => self.block(stmts, &frame, level + 1),
-            None => match site.label() {
+            None => match site.label {
                 Some(label) => format!("{inner}console.log({});\n", self.text(label, &frame, true)),
                 None => String::new(),
             },
         };
         // A body's label, as written (placeholders verbatim), for the reader.
-        if let (Some(_), Some(label)) = (site.body(), site.label()) {
+        if let (Some(_), Some(label)) = (site.body, site.label) {
             pre.insert(0, format!("const label = {};", js_string(&label.to_string())));
         }
+        let is_async = if site.is_async { "async " } else { "" };
         let head = if again {
-            format!("function {name}(n = 1) {{\n")
+            format!("{is_async}function {name}(n = 1) {{\n")
         } else {
-            "() => {\n".to_string()
+            format!("{is_async}() => {{\n")
         };
-        if !again && pre.is_empty() {
+        if !again && pre.is_empty() && site.one_expression() {
             let lines: Vec<&str> = body.lines().collect();
             match lines.as_slice() {
-                [] => return "() => {}".into(),
-                [one] => return format!("() => {}", one.trim().trim_end_matches(';')),
+                [] => return format!("{is_async}() => {{}}"),
+                [one] => return format!("{is_async}() => {}", one.trim().trim_end_matches(';')),
                 _ => {}
             }
         }
@@ -721,24 +1221,25 @@ impl<'a> Gen {
         let p = pad(level);
         let site = this.site;
         let name = &this.name;
-        let cb = site.cb;
-        let call = match site.kind() {
-            Kind::Timeout => self.tracked(site, format!("setTimeout({name}, ticks({}), n + 1)", value(cb.delay())), frame),
+        let amount = site.amount;
+        let Some(kind) = site.kind else { return String::new() };
+        let call = match kind {
+            Kind::Timeout => self.tracked(site, format!("setTimeout({name}, ticks({amount}), n + 1)"), frame),
             Kind::Immediate => self.tracked(site, format!("setImmediate({name}, n + 1)"), frame),
             Kind::NextTick => format!("process.nextTick({name}, n + 1)"),
             Kind::Microtask => format!("queueMicrotask(() => {name}(n + 1))"),
-            Kind::Then if site.link == 0 => {
-                let rest: String = this.links.iter().map(|l| format!(".then({l})")).collect();
+            Kind::Then if site.head => {
+                let rest: String = this.links.concat();
                 format!("Promise.resolve().then(() => {name}(n + 1)){rest}")
             }
             Kind::Then => format!("Promise.resolve().then(() => {name}(n + 1))"),
-            Kind::Io => format!("io({}, () => {name}(n + 1))", value(cb.after())),
-            Kind::Submit => format!("submit({}, () => {name}(n + 1))", value(cb.ticks())),
+            Kind::Io => format!("io({amount}, () => {name}(n + 1))"),
+            Kind::Submit => format!("submit({amount}, () => {name}(n + 1))"),
             Kind::Close => format!("close(() => {name}(n + 1))"),
             Kind::Pending => format!("pending(() => {name}(n + 1))"),
             Kind::Interval => return String::new(),
         };
-        match site.times() {
+        match site.times {
             Some(t) => format!("{p}if (n < {t}) {call}; // again, at most {t} runs in all\n"),
             None => format!("{p}{call}; // again\n"),
         }
@@ -747,9 +1248,9 @@ impl<'a> Gen {
     /// `interval`: `setInterval`, cleared at the start of its N-th run for `times N`.
     fn interval(&mut self, cb: &'a Callback, frame: &Frame<'a>, level: usize) -> String {
         let p = pad(level);
-        let site = Site { cb, link: 0 };
-        let delay = value(cb.delay());
-        let times = site.times();
+        let site = Site::callback(cb);
+        let delay = site.amount;
+        let times = site.times;
         if times.is_none() && !site.uses(TextPart::Run) {
             let f = self.function(site, &[], level, None);
             let call = self.tracked(site, format!("setInterval({f}, ticks({delay}))"), frame);
@@ -758,37 +1259,37 @@ impl<'a> Gen {
         let inner = pad(level + 1);
         let f = self.function(site, &[], level + 1, Some(times));
         let call = self.tracked(site, format!("setInterval({f}, ticks({delay}))"), frame);
-        format!("{p}{{\n{inner}let n = 0; // runs so far\n{inner}const interval = {call};\n{p}}}\n")
+        // An async run reads `n` after its awaits, when later runs have started: each keeps its own.
+        let counter = if cb.is_async { "runs" } else { "n" };
+        format!("{p}{{\n{inner}let {counter} = 0; // runs so far\n{inner}const interval = {call};\n{p}}}\n")
     }
 
-    /// `then A .then B …`: `Promise.resolve().then(a).then(b)…`.
+    /// `then A .then B …`: `Promise.resolve().then(a).then(b)…` (`.catch`,
+    /// `.finally` links the same way).
     fn then_chain(&mut self, cb: &'a Callback, level: usize) -> String {
         let p = pad(level);
-        let head = Site { cb, link: 0 };
+        let head = Site::callback(cb);
         if head.has_again() && !cb.links.is_empty() {
             // The head's `again` goes on with the later links: name them first.
             let inner = pad(level + 1);
             let mut out = format!("{p}{{\n");
-            let mut names = Vec::new();
-            for link in 1..=cb.links.len() {
-                let site = Site { cb, link };
-                let f = self.function(site, &[], level + 1, None);
-                let name = format!("link{}", site.number());
+            let mut calls = Vec::new();
+            let mut undefined_value = !head.returns();
+            for link in &cb.links {
+                let f = self.link_arg(link, undefined_value, level + 1);
+                undefined_value &= !Site::link(link).returns();
+                let name = format!("link{}", link.site);
                 out.push_str(&format!("{inner}const {name} = {f};\n"));
-                names.push(name);
+                calls.push(format!(".{}({name})", link.kind.name()));
             }
-            let f = self.function(head, &names, level + 1, None);
-            let rest: String = names.iter().map(|l| format!(".then({l})")).collect();
+            let f = self.function(head, &calls, level + 1, None);
+            let rest = calls.concat();
             out.push_str(&format!("{inner}Promise.resolve().then({f}){rest};\n{p}}}\n"));
             return out;
         }
-        let mut out = format!("{p}Promise.resolve()");
-        for link in 0..=cb.links.len() {
-            let f = self.function(Site { cb, link }, &[], level, None);
-            out.push_str(&format!(".then({f})"));
-        }
-        out.push_str(";\n");
-        out
+        let f = self.function(head, &[], level, None);
+        let chain = self.links(format!("Promise.resolve().then({f})"), &cb.links, !head.returns(), level);
+        format!("{p}{chain};\n")
     }
 }
 
@@ -815,4 +1316,73 @@ pub fn js_string(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every top-level name of the runtime, the imports and the header.
+    fn runtime_names() -> Vec<String> {
+        let pieces = [
+            runtime::TICKS,
+            runtime::CLOCK,
+            runtime::WORK,
+            runtime::CLEAR,
+            runtime::LIMIT,
+            runtime::FIFOS,
+            runtime::MONITOR,
+            runtime::IO,
+            runtime::SUBMIT,
+            runtime::SUBMIT_QUICK,
+            runtime::CLOSE,
+            runtime::PENDING,
+            runtime::ESM_POOL,
+            runtime::WARN,
+        ];
+        let mut names: Vec<String> = ["SOURCE", "TITLE", "TICK", "fs", "net", "os", "path", "timersPromises"]
+            .iter()
+            .chain(&["execFileSync", "spawnSync", "Worker"])
+            .map(|s| s.to_string())
+            .collect();
+        for line in pieces.iter().flat_map(|p| p.lines()) {
+            for declared in line
+                .strip_prefix("const ")
+                .or(line.strip_prefix("let "))
+                .into_iter()
+                .flat_map(|l| l.split(", "))
+            {
+                names.extend(declared.split(" = ").next().map(str::to_string));
+            }
+            if let Some(rest) = line.strip_prefix("function ") {
+                names.extend(rest.split('(').next().map(str::to_string));
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn a_name_of_the_file_never_is_one_of_the_runtime() {
+        let names = runtime_names();
+        assert!(names.len() > 40, "{names:?}");
+        let mut renamed = 0;
+        for name in names {
+            let src = format!("promise {name} = resolved\nchain {name}\n");
+            // A keyword (`io`, `close`) or a name the checks refuse (`ticks`, `stop`).
+            let Ok(loaded) = crate::load::load_bytes("n.loop", src.as_bytes()) else {
+                continue;
+            };
+            let opts = EmitOptions {
+                scale: 1,
+                name: "n.loop".into(),
+            };
+            let js = emit(&loaded.file, &loaded.src, &opts).unwrap().js;
+            assert!(
+                js.contains(&format!("const {name}_ = Promise.resolve();\n{name}_;\n")),
+                "{name}:\n{js}"
+            );
+            renamed += 1;
+        }
+        assert!(renamed > 20, "{renamed} names renamed");
+    }
 }

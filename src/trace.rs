@@ -184,7 +184,11 @@ impl Trace {
         let turn_w = shown.iter().map(|e| digits(e.turn)).max().unwrap_or(1).max(4);
         let tick_w = shown.iter().map(|e| digits(e.tick)).max().unwrap_or(1).max(4);
         // `rejections` is the one phase name longer than `microtask`: wider only when shown.
-        let phase_w = if shown.iter().any(|e| e.phase == Phase::Rejections) { 10 } else { 9 };
+        let phase_w = if shown.iter().any(|e| e.phase == Phase::Rejections) {
+            10
+        } else {
+            9
+        };
         writeln!(
             out,
             "{}",
@@ -202,7 +206,12 @@ impl Trace {
             write!(out, "{}", style.dim(&cols))?;
             let (phase, text) = describe(e);
             // Texts from the file may hold control characters: shown escaped (`\u{1b}`).
-            writeln!(out, "{}  {}", style.phase(&format!("{phase:<phase_w$}")), crate::term::escape(&text))?;
+            writeln!(
+                out,
+                "{}  {}",
+                style.phase(&format!("{phase:<phase_w$}")),
+                crate::term::escape(&text)
+            )?;
             if matches!(e.kind, EventKind::Log { .. }) {
                 let pad = " ".repeat(turn_w + tick_w + phase_w + 6);
                 if let Some(why) = self.explanations.get(logs) {
@@ -223,7 +232,13 @@ impl Trace {
                 self.events.last().map_or(0, |e| e.turn),
                 self.ending.ticks()
             );
-            writeln!(out, "{}{}  {}", style.dim(&cols), style.phase(&format!("{:<phase_w$}", "exit")), exit)?;
+            writeln!(
+                out,
+                "{}{}  {}",
+                style.dim(&cols),
+                style.phase(&format!("{:<phase_w$}", "exit")),
+                exit
+            )?;
         }
         Ok(())
     }

@@ -279,3 +279,14 @@ if ((process.env.UV_THREADPOOL_SIZE ?? '4') !== '{POOL}') {
   process.exit(status ?? 1);
 }
 "#;
+
+/// `rejections warn`: the run of the program under `node --unhandled-rejections=warn`.
+pub const WARN: &str = r#"
+// `rejections warn` is a flag of node itself, --unhandled-rejections=warn (an unhandled rejection
+// prints a warning and the process goes on): without it, run again with it.
+if (!process.execArgv.includes('--unhandled-rejections=warn')) {
+  const args = ['--unhandled-rejections=warn', ...process.execArgv, ...process.argv.slice(1)];
+  const { status } = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  process.exit(status ?? 1);
+}
+"#;

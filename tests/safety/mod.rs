@@ -1,6 +1,11 @@
 //! `.loop` files with hostile texts in every place a text can go, for the
-//! emit-js safety suites (`tests/emit_safety.rs`, and `tests/node_safety.rs`
-//! with real `node`).
+//! emit-js safety suites (`tests/emit_safety.rs` and `tests/emit_promises.rs`,
+//! and `tests/node_safety.rs` and `tests/emit_promises_node.rs` with real `node`).
+
+// Each test crate includes this module and uses only some of it.
+#![allow(dead_code)]
+
+pub mod js;
 
 /// A text that breaks out of a careless JavaScript comment, string or template
 /// literal, or HTML `<script>`: quotes, a backtick, `${`, `*/`, `</script>`, a
@@ -87,6 +92,39 @@ pub fn cases() -> Vec<Case> {
             cases.push(Case {
                 what: format!("{what}{}", if esm { ", module esm" } else { "" }),
                 src: format!("{module}title {p}\nlog \"main\"\n{body}"),
+            });
+        }
+    }
+    cases
+}
+
+/// Files with [`PAYLOAD`] as the title and in every string position of the
+/// promise statements: links' labels (with and without a body, with `{n}` and
+/// `{k}`), listeners', and `log` texts in async functions, executors, `try`,
+/// `catch` and handlers; as CommonJS and as `module esm`. Each runs to its end
+/// (exit 0) in one order.
+pub fn promise_cases() -> Vec<Case> {
+    let p = loop_string(PAYLOAD);
+    let around = |placeholder: &str| loop_string(&format!("{PAYLOAD}{placeholder}{PAYLOAD}"));
+    let n = around("{n}");
+    let k = around("{k}");
+    let bodies = [
+        ("expression links", format!("chain resolved .then {p} .catch {p} .finally {p}\nchain rejected .catch {p} {{ log {p} }}\n")),
+        ("then chain links", format!("then {p} .catch {p} {{ log {p} }} .finally {p} async {{ log {p} }}\n")),
+        ("again in a link", format!("chain resolved .then {p} times 2 {{ log {n} again }}\nchain rejected .catch {p} times 2 {{ log {k} again }}\n")),
+        ("{k} in a label", format!("repeat 2 {{ chain resolved .then {} }}\n", around("{i}{k}"))),
+        ("listeners", format!("on unhandledRejection {p}\non rejectionHandled {p} {{ log {p} }}\nchain rejected .catch {p}\n")),
+        ("async function", format!("async f {{ log {p}  await value  log {p}  try {{ throw }} catch {{ log {p} }} }}\ncall f\n")),
+        ("executors", format!("promise ready {{ log {p} }}\npromise {{ log {p}  resolve }} .then {p}\ntimeout 1 {p} {{ log {n}  resolve ready with promise {{ log {k}  resolve }} }}\n")),
+        ("async interval", format!("interval 1 {p} times 2 async {{ log {n}  await immediate  log {n} }}\n")),
+    ];
+    let mut cases = Vec::new();
+    for esm in [false, true] {
+        for (what, body) in &bodies {
+            let module = if esm { "module esm\n" } else { "" };
+            cases.push(Case {
+                what: format!("{what}{}", if esm { ", module esm" } else { "" }),
+                src: format!("{module}title {p}\n{body}"),
             });
         }
     }
