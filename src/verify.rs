@@ -69,6 +69,10 @@ pub struct Plan {
     pub work_ticks: u64,
     /// Milliseconds per tick.
     pub scale: u64,
+    /// The exit code loopsim's run ends the process with, when not 0: 1 for
+    /// an unhandled rejection (rule 8k), 13 for an unsettled top-level
+    /// `await` (rule 8l). A real run that exits with it ended as predicted.
+    pub exit_code: Option<i32>,
 }
 
 impl Plan {
@@ -97,10 +101,16 @@ pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
         EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
         _ => sum,
     });
+    let exit_code = match model.ending {
+        Ending::Unhandled { code, .. } => Some(code),
+        Ending::Unsettled { .. } => Some(13),
+        Ending::Finished { .. } | Ending::Limit(_) => None,
+    };
     let plan = Plan {
         model_ticks,
         work_ticks,
         scale,
+        exit_code,
     };
     if u128::from(plan.model_ms()) > MAX_RUN.as_millis() {
         return Err(Box::new(too_long(loaded, &model, &plan)));
@@ -506,7 +516,7 @@ pub fn verify_file(loaded: &Loaded, program: &emit::Program, plan: &Plan, opts: 
         None if work_ticks.saturating_mul(10) <= model_ticks && model_ticks.saturating_mul(opts.scale) >= 1000 => 4 * default_jobs(),
         None => default_jobs(),
     };
-    let runs = run_program(program, opts.runs, jobs, plan.limit(), bar);
+    let runs = run_program(program, opts.runs, jobs, plan, bar);
     let mut seen: Vec<Seen> = Vec::new();
     for run in runs {
         match seen.iter_mut().find(|s| s.run == run) {
@@ -549,7 +559,7 @@ fn flatten(logs: &[String]) -> Vec<String> {
 
 /// Runs the program `runs` times, `jobs` at once, each killed after `limit`,
 /// in a private temporary folder removed afterwards.
-fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration, bar: &ProgressBar) -> Vec<Run> {
+fn run_program(program: &emit::Program, runs: u32, jobs: usize, plan: &Plan, bar: &ProgressBar) -> Vec<Run> {
     let prepared = live::Folder::new().and_then(|folder| {
         let path = folder.path().join(format!("program.{}", program.extension()));
         live::create_new(&path)?.write_all(program.js.as_bytes())?;
@@ -578,7 +588,7 @@ fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration,
                 if i >= runs as usize {
                     break;
                 }
-                let run = run_once("node", &path, folder.path(), i, limit);
+                let run = run_once("node", &path, folder.path(), i, plan.limit(), plan.exit_code);
                 done.lock().expect("no panics while locked").push(run);
                 bar.inc(1);
             });
@@ -591,7 +601,8 @@ fn run_program(program: &emit::Program, runs: u32, jobs: usize, limit: Duration,
 /// One run of `program` with `runner` (`node`), in `dir`, its output in files
 /// there (not pipes: no pipe-buffer stalls), in a process group of its own
 /// that is killed when it ends or after `limit`.
-fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration) -> Run {
+/// `exit_code`: the non-zero exit loopsim's run predicts (a run that exits with it finished).
+fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration, exit_code: Option<i32>) -> Run {
     let out_path: PathBuf = dir.join(format!("run{i}.out"));
     let err_path: PathBuf = dir.join(format!("run{i}.err"));
     let failed = |why: String| Run {
@@ -638,6 +649,8 @@ fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration)
         _ if hung => RunEnd::TimedOut(limit),
         Err(e) => RunEnd::Failed(format!("cannot wait for {runner}: {e}")),
         Ok(s) if s.success() => RunEnd::Finished,
+        // The process ended as loopsim's run says it does (an unhandled rejection: 1).
+        Ok(s) if s.code().is_some() && s.code() == exit_code => RunEnd::Finished,
         Ok(s) if s.code() == Some(3) && stderr.contains("loopsim: stopped") => RunEnd::Stopped,
         Ok(s) => {
             let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
