@@ -39,6 +39,10 @@ use std::hash::{Hash, Hasher};
 /// `async f { call f }` stops here, where JavaScript's stack would overflow).
 pub const MAX_CALL_DEPTH: u32 = 200;
 
+/// Most suspensions and resumptions a trace shows without `--verbose` (an `await` loop would
+/// otherwise fill it).
+pub const MAX_SHOWN_SUSPENSIONS: u32 = 10_000;
+
 /// An environment of the arena (`NONE`: the file's top level before it declares anything).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Env(u32);
@@ -212,6 +216,7 @@ pub(crate) struct PromiseRt<'a> {
     suspended: Option<u32>,
     resume: Option<Resuming>,
     depth: u32,
+    shown_suspensions: u32,
     listeners: Vec<Registered<'a>>,
     mode: RejectionsMode,
     /// The ES module's continuation while its top-level `await` waits.
@@ -239,6 +244,7 @@ impl<'a> PromiseRt<'a> {
             suspended: None,
             resume: None,
             depth: 0,
+            shown_suspensions: 0,
             listeners: Vec::new(),
             mode: match file.rejections.map(|r| r.value) {
                 Some(Rejections::Warn) => RejectionsMode::Warn,
@@ -623,21 +629,8 @@ impl<'a> Interp<'a> {
             env,
             executor,
         };
-        if self.verbose() {
-            let line = self.site_line(site);
-            self.push(
-                sched,
-                EventKind::Call {
-                    kind: "async",
-                    label: Some(name.text.clone()),
-                    line,
-                },
-            );
-        }
+        // It runs inside the caller's callback (the trace's lines stay the caller's).
         let p = self.call_async(sched, body, inner, site)?;
-        if self.verbose() {
-            self.push(sched, EventKind::Return);
-        }
         Ok(Value::Promise(p))
     }
 
@@ -722,10 +715,17 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Suspensions and resumptions are part of every trace (`run` shows them), unless verbose
-    /// events were cut at their bound.
-    fn shows_suspensions(&self) -> bool {
-        !self.trace.verbose_cut
+    /// Suspensions and resumptions are part of every trace (`run` shows them): the first
+    /// [`MAX_SHOWN_SUSPENSIONS`] of a run, all of them with `--verbose` (within its bounds).
+    fn shows_suspensions(&mut self) -> bool {
+        if self.trace.verbose_cut {
+            return false;
+        }
+        if self.opts.verbose {
+            return true;
+        }
+        self.rt.shown_suspensions += 1;
+        self.rt.shown_suspensions <= MAX_SHOWN_SUSPENSIONS
     }
 
     /// With `--explain`: the lines of a body run synchronously now say so (rule 8e) after what
@@ -1031,7 +1031,16 @@ impl<'a> Interp<'a> {
             let rule = if cont.root == Root::Main { HopRule::TopLevelAwait } else { rule };
             self.notes.why = Some(self.hop_sentence(rule, facts, &what));
         }
-        if self.shows_suspensions() {
+        // Verbose traces (and the picture) show the resumption as the callback it is.
+        let verbose = self.verbose();
+        if verbose {
+            let kind = EventKind::Call {
+                kind: "resume",
+                label: None,
+                line,
+            };
+            self.push(sched, kind);
+        } else if self.shows_suspensions() {
             self.push(sched, EventKind::Resume { line });
         }
         self.rt.resume = Some(Resuming {
@@ -1044,7 +1053,11 @@ impl<'a> Interp<'a> {
         self.rt.depth -= 1;
         self.rt.resume = None;
         let flow = flow?;
-        self.finish_body(sched, flow, cont.root, cont.body, cont.frame)
+        self.finish_body(sched, flow, cont.root, cont.body, cont.frame)?;
+        if verbose {
+            self.push(sched, EventKind::Return);
+        }
+        Ok(())
     }
 
     /// The callback of a `timers/promises` timer or immediate: fulfils its promise (rule 8j).

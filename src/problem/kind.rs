@@ -867,6 +867,10 @@ fn limit_message(limit: LimitKind, queue: Phase) -> (String, &'static str) {
             "too many callbacks are waiting at once".to_string(),
             "schedules more than the run can hold",
         ),
+        (LimitKind::Promises, Phase::Microtask) => (
+            "the microtask queue never empties: the loop is starved".to_string(),
+            "feeds the microtask queue",
+        ),
         (LimitKind::Promises, _) => (
             "the run makes more promises than it can hold".to_string(),
             "made one promise too many",

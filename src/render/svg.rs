@@ -93,6 +93,8 @@ fn lane_of(phase: Phase) -> usize {
 enum Body {
     Log(String),
     Work(u64),
+    /// An async function suspended at the `await` of this line.
+    Suspend(usize),
 }
 
 /// A callback that ran, from its `Call` to its `Return`.
@@ -289,6 +291,11 @@ fn collect(trace: &Trace) -> Collected {
                     call.body.push(Body::Work(*ticks));
                 }
             }
+            EventKind::Suspend { line } => {
+                if let Some(call) = open.as_mut() {
+                    call.body.push(Body::Suspend(*line));
+                }
+            }
             EventKind::Return => {
                 if let Some(mut call) = open.take() {
                     call.end = e.tick;
@@ -462,6 +469,10 @@ fn place_call(call: &Call, x: f64) -> Placed {
             Body::Work(n) => {
                 full.push(format!("work {n}"));
                 lines.push(note(&format!("⋯ work {n}"), inner));
+            }
+            Body::Suspend(line) => {
+                full.push(format!("suspends at the await of line {line}"));
+                lines.push(note(&format!("⏸ await, line {line}"), inner));
             }
         }
     }
