@@ -95,6 +95,10 @@ pub fn explain(w: &Why) -> String {
             slept.map_or(String::new(), slept_before_timers)
         ),
         Decision::Immediate(queued) => immediate(queued, w.turn),
+        Decision::Drained { queue, drain } if w.kind == Kind::Then && w.link == 0 => format!(
+            "{}; `then` is `Promise.resolve().then(…)`: a `then` on a settled promise queues its reaction job at once (rule 8a)",
+            drained(queue, drain, 0)
+        ),
         Decision::Drained { queue, drain } => drained(queue, drain, w.link),
         Decision::Io { arrived, slept } => format!(
             "the bytes arrive at tick {arrived}; the first poll phase to find them ready is turn {}'s (rule 2){}",

@@ -2,7 +2,7 @@
 //! functions"): each construct parses to its tree, the translations a01–a13
 //! (tests/promises/) parse and check clean, names resolve to their slots,
 //! the printer round-trips every `.loop` file of the repository, and the CLI
-//! refuses (for now) to run a file that uses the language.
+//! runs them (every translation's prediction holds).
 
 mod common;
 
@@ -382,4 +382,133 @@ fn the_promise_examples_parse_and_check_clean() {
         assert!(file.expect.is_some(), "{name} states its answer");
         assert!(file.title.is_some(), "{name} has a title");
     }
+}
+
+/// `--explain` names the hop rule (a part of rule 8) on every line a promise placed: each line
+/// a promise job, a resumed `await` or a rejection listener printed, in every translation and
+/// promise example; and a line of an async body run synchronously names rule 8e.
+#[test]
+fn explain_names_the_hop_rule_on_every_line_a_promise_placed() {
+    let mut files = translations();
+    files.extend(common::loop_files_in("examples/promises"));
+    let mut checked = 0;
+    for path in files {
+        let loaded = loopsim::load::load(&path).unwrap();
+        let opts = loopsim::interp::RunOptions {
+            explain: true,
+            ..loopsim::interp::RunOptions::default()
+        };
+        let trace = loopsim::interp::run(&loaded.file, &loaded.src, "", opts);
+        let logs: Vec<_> = trace.logs().collect();
+        assert_eq!(logs.len(), trace.explanations.len(), "{}", path.display());
+        for ((event, text), why) in logs.iter().zip(&trace.explanations) {
+            if matches!(event.phase, loopsim::sched::Phase::Microtask | loopsim::sched::Phase::Rejections) {
+                assert!(
+                    why.contains("rule 8") || why.contains("rules 8"),
+                    "{}: {text}: {why}",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 80, "{checked} lines");
+    let file = clean("s.loop", "async f { log \"inside\" await value }\ncall f\n");
+    let opts = loopsim::interp::RunOptions {
+        explain: true,
+        ..loopsim::interp::RunOptions::default()
+    };
+    let trace = loopsim::interp::run(&file, "async f { log \"inside\" await value }\ncall f\n", "", opts);
+    assert!(
+        trace.explanations[0].ends_with("an async function runs synchronously until its first `await` (rule 8e)"),
+        "{:?}",
+        trace.explanations
+    );
+}
+
+fn loopsim_on(src: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.loop");
+    std::fs::write(&path, src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(args)
+        .arg(&path)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_trace_shows_suspensions_and_how_the_process_ends() {
+    let (code, out, _) = loopsim_on("async w { log \"a\"  await resolved  log \"b\" }\ncall w\nlog \"main\"\n", &["run"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<String> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().skip(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "a",
+            "⏸ suspends at the await of line 1",
+            "main",
+            "▶ resumes after the await of line 1",
+            "b"
+        ]
+    );
+    let (code, out, _) = loopsim_on("immediate \"never\"\nchain rejected\n", &["run"]);
+    assert_eq!(code, Some(0), "the simulated process ends with 1; loopsim ran it fully");
+    assert!(
+        out.contains("exit       the process exits with code 1: the promise rejected at line 2 has no handler (rule 8k)"),
+        "{out}"
+    );
+    assert!(!out.contains("never"), "{out}");
+    let (_, out, _) = loopsim_on("module esm\npromise p { }\nawait p\nlog \"never\"\n", &["run"]);
+    assert!(
+        out.contains("the top-level await at line 3 never settled: the process exits with code 13 (rule 8l)"),
+        "{out}"
+    );
+    let (_, json, _) = loopsim_on("chain rejected\n", &["run", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (v["end"].as_str(), v["line"].as_u64(), v["code"].as_i64()),
+        (Some("unhandled"), Some(1), Some(1))
+    );
+}
+
+#[test]
+fn a_prediction_names_the_ending() {
+    let (code, _, err) = loopsim_on("chain rejected\nlog \"a\"\nexpect { \"a\" }\n", &["check"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("predicted the process ends normally (exit code 0), but it ends with exit code 1 by an unhandled rejection"),
+        "{err}"
+    );
+    assert!(err.contains("end the expect block with `unhandled`"), "{err}");
+    let (code, _, err) = loopsim_on("log \"a\"\nexpect { \"a\" unhandled }\n", &["check"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("delete the `unhandled` line"), "{err}");
+    let (code, _, _) = loopsim_on("module esm\npromise p { }\nawait p\nexpect { unsettled }\n", &["check"]);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn recursion_and_await_loops_stop_at_their_bounds() {
+    let (code, _, err) = loopsim_on("async f { call f }\ncall f\n", &["run"]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("async functions call each other too deep"), "{err}");
+    assert!(err.contains("stopped at 200 nested calls"), "{err}");
+    // Each round makes a promise: the run stops as the starvation it is, in bounded memory.
+    let (code, out, err) = loopsim_on("async f { await value  call f }\ncall f\n", &["run"]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("the microtask queue never empties: the loop is starved"), "{err}");
+    assert!(out.lines().count() <= 10_002, "at most 10,000 suspensions shown");
+    let (code, _, _) = loopsim_on("async f { await value  call f }\ncall f\nexpect { limit microtask }\n", &["check"]);
+    assert_eq!(code, Some(0));
 }

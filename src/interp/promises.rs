@@ -932,9 +932,9 @@ impl<'a> Interp<'a> {
         let (label, body, is_async, frame, span) = match handler {
             Handler::Cb(inst) => {
                 let frame = self.enter(sched, inst, ctx);
-                // A plain `.then` link's reaction is told by the drain's sentence (rule 8a);
-                // anything else adds the hop rule.
-                let plain_link = inst.link > 0 && rule == HopRule::Reaction && !self.settled_by_adoption(facts);
+                // A plain reaction is told by the drain's sentence (rule 8a); anything else
+                // adds the hop rule.
+                let plain_link = rule == HopRule::Reaction && !self.settled_by_adoption(facts);
                 if self.opts.explain && !plain_link {
                     let legacy = self.notes.why.take().unwrap_or_default();
                     self.notes.why = Some(format!("{legacy}; {}", self.hop_sentence(rule, facts, "")));
