@@ -315,7 +315,7 @@ mod tests {
         let texts: Vec<&str> = lines.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(texts, ["b", "p", "q"]);
         assert!(lines[1].1.ends_with(
-            "Node 10 drains the nextTick and microtask queues only after the whole list of due timers, not after each callback (rule 6, as before Node 11)"
+            "Node 10 drains the nextTick and microtask queues only after the whole list of due timers, not after each callback (rule 6, as before Node 11); `then` is `Promise.resolve().then(…)`: a `then` on a settled promise queues its reaction job at once (rule 8a)"
         ));
         assert_eq!(
             lines[2].1,
