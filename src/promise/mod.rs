@@ -43,10 +43,11 @@ pub use rule::HopRule;
 use std::collections::VecDeque;
 use std::fmt;
 
-/// The most promises (and, separately, the most waiting reactions) an arena holds by default:
-/// about 40 bytes each, so at most some 40 MiB of promises. The arena frees none (a run that
-/// makes promises without end, an `await` loop, stops here: reported as the starvation it is).
-pub const DEFAULT_LIMIT: u32 = 1_000_000;
+/// The most promises (and, separately, the most waiting reactions) an arena holds by default.
+/// A promise with what hangs on it in a run (its queued job, a suspended async frame) takes
+/// some 400 bytes, so a run holds at most about 100 MiB of them. The arena frees none: a run
+/// that makes promises without end (an `await` loop) stops here, reported as the starvation it is.
+pub const DEFAULT_LIMIT: u32 = 250_000;
 
 /// A promise of the arena (its index).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
