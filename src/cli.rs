@@ -65,7 +65,7 @@ enum Command {
         verbose: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// List every order of log lines real Node 20 can print (docs/orders.md),
+        /// List every order of log lines real Node can print, with the rules of --node (docs/orders.md),
         /// as text or JSON.
         #[arg(long, conflicts_with_all = ["verbose", "explain", "no_race_check"])]
         all_orders: bool,
@@ -150,18 +150,19 @@ struct RunArgs {
     /// [default: 5000000, raised likewise, up to 10000000]
     #[arg(long)]
     max_callbacks: Option<u64>,
-    /// Skip the search for other orders Node 20 could print (no race warnings).
+    /// Skip the search for other orders Node could print (no race warnings).
     #[arg(long)]
     no_race_check: bool,
-    /// Stop a search for the orders Node 20 can print after SECONDS (0: list
+    /// Stop a search for the orders Node can print after SECONDS (0: list
     /// the model's order only) [default: 10 for --all-orders and `expect … or
     /// …`, 2 for the race check of run, check and test]
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
     orders_time_limit: Option<u64>,
-    /// Whose drain rule to follow: 20 (nextTicks and microtasks after every
-    /// callback) or 10 (a timer list, or the whole check phase, first).
-    #[arg(long, default_value = "20", value_parser = ["10", "20"])]
-    node: String,
+    /// Whose rules to follow: 26 (the active LTS), 24, 22, 20, or 10 (the
+    /// drain after a whole timer list or check phase) [default: the file's
+    /// `node N`, else 26]
+    #[arg(long, value_name = "VERSION", value_parser = ["10", "20", "22", "24", "26"])]
+    node: Option<String>,
 }
 
 impl RunArgs {
@@ -178,13 +179,11 @@ impl RunArgs {
         self.orders_time_limit.map(Duration::from_secs)
     }
 
-    /// `--node`.
-    fn node_version(&self) -> crate::sched::NodeVersion {
-        if self.node == "10" {
-            crate::sched::NodeVersion::Node10
-        } else {
-            crate::sched::NodeVersion::Node20
-        }
+    /// `--node`, if given.
+    fn node_version(&self) -> Option<crate::sched::NodeProfile> {
+        self.node
+            .as_deref()
+            .and_then(|n| crate::sched::NodeProfile::from_major(n.parse().ok()?))
     }
 
     fn options(&self, verbose: bool) -> RunOptions {
@@ -197,11 +196,7 @@ impl RunArgs {
             },
             max_statements: self.max_callbacks.unwrap_or(Limits::default().max_callbacks).saturating_mul(10),
             auto_limits: self.max_turns.is_none() && self.max_callbacks.is_none(),
-            node: if self.node == "10" {
-                crate::sched::NodeVersion::Node10
-            } else {
-                crate::sched::NodeVersion::Node20
-            },
+            node: self.node_version(),
             explain: false,
         }
     }
@@ -276,8 +271,8 @@ fn conflict(command: &Command) -> Option<&'static str> {
     let picture = matches!(format, Format::Svg | Format::Html);
     if *all_orders && picture {
         Some("--all-orders lists orders as text or JSON; --format svg and html draw one run (drop one of them)")
-    } else if *all_orders && run.node == "10" {
-        Some("--all-orders searches Node 20's real loop; --node 10 changes only the model's drain rule (drop one of them)")
+    } else if *all_orders && run.node.as_deref() == Some("10") {
+        Some("--all-orders searches the real loop of Node 20 and later; --node 10 changes only the model's drain rule (drop one of them)")
     } else if *explain && picture {
         Some("--explain writes under each trace line (text, or JSON's \"explanations\"); the picture has no room for it (drop one of them)")
     } else {
@@ -321,12 +316,14 @@ impl Output {
         self.problems(&FileProblems::new(&loaded.name, &loaded.src, vec![problem]));
     }
 
-    /// Loads a file for a command; `node`: the `--node` it runs with.
-    fn load(&self, path: &Path, node: Option<crate::sched::NodeVersion>) -> Result<Loaded, Exit> {
+    /// Loads a file for a command; `node`: the `--node` it runs with, if any
+    /// (else the file's `node N`, else Node 26).
+    fn load(&self, path: &Path, node: Option<crate::sched::NodeProfile>) -> Result<Loaded, Exit> {
         match load::load(path) {
             Ok(loaded) => {
                 // `--node 10` with promise statements: refused (V8 6.8's await took 3 hops).
-                let refused = node.and_then(|node| crate::check::promises::node_version(&loaded.file, node));
+                let profile = node.or(loaded.file.node.map(|n| n.value)).unwrap_or_default();
+                let refused = crate::check::promises::node_version(&loaded.file, profile);
                 let mut shown = loaded.warnings.clone();
                 shown.extend(refused.clone());
                 if !shown.is_empty() {
@@ -359,7 +356,7 @@ fn run_file(loaded: &Loaded, opts: RunOptions) -> Trace {
 }
 
 fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Format, args: &RunArgs) -> Exit {
-    let loaded = match out.load(path, Some(args.node_version())) {
+    let loaded = match out.load(path, args.node_version()) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -373,7 +370,8 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         },
     );
     let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
-    if !args.no_race_check && !predicted_all && args.node == "20" && SearchBounds::worth_checking(&trace) {
+    let profile = args.options(false).profile(&loaded.file);
+    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 && SearchBounds::worth_checking(&trace) {
         let orders = crate::orders::all_orders_after(
             &loaded.file,
             &loaded.src,
@@ -425,9 +423,10 @@ fn race_check_note(name: &str, orders: &Orders) {
     match orders.cut {
         None | Some(Cut::Orders(_)) => {}
         Some(cut) => eprintln!(
-            "note: {name}: the race check was cut short {}: Node 20 may print other orders than this one \
+            "note: {name}: the race check was cut short {}: {} may print other orders than this one \
              (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
-            cut.describe()
+            cut.describe(),
+            orders.node
         ),
     }
 }
@@ -435,7 +434,7 @@ fn race_check_note(name: &str, orders: &Orders) {
 /// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
 /// does) or a bound cut the search short (the orders listed are a partial answer).
 fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u64>, args: &RunArgs) -> Exit {
-    let loaded = match out.load(path, Some(args.node_version())) {
+    let loaded = match out.load(path, args.node_version()) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -484,7 +483,7 @@ fn lines(n: usize) -> String {
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     let mut worst = Exit::Ok;
     for path in files {
-        let code = match out.load(path, Some(args.node_version())) {
+        let code = match out.load(path, args.node_version()) {
             Err(code) => code,
             Ok(loaded) => match verdict(&loaded, args.options(false), args.time_limit()) {
                 Verdict::Pass { lines: n, notes, race } => {
@@ -531,7 +530,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     let (mut passed, mut failed, mut worst) = (0, 0, Exit::Ok);
     let mut unpredicted = Vec::new();
     for path in &files {
-        let loaded = match out.load(path, Some(args.node_version())) {
+        let loaded = match out.load(path, args.node_version()) {
             Ok(l) => l,
             Err(code) => {
                 println!(

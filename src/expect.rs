@@ -58,13 +58,13 @@ pub fn check_orders(expect: &Expect, orders: &crate::orders::Orders) -> Result<(
     for alt in expect.alternatives().filter(|_| !orders.truncated) {
         let (logs, stopped) = texts(alt);
         if !orders.orders.iter().any(|o| o.logs == logs && o.stopped == stopped) {
-            return Err(Diag::NeverPrintedByNode20.at(alt.span));
+            return Err(Diag::NeverPrintedByNodeVersion { node: orders.node }.at(alt.span));
         }
     }
     let named: Vec<(Vec<String>, bool)> = expect.alternatives().map(texts).collect();
     if let Some(missing) = orders.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
         return Err(Diag::MissingOrder {
-            node: "Node 20",
+            node: orders.node.to_string(),
             order: missing.logs.join(" | "),
             race: missing.race.clone(),
         }

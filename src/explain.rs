@@ -5,7 +5,7 @@
 //! words that record, after where the host scheduled the callback.
 
 use crate::promise::HopRule;
-use crate::sched::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, Module, Phase, PoolJob, Slept, TimerTurn};
+use crate::sched::{Before, Coercion, Decision, Deferred, Drain, Entry, ImmediateQueued, Phase, PoolJob, Slept, TimerTurn};
 use crate::syntax::ast::Kind;
 
 /// Where and when the host scheduled a callback.
@@ -67,11 +67,15 @@ fn scheduled(w: &Why) -> String {
 }
 
 /// The explanation of the main module's lines.
-pub fn main_module_sentence(module: Module) -> String {
-    match module {
-        Module::Cjs => "the main module runs synchronously at turn 0, before the loop starts (rule 1)".into(),
-        Module::Esm => {
+pub fn main_module_sentence(entry: Entry) -> String {
+    match entry {
+        Entry::CommonJs => "the main module runs synchronously at turn 0, before the loop starts (rule 1)".into(),
+        Entry::EsModuleInPoll => {
             "an ES module's body runs inside turn 1's poll phase, as a microtask, so its microtasks run before its nextTicks (rule 1)"
+                .into()
+        }
+        Entry::EsModuleBeforeLoop => {
+            "an ES module's body runs at turn 0, before the loop starts (Node >= 22.18 loads it synchronously), as a microtask, so its microtasks run before its nextTicks (rule 1)"
                 .into()
         }
     }
@@ -80,7 +84,7 @@ pub fn main_module_sentence(module: Module) -> String {
 /// One line: what scheduled the callback, when, and the decisive rule.
 pub fn explain(w: &Why) -> String {
     let rule = match w.decision {
-        Decision::MainModule(module) => return main_module_sentence(module),
+        Decision::MainModule(entry) => return main_module_sentence(entry),
         Decision::Unrecorded => return scheduled(w),
         Decision::Timeout {
             due,
@@ -301,7 +305,7 @@ mod tests {
         let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
         let opts = RunOptions {
             explain: true,
-            node,
+            node: Some(node),
             ..RunOptions::default()
         };
         let trace = run(&loaded.file, &loaded.src, "t", opts);

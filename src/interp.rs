@@ -25,8 +25,9 @@ pub struct RunOptions {
     pub limits: Limits,
     /// Most statements one run may execute (stops `repeat` with huge counts).
     pub max_statements: u64,
-    /// Whose drain rule the model follows (`--node 10`).
-    pub node: crate::sched::NodeVersion,
+    /// Whose rules the run follows (`--node`); `None`: the file's `node N`,
+    /// else the default profile (Node 26). See [`RunOptions::profile`].
+    pub node: Option<crate::sched::NodeProfile>,
     /// Explain each log line (`--explain`): fills [`Trace::explanations`].
     pub explain: bool,
     /// Use [`crate::bound::default_limits`] for the file instead of `limits`
@@ -41,7 +42,7 @@ impl Default for RunOptions {
             pool: None,
             limits: Limits::default(),
             max_statements: 50_000_000,
-            node: crate::sched::NodeVersion::Node20,
+            node: None,
             explain: false,
             auto_limits: false,
         }
@@ -144,6 +145,14 @@ pub(crate) enum Stop {
     Exit(crate::trace::Ending),
 }
 
+impl RunOptions {
+    /// The profile a run of `file` follows: `--node`, else the file's
+    /// `node N`, else Node 26 (the active LTS).
+    pub fn profile(&self, file: &File) -> crate::sched::NodeProfile {
+        self.node.or(file.node.map(|n| n.value)).unwrap_or_default()
+    }
+}
+
 /// The options with `auto_limits` resolved into limits for `file`.
 pub(crate) fn resolve_limits(file: &File, opts: RunOptions) -> RunOptions {
     if !opts.auto_limits {
@@ -169,7 +178,7 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
     let opts = resolve_limits(file, opts);
     let (pool, module) = loop_config(file, &opts);
     let mut sched: Scheduler<Task> = Scheduler::new(pool, module, opts.limits)
-        .with_node(opts.node)
+        .with_node(opts.profile(file))
         .with_decisions(opts.explain);
     let mut interp = Interp::new(file, src, opts);
     let ending = match sched.run(MAIN, &mut interp) {
@@ -348,11 +357,11 @@ struct Notes {
 
 impl Notes {
     /// Keeps the running callback's explanation for one more log line.
-    fn explain_log(&mut self, module: crate::sched::Module) {
+    fn explain_log(&mut self, entry: crate::sched::Entry) {
         if self.cut {
             return;
         }
-        let why = self.why.clone().unwrap_or_else(|| explain::main_module_sentence(module));
+        let why = self.why.clone().unwrap_or_else(|| explain::main_module_sentence(entry));
         if self.bytes.saturating_add(why.len()) > MAX_EXPLAIN_BYTES {
             self.cut = true;
             self.explanations.shrink_to_fit();
@@ -374,7 +383,10 @@ struct Live {
 pub(crate) struct Interp<'a> {
     src_lines: Vec<usize>,
     main: &'a [Stmt],
-    module: crate::sched::Module,
+    /// Whose rules the run follows.
+    profile: crate::sched::NodeProfile,
+    /// Where the main module runs (rule 1), by its kind and the profile.
+    entry: crate::sched::Entry,
     opts: RunOptions,
     labels: IndexSet<String>,
     /// `{k}` counters per callback site.
@@ -401,7 +413,8 @@ impl<'a> Interp<'a> {
         Interp {
             src_lines: line_starts(src),
             main: &file.body,
-            module: file.module.map(|m| m.value).unwrap_or_default(),
+            profile: opts.profile(file),
+            entry: opts.profile(file).entry(file.module.map(|m| m.value).unwrap_or_default()),
             opts,
             labels: IndexSet::new(),
             counts: vec![0; file.sites],
@@ -443,6 +456,7 @@ impl<'a> Interp<'a> {
     pub(crate) fn into_trace(self, title: &str, ending: Ending) -> Trace {
         Trace {
             title: title.to_string(),
+            node: self.profile,
             events: self.trace.events,
             log_spans: self.trace.log_spans,
             explanations: self.notes.explanations,
@@ -469,7 +483,7 @@ impl<'a> Interp<'a> {
         self.trace.log_hash = h.finish();
         self.trace.log_spans.push(span);
         if self.opts.explain {
-            self.notes.explain_log(self.module);
+            self.notes.explain_log(self.entry);
         }
         self.push(sched, EventKind::Log { text });
         Ok(())

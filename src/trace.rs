@@ -133,6 +133,8 @@ pub struct LimitHit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Trace {
     pub title: String,
+    /// Whose rules the run followed (`"node": "26"`).
+    pub node: crate::sched::NodeProfile,
     pub events: Vec<Event>,
     /// The source span of the statement behind each `log` event, in order.
     #[serde(skip)]
@@ -193,11 +195,12 @@ impl Trace {
             out,
             "{}",
             style.dim(&format!(
-                "{:>turn_w$}  {:>tick_w$}  {:<phase_w$}  {}",
+                "{:>turn_w$}  {:>tick_w$}  {:<phase_w$}  {} ({})",
                 "turn",
                 "tick",
                 "phase",
-                if verbose { "event" } else { "log" }
+                if verbose { "event" } else { "log" },
+                self.node
             ))
         )?;
         let mut logs = 0;

@@ -116,7 +116,10 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
                 limit: true,
             };
         }
-    } else if matches!(holds.first(), Some(Holds::Model)) && opts.node == NodeVersion::Node20 && SearchBounds::worth_checking(&trace) {
+    } else if matches!(holds.first(), Some(Holds::Model))
+        && opts.profile(&loaded.file) != NodeVersion::Node10
+        && SearchBounds::worth_checking(&trace)
+    {
         let found = orders::all_orders_after(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
         race = orders::race_warning(&trace, &found);
         if race.is_none() {
@@ -159,10 +162,10 @@ fn alternative(
             "the order of the lines is right (it is the model's); a field written there is not",
         )));
     }
-    if opts.node != NodeVersion::Node20 {
+    if opts.profile(&loaded.file) == NodeVersion::Node10 {
         return Err(Verdict::fail(add_help(
             wrong,
-            "whether real Node can print this order is searched for Node 20 only",
+            "whether real Node can print this order is searched for Node 20 and later only",
         )));
     }
     match membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds) {
@@ -198,7 +201,7 @@ fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
     match all.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
         None => Ok(()),
         Some(missing) => Err(Diag::MissingOrder {
-            node: "Node",
+            node: all.node.to_string(),
             order: missing.logs.join(" | "),
             race: missing.race.clone(),
         }

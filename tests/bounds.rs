@@ -90,7 +90,7 @@ fn ten_thousand_timers_and_ten_thousand_clears_check_in_linear_time() {
     let f = file("clears.loop", &src);
     let o = loopsim(&["run", "--no-race-check", &f], 30);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert_eq!(o.stdout, "turn  tick  phase      log\n");
+    assert_eq!(o.stdout, "turn  tick  phase      log (Node 26)\n");
     assert_eq!(o.stderr, "");
 }
 
@@ -279,7 +279,7 @@ fn all_orders_cut_short_by_time_says_so_and_exits_3() {
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert_eq!(
         o.stdout,
-        "1 order Node 20 can print (search cut short after 0 s: the orders listed are a partial answer; \
+        "1 order Node 26 can print (search cut short after 0 s: the orders listed are a partial answer; \
          `--orders-time-limit SECONDS` gives it longer):\n\norder 1 (the seed model's order):\n  i\n  t\n"
     );
     let o = loopsim(&["run", "--all-orders", "--orders-time-limit", "0", "--format", "json", &f], 30);
@@ -290,7 +290,7 @@ fn all_orders_cut_short_by_time_says_so_and_exits_3() {
     // Given time, the search completes: both orders, exit 0.
     let o = loopsim(&["run", "--all-orders", &f], 30);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert!(o.stdout.starts_with("2 orders Node 20 can print:\n"), "{}", o.stdout);
+    assert!(o.stdout.starts_with("2 orders Node 26 can print:\n"), "{}", o.stdout);
 }
 
 #[test]
@@ -300,12 +300,12 @@ fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert_eq!(
         o.stdout,
-        "turn  tick  phase      log\n   1     0  check      i\n   2     1  timers     t\n"
+        "turn  tick  phase      log (Node 26)\n   1     0  check      i\n   2     1  timers     t\n"
     );
     assert!(o.stderr.starts_with("note: "), "{}", o.stderr);
     assert!(
         o.stderr
-            .contains("the race check was cut short after 0 s: Node 20 may print other orders than this one"),
+            .contains("the race check was cut short after 0 s: Node 26 may print other orders than this one"),
         "{}",
         o.stderr
     );

@@ -42,7 +42,7 @@ fn run_prints_aligned_columns_identical_from_run_to_run() {
     assert_eq!(a.stdout, b.stdout);
     let out = stdout(&a);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "turn  tick  phase      log");
+    assert_eq!(lines[0], "turn  tick  phase      log (Node 26)");
     assert_eq!(lines[1], "   1     0  poll       колбэк чтения файла");
     assert_eq!(lines[4], "   2     1  timers     таймер на 0");
     assert!(!out.contains('\x1b'), "no colour when piped");
@@ -193,14 +193,14 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
     let missing = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n} or {\n  \"i\"\n  \"t\"\n}\n";
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", missing)));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("real Node can also print: t | i"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("real Node 26 can also print: t | i"), "{}", stderr(&o));
 }
 
 #[test]
 fn empty_file_gives_an_empty_trace() {
     let o = loopsim(&["run", "e.loop"], Some(("e.loop", "")));
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "turn  tick  phase      log\n");
+    assert_eq!(stdout(&o), "turn  tick  phase      log (Node 26)\n");
 }
 
 #[test]
@@ -227,24 +227,24 @@ fn a_one_order_prediction_of_a_racy_file_holds_with_a_warning() {
     let o = loopsim(&["check", "r.loop"], Some(("r.loop", src)));
     assert_eq!(o.status.code(), Some(0));
     assert!(
-        stderr(&o).contains("real Node 20 can print these lines in another order"),
+        stderr(&o).contains("real Node 26 can print these lines in another order"),
         "{}",
         stderr(&o)
     );
     assert!(
-        stderr(&o).contains("Node 20 may print this first"),
+        stderr(&o).contains("Node 26 may print this first"),
         "run's race warning: {}",
         stderr(&o)
     );
     let o = loopsim(&["test", "examples/phases"], None);
     let out = stdout(&o);
     assert!(
-        out.contains("p06-main-module-timeout-vs-immediate.loop (2 lines; the model's order, Node has others)\n      warning: real Node 20 can print these lines in another order"),
+        out.contains("p06-main-module-timeout-vs-immediate.loop (2 lines; the model's order, Node has others)\n      warning: real Node 26 can print these lines in another order"),
         "{out}"
     );
 }
 
-/// Seed 000's second puzzle: real Node 20 printed the timer after both
+/// Seed 000's second puzzle: real Node 26 printed the timer after both
 /// immediates in 29 of 30 runs; the model puts it between them.
 const P2_AS_NODE_USUALLY_PRINTS: &str = "io \"read\" {\n  log \"read\"\n  timeout 0 \"timer\"\n  immediate \"first\" {\n    log \"first\"\n    immediate \"second\"\n  }\n}\nexpect {\n  \"read\"\n  \"first\"\n  \"second\"\n  \"timer\"\n}\n";
 
@@ -330,7 +330,7 @@ fn flags_that_do_not_combine_are_refused_with_exit_2() {
         ),
         (
             vec!["run", "--all-orders", "--node", "10", file],
-            "--all-orders searches Node 20's real loop",
+            "--all-orders searches the real loop of Node 20 and later",
         ),
         (vec!["run", "--explain", "--format", "svg", file], "the picture has no room for it"),
         (vec!["check", "--explain", file], "check has no --explain"),

@@ -36,7 +36,16 @@ fn has(src: &str, text: &str, needles: &[&str]) {
 #[test]
 fn rule_1_main_module_cjs_and_esm() {
     has("log \"m\"", "m", &["main module runs synchronously at turn 0"]);
-    has("module esm\nlog \"m\"", "m", &["inside turn 1's poll phase, as a microtask"]);
+    has(
+        "module esm\nnode 20\nlog \"m\"",
+        "m",
+        &["inside turn 1's poll phase, as a microtask"],
+    );
+    has(
+        "module esm\nlog \"m\"",
+        "m",
+        &["runs at turn 0, before the loop starts (Node >= 22.18"],
+    );
     has(
         "module esm\nnextTick \"t\"\nthen \"p\"",
         "p",

@@ -284,7 +284,10 @@ fn a_named_pipe_is_read_when_named_and_skipped_by_test() {
     let w = writer(&pipe, b"log \"from a pipe\"\n", 1);
     let o = loopsim(&["run", s(&pipe)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert_eq!(text(&o.stdout), "turn  tick  phase      log\n   0     0  main       from a pipe\n");
+    assert_eq!(
+        text(&o.stdout),
+        "turn  tick  phase      log (Node 26)\n   0     0  main       from a pipe\n"
+    );
     w.join().unwrap();
 
     // Found by `test`'s walk, it is skipped: nobody may ever write to it.

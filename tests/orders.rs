@@ -1,5 +1,5 @@
-//! `--all-orders`: every order real Node 20 can print (docs/orders.md), checked
-//! against the orders real Node 20 printed (tests/conformance) and the
+//! `--all-orders`: every order real Node 26 can print (docs/orders.md), checked
+//! against the orders real Node 26 printed (tests/conformance) and the
 //! seed puzzles' known races.
 
 use loopsim::interp::RunOptions;
@@ -114,9 +114,18 @@ fn main_module_timeout_0_and_immediate_race_with_both_orders() {
 }
 
 #[test]
-fn in_an_es_module_the_immediate_always_wins() {
-    let o = orders_of_src("module esm\ntimeout 0 \"t\"\nimmediate \"i\"\n");
+fn in_an_es_module_the_immediate_always_wins_on_node_20_and_races_from_node_22() {
+    let o = orders_of_src("module esm\nnode 20\ntimeout 0 \"t\"\nimmediate \"i\"\n");
     assert_eq!(texts(&o), [["i", "t"]]);
+    assert_eq!(o.node, loopsim::sched::NodeProfile::Node20);
+    for node in [22, 24, 26] {
+        let o = orders_of_src(&format!("module esm\nnode {node}\ntimeout 0 \"t\"\nimmediate \"i\"\n"));
+        assert_eq!(texts(&o), [["i", "t"], ["t", "i"]], "Node {node}");
+        assert!(o.orders[1].race.contains("boundary passed"), "{}", o.orders[1].race);
+    }
+    // The default profile is Node 26's.
+    let o = orders_of_src("module esm\ntimeout 0 \"t\"\nimmediate \"i\"\n");
+    assert_eq!((o.node, o.orders.len()), (loopsim::sched::NodeProfile::Node26, 2));
 }
 
 #[test]
@@ -177,8 +186,8 @@ fn run_warns_of_a_race_only_where_there_is_one() {
         String::from_utf8_lossy(&o.stderr).into_owned()
     };
     let racy = run("examples/phases/p06-main-module-timeout-vs-immediate.loop");
-    assert!(racy.contains("real Node 20 can print these lines in another order"), "{racy}");
-    assert!(racy.contains("Node 20 may print this first"), "{racy}");
+    assert!(racy.contains("real Node 26 can print these lines in another order"), "{racy}");
+    assert!(racy.contains("Node 26 may print this first"), "{racy}");
     assert_eq!(run("examples/phases/p01-read-callback-schedules-three.loop"), "");
 }
 

@@ -64,7 +64,7 @@ pub fn run(data: &[u8]) {
         ..RunOptions::default()
     };
     let old = RunOptions {
-        node: NodeVersion::Node10,
+        node: Some(NodeVersion::Node10),
         explain: true,
         ..opts
     };

@@ -735,7 +735,7 @@ impl<'a> Interp<'a> {
             return None;
         }
         let outer = self.notes.why.clone();
-        let around = outer.clone().unwrap_or_else(|| explain::main_module_sentence(self.module));
+        let around = outer.clone().unwrap_or_else(|| explain::main_module_sentence(self.entry));
         self.notes.why = Some(format!("{around}; {what} (rule 8e)"));
         outer
     }

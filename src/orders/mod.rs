@@ -46,6 +46,8 @@ pub struct Orders {
     pub model_limit: Option<LimitHit>,
     /// Schedules the search replayed (the model's own run not counted).
     pub schedules: usize,
+    /// Whose rules the search followed.
+    pub node: crate::sched::NodeProfile,
 }
 
 /// The bound that cut a search short (see [`SearchBounds`]).
@@ -262,6 +264,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         model_possible,
         model_limit: limit,
         schedules,
+        node: opts.profile(file),
     }
 }
 
@@ -294,12 +297,13 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crat
     let mut p = crate::problem::Diag::Race {
         count,
         race: other.race.clone(),
+        node: orders.node,
     }
     .at(first);
     if let Some(b) = other.logs.get(i) {
         if let Some(j) = model.logs.iter().skip(i + 1).position(|t| t == b) {
             if let Some(span) = span_of(i + 1 + j) {
-                p = p.also(span, "Node 20 may print this first");
+                p = p.also(span, format!("{} may print this first", orders.node));
             }
         }
     }
@@ -343,7 +347,7 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
     if let Some(target) = target {
         host = host.with_target(target);
     }
-    let mut node = node20::node20(pool, module, opts.limits, &mut *search);
+    let mut node = node20::node20(pool, module, opts.limits, opts.profile(file), &mut *search);
     let result = node.run_loop(MAIN, &mut host);
     let spent = Spent {
         callbacks: node.callbacks(),

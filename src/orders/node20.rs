@@ -53,10 +53,18 @@ pub struct ChooserClock<K> {
 /// The Node 20 loop with its unknown timings. `C`: the host's callbacks; `K`: the chooser.
 pub type Node20<C, K> = Scheduler<C, ChooserClock<K>>;
 
-/// A Node 20 loop at tick 0 whose unknown timings `chooser` picks (always
-/// Node 20's drain rule).
-pub fn node20<C: Clone + Display + Hash, K: Chooser>(pool_size: usize, module: Module, limits: Limits, chooser: K) -> Node20<C, K> {
-    Scheduler::with_timing(pool_size, module, limits, ChooserClock::new(chooser)).with_node(NodeProfile::Node20)
+/// A real Node loop at tick 0 whose unknown timings `chooser` picks, with the
+/// rules of `profile` (libuv's timings are the same from Node 20 to 26: the
+/// profiles differ in where an ES module's body runs and in `readFile`'s
+/// round trips).
+pub fn node20<C: Clone + Display + Hash, K: Chooser>(
+    pool_size: usize,
+    module: Module,
+    limits: Limits,
+    profile: NodeProfile,
+    chooser: K,
+) -> Node20<C, K> {
+    Scheduler::with_timing(pool_size, module, limits, ChooserClock::new(chooser)).with_node(profile)
 }
 
 impl<K> ChooserClock<K> {

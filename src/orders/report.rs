@@ -10,8 +10,9 @@ pub fn text(orders: &Orders) -> String {
     let n = orders.orders.len();
     let _ = writeln!(
         out,
-        "{n} order{} Node 20 can print{}:",
+        "{n} order{} {} can print{}:",
         if n == 1 { "" } else { "s" },
+        orders.node,
         cut_note(orders)
     );
     for (i, order) in orders.orders.iter().enumerate() {

@@ -293,6 +293,8 @@ pub enum Diag {
     AsyncExecutor,
     /// `--node 10` with the promise statement `statement`.
     PromisesOnNode10 { statement: String },
+    /// `node N` for a version loopsim has no profile of.
+    UnknownNode { major: u64 },
     /// Statements after a `what` (`return`, `throw`) that never run (a warning).
     AfterExit { what: &'static str },
 
@@ -334,18 +336,22 @@ pub enum Diag {
         got: Option<&'static str>,
     },
     /// An `or` alternative Node 20 never prints (after a complete search).
-    NeverPrintedByNode20,
+    NeverPrintedByNodeVersion { node: crate::sched::NodeProfile },
     /// An alternative real Node never prints.
     NeverPrintedByNode,
     /// An alternative that is not the model's order.
     NotModelOrder,
     /// Real `node` ("Node 20" or "Node") can print `order`, which no
     /// alternative names; it happens when `race`.
-    MissingOrder { node: &'static str, order: String, race: String },
+    MissingOrder { node: String, order: String, race: String },
     /// The orders search was cut short (`cut` says how) after `found` orders.
     SearchCut { cut: String, found: usize },
     /// Node 20 can print `count` orders, e.g. when `race`.
-    Race { count: String, race: String },
+    Race {
+        count: String,
+        race: String,
+        node: crate::sched::NodeProfile,
+    },
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
     /// `--scale fits` would do.
     Scale {
@@ -418,7 +424,7 @@ impl Diag {
                 Code::Context
             }
             AsyncExecutor => Code::AsyncExecutor,
-            PromisesOnNode10 { .. } => Code::NodeVersion,
+            PromisesOnNode10 { .. } | UnknownNode { .. } => Code::NodeVersion,
             AfterExit { .. } => Code::Unreachable,
             Limit { .. } => Code::Limit,
             PredictionDiffers { .. }
@@ -428,7 +434,7 @@ impl Diag {
             | LimitNotHit
             | StoppedByLimit { .. }
             | WrongEnding { .. }
-            | NeverPrintedByNode20
+            | NeverPrintedByNodeVersion { .. }
             | NeverPrintedByNode
             | NotModelOrder
             | MissingOrder { .. } => Code::Prediction,
@@ -522,6 +528,7 @@ impl Diag {
             TopLevelThrow { what } => format!("`{what}` at the top level of an ES module"),
             AsyncExecutor => "an executor cannot be async".into(),
             PromisesOnNode10 { statement } => format!("`{statement}` cannot run with --node 10"),
+            UnknownNode { major } => format!("loopsim has no profile of Node {major}"),
             AfterExit { what } => format!("the statements after `{what}` never run"),
             Limit { limit, queue, .. } => limit_message(*limit, *queue).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
@@ -538,14 +545,14 @@ impl Diag {
                 };
                 format!("predicted the process ends {}, but it ends {}", how(want), how(got))
             }
-            NeverPrintedByNode20 => "real Node 20 never prints this order".into(),
+            NeverPrintedByNodeVersion { node } => format!("real {node} never prints this order"),
             NeverPrintedByNode => "real Node never prints this order".into(),
             NotModelOrder => "this alternative is not the model's order".into(),
             MissingOrder { node, order, .. } => format!("real {node} can also print: {order}"),
             SearchCut { cut, .. } => format!(
                 "the search for the orders Node can print was cut short {cut}: whether the alternatives name them all could not be checked"
             ),
-            Race { .. } => "real Node 20 can print these lines in another order".into(),
+            Race { node, .. } => format!("real {node} can print these lines in another order"),
             Scale { kind, scale, ms, max, .. } => format!(
                 "at --scale {scale} the delay of this `{}` is {ms} ms, more than Node's maximum timer delay ({max} ms)",
                 kind.name()
@@ -608,6 +615,7 @@ impl Diag {
             TopLevelThrow { .. } => "escapes the module".into(),
             AsyncExecutor => "async executor".into(),
             PromisesOnNode10 { .. } => "needs Node 12 or later".into(),
+            UnknownNode { .. } => "not a known version".into(),
             AfterExit { .. } => "never runs".into(),
             DelayAfterLabel { .. } => "delay after the label".into(),
             NoDelay { .. } => "no delay".into(),
@@ -632,7 +640,7 @@ impl Diag {
             LimitNotHit => "the run ended normally".into(),
             StoppedByLimit { .. } => "the run did not finish".into(),
             WrongEnding { got, .. } => format!("actually: {}", got.unwrap_or("exit code 0")),
-            NeverPrintedByNode20 | NeverPrintedByNode => "not a possible order".into(),
+            NeverPrintedByNodeVersion { .. } | NeverPrintedByNode => "not a possible order".into(),
             NotModelOrder => "not the model's order".into(),
             MissingOrder { .. } => "an order is missing".into(),
             SearchCut { .. } => "not all checked".into(),
@@ -782,6 +790,7 @@ impl Diag {
             PromisesOnNode10 { .. } => {
                 "Node ≤ 10 (V8 6.8) took 3 hops per await; loopsim models V8 ≥ 7.2 (Node ≥ 12): drop --node 10 (`then` and `microtask` work with both)".into()
             }
+            UnknownNode { .. } => "write `node 26` (the active LTS, the default), `node 24`, `node 22`, `node 20` or `node 10`".into(),
             AfterExit { what } => format!("`{what}` leaves the block: delete these statements or move them above it"),
             Limit { limit, max, waiting, .. } => limit_help(*limit, *max, waiting),
             PredictionDiffers { text, why, printed, .. } => match why {
@@ -795,15 +804,15 @@ impl Diag {
             StoppedByLimit { got } => format!("if that is the point, end the expect block with `limit {got}`"),
             WrongEnding { got: Some(got), .. } => format!("end the expect block with `{got}`"),
             WrongEnding { want, got: None } => format!("delete the `{}` line", want.unwrap_or("")),
-            NeverPrintedByNode20 => "`loopsim run --all-orders` lists the orders Node 20 can print".into(),
+            NeverPrintedByNodeVersion { node } => format!("`loopsim run --all-orders` lists the orders {node} can print"),
             NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
             NotModelOrder => return None,
             MissingOrder { race, .. } => format!("it happens when {race}; add it as `or {{ … }}`"),
             SearchCut { found, .. } => format!(
                 "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
             ),
-            Race { count, race } => format!(
-                "this trace is the seed model's (a turn lasts a tick); Node 20 can print {count} orders here, e.g. when {race}; `loopsim run --all-orders` lists them"
+            Race { count, race, node } => format!(
+                "this trace is the seed model's (a turn lasts a tick); {node} can print {count} orders here, e.g. when {race}; `loopsim run --all-orders` lists them"
             ),
             Scale { ticks, fits, .. } => format!(
                 "Node would run it 1 ms after it is set, loopsim {ticks} ticks after: use `--scale {fits}` or less for this file"

@@ -19,7 +19,7 @@ pub enum Decision {
     /// Not recorded: the host did not ask for decisions.
     Unrecorded,
     /// Rule 1: the main module (CommonJS at turn 0, an ES module inside turn 1's poll phase).
-    MainModule(Module),
+    MainModule(super::Entry),
     /// Rule 3: a timeout ran in a timers phase once due.
     Timeout {
         /// The clock reading when it was set, in ticks.

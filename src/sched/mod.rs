@@ -44,7 +44,7 @@ pub use event_loop::{EventLoop, Host};
 pub use phase::Phase;
 pub(crate) use pool::ThreadPool;
 pub use pool::{Completion, PoolEvent};
-pub use profile::{DrainRule, NodeProfile, NodeVersion};
+pub use profile::{DrainRule, Entry, NodeProfile, NodeVersion};
 pub(crate) use timers::NodeTimers;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 
@@ -425,27 +425,29 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// Rule 1 — the main module: CommonJS runs at turn 0 before the loop,
-    /// then the drain; an ES module's body runs inside turn 1's poll phase as
-    /// a microtask, so the microtask queue runs before the drain's nextTicks.
+    /// then the drain. An ES module's body is itself run as a microtask, so
+    /// the microtask queue runs before the drain's nextTicks; on Node 20 it
+    /// runs inside turn 1's poll phase, on Node >= 22.18 at turn 0 before the
+    /// loop ([`NodeProfile::entry`]).
     fn main_module<H: Host<C, Self>>(&mut self, at: MainEntry, host: &mut H) -> Step<H::Stop, T::Prune> {
-        let entry = match self.module {
-            Module::Cjs => MainEntry::BeforeLoop,
-            Module::Esm => MainEntry::InPoll,
+        let entry = self.profile.entry(self.module);
+        let runs_at = match entry {
+            Entry::CommonJs | Entry::EsModuleBeforeLoop => MainEntry::BeforeLoop,
+            Entry::EsModuleInPoll => MainEntry::InPoll,
         };
-        if entry != at {
+        if runs_at != at {
             return Ok(());
         }
         let Some(main) = self.state.main.take() else {
             return Ok(());
         };
-        let module = self.module;
-        let decision = self.recorded(|_| Decision::MainModule(module));
+        let decision = self.recorded(|_| Decision::MainModule(entry));
         let ctx = self.ctx(Phase::Main, None, 1, &decision);
         self.timing.unit_begins();
         self.state.last_phase = Phase::Main;
         host.call(self, main, ctx)?;
         self.flush_pool_log(host);
-        if at == MainEntry::InPoll {
+        if entry != Entry::CommonJs {
             self.run_microtasks(host, DrainAfter::Callback)?;
         }
         self.drain_between_callbacks(host, DrainAfter::Callback)

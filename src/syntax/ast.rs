@@ -77,6 +77,9 @@ pub struct File {
     /// `rejections throw|warn`: Node's `--unhandled-rejections` mode; `None`
     /// is Node's default, `throw`.
     pub rejections: Option<Spanned<Rejections>>,
+    /// `node 10|20|22|24|26`: whose rules the file follows (`--node` wins);
+    /// `None` is the default profile, Node 26.
+    pub node: Option<Spanned<crate::sched::NodeProfile>>,
 }
 
 /// The `--unhandled-rejections` modes the language names (Node's

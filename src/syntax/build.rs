@@ -320,6 +320,17 @@ impl Builder {
                 }
             }
             Rule::kw_rejections => self.rejections(value, span, file),
+            Rule::kw_node => {
+                if let Some(n) = self.integer(&value) {
+                    match crate::sched::NodeProfile::from_major(n) {
+                        Some(profile) => {
+                            self.once(&file.node, span, "node");
+                            file.node = Some(Spanned { value: profile, span });
+                        }
+                        None => self.push(Diag::UnknownNode { major: n }.at(value.as_span().into())),
+                    }
+                }
+            }
             Rule::kw_module => {
                 let module = match names::module(value.as_str()) {
                     Ok(m) => Some(m),

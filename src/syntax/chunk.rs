@@ -202,6 +202,7 @@ pub fn merge(file: &mut File, part: File) {
     file.module = file.module.or(part.module);
     file.title = file.title.take().or(part.title);
     file.rejections = file.rejections.or(part.rejections);
+    file.node = file.node.or(part.node);
     file.expect = file.expect.take().or(part.expect);
 }
 
@@ -297,6 +298,9 @@ pub fn shift_file(file: &mut File, by: usize, sites: usize) {
     }
     shift_stmts(&mut file.body, by, sites);
     if let Some(s) = &mut file.rejections {
+        shift_spanned(s, by);
+    }
+    if let Some(s) = &mut file.node {
         shift_spanned(s, by);
     }
     if let Some(e) = &mut file.expect {

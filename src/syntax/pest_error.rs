@@ -84,7 +84,7 @@ fn quoted_number(before: &str) -> bool {
     };
     let digits = last.strip_prefix('"').and_then(|l| l.strip_suffix('"'));
     digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-        && (["times", "after", "pool"].contains(&keyword)
+        && (["times", "after", "pool", "node"].contains(&keyword)
             || STATEMENTS
                 .iter()
                 .any(|row| row.name == keyword && matches!(row.amount, Amount::Delay | Amount::Ticks | Amount::Count)))
@@ -165,7 +165,7 @@ fn describe(rules: &[Rule]) -> String {
 fn name(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "the end of the file",
-        Rule::directive | Rule::kw_pool | Rule::kw_module | Rule::kw_title | Rule::kw_rejections => "a directive",
+        Rule::directive | Rule::kw_pool | Rule::kw_module | Rule::kw_title | Rule::kw_rejections | Rule::kw_node => "a directive",
         Rule::log_stmt
         | Rule::work_stmt
         | Rule::clear_stmt

@@ -22,6 +22,9 @@ pub fn print(file: &File) -> String {
     if let Some(r) = file.rejections {
         let _ = writeln!(out, "rejections {}", r.value.name());
     }
+    if let Some(n) = file.node {
+        let _ = writeln!(out, "node {}", n.value.name());
+    }
     for stmt in &file.body {
         statement(&mut out, stmt, 0);
     }
@@ -290,6 +293,7 @@ pub fn outline(file: &File) -> String {
         ("module", file.module.map(|m| module_name(m.value).to_string())),
         ("pool", file.pool.map(|p| p.value.to_string())),
         ("rejections", file.rejections.map(|r| r.value.name().to_string())),
+        ("node", file.node.map(|n| n.value.name().to_string())),
     ] {
         if let Some(v) = value {
             let _ = writeln!(out, "{name}={v}");

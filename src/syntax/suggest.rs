@@ -80,6 +80,7 @@ pub fn form(keyword: &str) -> Option<&'static str> {
         "title" => "title \"name\", at the top of the file",
         "expect" => "expect { [turn N] [at T] [PHASE] \"text\" … }",
         "rejections" => "rejections throw | rejections warn, at the top of the file",
+        "node" => "node 26 | node 24 | node 22 | node 20 | node 10, at the top of the file",
         _ => return None,
     })
 }

@@ -231,7 +231,7 @@ impl<L: EventLoop<usize>> Host<usize, L> for Chain {
 fn the_chooser_visits_once_per_turn() {
     let mut chooser = Scripted::default();
     let mut host = Chain { left: 3, ran: Vec::new() };
-    let mut node = node20(4, Module::Cjs, Limits::default(), &mut chooser);
+    let mut node = node20(4, Module::Cjs, Limits::default(), NodeProfile::Node20, &mut chooser);
     node.run_loop(0, &mut host).expect("a finite run");
     assert_eq!(node.turn(), 3);
     drop(node);
@@ -243,7 +243,7 @@ fn the_chooser_visits_once_per_turn() {
 fn the_explorer_tells_the_loop_phase_as_the_model_does() {
     let mut chooser = Scripted::default();
     let mut host = Chain { left: 1, ran: Vec::new() };
-    node20(4, Module::Cjs, Limits::default(), &mut chooser)
+    node20(4, Module::Cjs, Limits::default(), NodeProfile::Node20, &mut chooser)
         .run_loop(0, &mut host)
         .expect("a finite run");
     // A nextTick drained after an immediate runs in the check phase's drain.

@@ -33,7 +33,7 @@ fn without_decisions_nothing_is_recorded() {
 #[test]
 fn the_main_module_is_rule_1() {
     let seen = decisions_with(Module::Esm, NodeProfile::Node20, 4, vec![vec![Microtask(1)], vec![]], true);
-    assert_eq!(of(&seen, 0), Decision::MainModule(Module::Esm));
+    assert_eq!(of(&seen, 0), Decision::MainModule(crate::sched::Entry::EsModuleInPoll));
     assert_eq!(
         of(&seen, 1),
         Decision::Drained {
