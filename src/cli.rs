@@ -724,11 +724,16 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
             return Exit::Invalid;
         }
     };
+    let (profile, note) = crate::verify::profile_of(&node);
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
     let opts = crate::verify::Options {
         runs,
         scale,
         jobs: jobs.map(|j| j as usize),
         node,
+        profile,
     };
     if !crate::verify::verify(&loaded, &opts) {
         worst = worst.max(Exit::PredictionFailed);

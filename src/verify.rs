@@ -273,6 +273,34 @@ pub struct Options {
     pub jobs: Option<usize>,
     /// `node --version`, for the header.
     pub node: String,
+    /// The profile the orders are searched with: `node --version`'s ([`profile_of`]).
+    pub profile: crate::sched::NodeProfile,
+}
+
+/// The profile for `node --version`'s answer (`v26.12.1`): its own, or, for a version loopsim
+/// has no profile of, the newest one not newer than it (Node 20's below 20), with a note saying so.
+pub fn profile_of(version: &str) -> (crate::sched::NodeProfile, Option<String>) {
+    use crate::sched::NodeProfile;
+    if let Some(p) = NodeProfile::of_version(version).filter(|p| *p != NodeProfile::Node10) {
+        return (p, None);
+    }
+    let major: Option<u64> = version
+        .trim()
+        .trim_start_matches('v')
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok());
+    let profile = major
+        .and_then(|m| {
+            NodeProfile::ALL
+                .into_iter()
+                .filter(|p| *p != NodeProfile::Node10)
+                .rev()
+                .find(|p| p.name().parse::<u64>().is_ok_and(|n| n <= m))
+        })
+        .unwrap_or(NodeProfile::Node20);
+    let note = format!("loopsim has no profile of node {}: the orders are {profile}'s", version.trim());
+    (profile, Some(note))
 }
 
 /// Runs at once by default: one per core.
@@ -470,8 +498,9 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     println!(
-        "verify: node {}, {} runs per file, {} ms per tick, {} at once",
+        "verify: node {} ({} profile), {} runs per file, {} ms per tick, {} at once",
         opts.node,
+        opts.profile,
         opts.runs,
         opts.scale,
         opts.jobs.map_or_else(
@@ -504,7 +533,10 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
 /// file's [`plan`] at `opts.scale`.
 pub fn verify_file(loaded: &Loaded, program: &emit::Program, plan: &Plan, opts: &Options, bar: &ProgressBar) -> FileReport {
     let start = Instant::now();
-    let run_opts = emit::run_options();
+    let run_opts = interp::RunOptions {
+        node: Some(opts.profile),
+        ..emit::run_options()
+    };
     let orders = orders::all_orders(&loaded.file, &loaded.src, run_opts);
     let Plan {
         model_ticks, work_ticks, ..

@@ -226,3 +226,26 @@ fn temporary_folders_are_private_random_new_and_removed() {
     drop(b);
     assert!(!pa.exists() && !pb.exists());
 }
+
+#[test]
+fn the_profile_follows_node_version() {
+    use crate::sched::NodeProfile;
+    assert_eq!(profile_of("v20.20.2"), (NodeProfile::Node20, None));
+    assert_eq!(profile_of("v22.21.0\n"), (NodeProfile::Node22, None));
+    assert_eq!(profile_of("v24.11.1"), (NodeProfile::Node24, None));
+    assert_eq!(profile_of("v26.12.1"), (NodeProfile::Node26, None));
+    let (p, note) = profile_of("v25.1.0");
+    assert_eq!(p, NodeProfile::Node24);
+    assert_eq!(
+        note.as_deref(),
+        Some("loopsim has no profile of node v25.1.0: the orders are Node 24's")
+    );
+    assert_eq!(profile_of("v28.0.0").0, NodeProfile::Node26);
+    assert_eq!(profile_of("v18.19.0").0, NodeProfile::Node20);
+    assert_eq!(
+        profile_of("v10.24.1").0,
+        NodeProfile::Node20,
+        "Node 10's profile is the model's drain only"
+    );
+    assert_eq!(profile_of("garbage").0, NodeProfile::Node20);
+}
