@@ -217,6 +217,10 @@ struct Uses {
     timers_promises: bool,
     /// `rejections warn`: node must run with `--unhandled-rejections=warn`.
     warn: bool,
+    /// `readFile`: `fs.readFile` of the program itself.
+    read_file: bool,
+    /// `writeFile`: `fs.writeFile` into a private temporary folder.
+    write_file: bool,
 }
 
 impl Uses {
@@ -256,6 +260,8 @@ impl Uses {
                             self.close_fifo = 1;
                         }
                         Kind::Pending => self.pending = true,
+                        Kind::ReadFile => self.read_file = true,
+                        Kind::WriteFile => self.write_file = true,
                         _ => {}
                     }
                     for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
@@ -338,13 +344,13 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
     }
     let mut imports: Vec<(&str, &str)> = Vec::new();
     // `submit 0` alone is an fs.stat.
-    if uses.fifos() || uses.pending || uses.submit {
+    if uses.fifos() || uses.pending || uses.submit || uses.read_file || uses.write_file {
         imports.push(("fs", "node:fs"));
     }
     if uses.net() {
         imports.push(("net", "node:net"));
     }
-    if uses.fifos() || uses.pending {
+    if uses.fifos() || uses.pending || uses.write_file {
         imports.push(("os", "node:os"));
         imports.push(("path", "node:path"));
     }
@@ -386,6 +392,9 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
     }
     if uses.warn {
         out.push_str(runtime::WARN);
+    }
+    if uses.write_file {
+        out.push_str(runtime::WRITE_TARGET);
     }
     if pool_matters && esm {
         out.push_str(&runtime::ESM_POOL.replace("{POOL}", &pool.to_string()));
@@ -1127,6 +1136,8 @@ impl<'a> Gen {
             Kind::Submit => format!("submit({amount}, {f})"),
             Kind::Close => format!("close({f})"),
             Kind::Pending => format!("pending({f})"),
+            Kind::ReadFile => format!("fs.readFile(process.argv[1], () => ({f})())"),
+            Kind::WriteFile => format!("fs.writeFile(writeTarget, 'x', () => ({f})())"),
             Kind::Interval | Kind::Then => unreachable!("written by interval() and then_chain()"),
         };
         self.tracked(site, call, frame)
@@ -1237,6 +1248,8 @@ impl<'a> Gen {
             Kind::Submit => format!("submit({amount}, () => {name}(n + 1))"),
             Kind::Close => format!("close(() => {name}(n + 1))"),
             Kind::Pending => format!("pending(() => {name}(n + 1))"),
+            Kind::ReadFile => format!("fs.readFile(process.argv[1], () => {name}(n + 1))"),
+            Kind::WriteFile => format!("fs.writeFile(writeTarget, 'x', () => {name}(n + 1))"),
             Kind::Interval => return String::new(),
         };
         match site.times {

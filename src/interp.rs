@@ -510,6 +510,12 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
         self.loop_phase = ctx.loop_phase;
         let inst = match task {
             Task::Cb(inst) => inst,
+            // An `fs.readFile`/`fs.writeFile` round trip before its last: the next one.
+            Task::Fs { inst, left } if left > 1 => {
+                sched.submit(0, Task::Fs { inst, left: left - 1 });
+                return Ok(());
+            }
+            Task::Fs { inst, .. } => inst,
             Task::Job { id, .. } => return self.run_job(sched, id, &ctx),
             Task::Settle { promise, site } => return self.settle_timer(sched, promise, site, &ctx),
         };
@@ -880,7 +886,7 @@ impl<'a> Interp<'a> {
             self.then_chain(sched, inst)?;
             None
         } else {
-            hand_to_loop(sched, inst)
+            hand_to_loop(sched, inst, self.profile)
         };
         if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.live.enabled) {
             self.live.handles.entry(label).or_default().insert(handle);
@@ -930,7 +936,7 @@ impl<'a> Interp<'a> {
 }
 
 /// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
-fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>) -> Option<Handle> {
+fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, profile: crate::sched::NodeProfile) -> Option<Handle> {
     let cb = inst.cb;
     let task = Task::Cb(inst);
     match cb.kind.value {
@@ -943,6 +949,22 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>) -
         Kind::Submit => sched.submit(value(cb.ticks()), task),
         Kind::Close => sched.close(task),
         Kind::Pending => sched.defer_pending(task),
+        // `fs.readFile`/`fs.writeFile`: pool round trips one after the other, the callback
+        // after the last (rule 4; how many: the profile's).
+        Kind::ReadFile => sched.submit(
+            0,
+            Task::Fs {
+                inst,
+                left: profile.read_file_round_trips(),
+            },
+        ),
+        Kind::WriteFile => sched.submit(
+            0,
+            Task::Fs {
+                inst,
+                left: profile.write_file_round_trips(),
+            },
+        ),
     }
     None
 }
@@ -965,6 +987,7 @@ fn schedule_detail<'a, L: EventLoop<Task<'a>>>(sched: &L, cb: &Callback) -> Stri
         },
         Kind::Close => "queued for the close phase".into(),
         Kind::Pending => "deferred to the pending phase".into(),
+        Kind::ReadFile | Kind::WriteFile => "thread-pool round trips, the callback after the last".into(),
     }
 }
 

@@ -132,3 +132,22 @@ fn emit_js_command_prints_the_program() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn read_file_and_write_file_are_the_real_calls() {
+    let loaded = load::load_bytes("fs.loop", b"readFile \"r\"\nwriteFile \"w\" { log \"written\" }\n").unwrap();
+    let js = program(&loaded).js;
+    assert!(
+        js.contains("fs.readFile(process.argv[1], () => (() => console.log(\"r\"))());"),
+        "{js}"
+    );
+    assert!(js.contains("fs.writeFile(writeTarget, 'x', () => (() => {"), "{js}");
+    // The one file it writes is in a private folder of its own, removed at exit.
+    assert!(js.contains("fs.mkdtempSync(path.join(os.tmpdir(), 'loopsim-'))"), "{js}");
+    assert!(
+        js.contains("process.on('exit', () => fs.rmSync(path.dirname(writeTarget), { recursive: true, force: true }));"),
+        "{js}"
+    );
+    let plain = load::load_bytes("p.loop", b"readFile \"r\"\n").unwrap();
+    assert!(!program(&plain).js.contains("writeTarget"), "only writeFile makes the folder");
+}

@@ -305,3 +305,23 @@ fn the_search_counts_statements_not_only_callbacks() {
     assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
     assert!(o.orders[0].stopped);
 }
+
+/// `readFile` takes the profile's pool round trips: four on Node 20-24 (a job queued after it
+/// overtakes it in a one-thread pool), one on Node 26; `writeFile` three, then one.
+#[test]
+fn read_file_and_write_file_round_trips_follow_the_profile() {
+    for (node, read_first) in [(20, false), (22, false), (24, false), (26, true)] {
+        for statement in ["readFile", "writeFile"] {
+            let src = format!("node {node}\npool 1\nsubmit \"long\" 5\n{statement} \"fs\"\nsubmit \"after\" 0\n");
+            let loaded = loopsim::load::load_bytes("t.loop", src.as_bytes()).unwrap();
+            let trace = loopsim::interp::run(&loaded.file, &loaded.src, "", loopsim::interp::RunOptions::default());
+            let logs: Vec<&str> = trace.logs().map(|(_, t)| t).collect();
+            let want = if read_first {
+                ["long", "fs", "after"]
+            } else {
+                ["long", "after", "fs"]
+            };
+            assert_eq!(logs, want, "Node {node}, {statement}");
+        }
+    }
+}

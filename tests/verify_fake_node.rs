@@ -64,7 +64,10 @@ fn verify_accepts_the_orders_loopsim_allows() {
     let out = s.verify(&["--runs", "3"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("verify: node v20.0.0-fake, 3 runs per file"), "{stdout}");
+    assert!(
+        stdout.contains("verify: node v20.0.0-fake (Node 20 profile), 3 runs per file"),
+        "{stdout}"
+    );
     assert!(stdout.contains("3 runs in"), "{stdout}");
     assert!(stdout.contains("3 x  allowed: loopsim's own order"), "{stdout}");
     assert!(stdout.contains("1 all allowed, 0 with orders loopsim does not allow"), "{stdout}");

@@ -246,6 +246,13 @@ function submit(n, callback) {
 }
 "#;
 
+/// `writeFile`: the file it writes, in a private temporary folder removed at exit.
+pub const WRITE_TARGET: &str = r#"
+// `writeFile`: fs.writeFile of one byte into a private temporary folder, removed at exit.
+const writeTarget = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopsim-')), 'written');
+process.on('exit', () => fs.rmSync(path.dirname(writeTarget), { recursive: true, force: true }));
+"#;
+
 /// `close`.
 pub const CLOSE: &str = r#"
 // `close`: a pipe handle is destroyed now; its 'close' callback runs in the close phase

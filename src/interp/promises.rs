@@ -91,6 +91,9 @@ pub(crate) enum Task<'a> {
     Job { id: u32, site: u32 },
     /// `timers/promises` `setTimeout`/`setImmediate`: the callback fulfils `promise` (rule 8j).
     Settle { promise: PromiseId, site: Site },
+    /// A thread-pool round trip of `readFile`/`writeFile`: `left` of them, this one included;
+    /// after the last, the callback runs.
+    Fs { inst: Instance<'a>, left: u64 },
 }
 
 impl Hash for Task<'_> {
@@ -99,6 +102,7 @@ impl Hash for Task<'_> {
             Task::Cb(inst) => (0u8, inst).hash(h),
             Task::Job { site, .. } => (1u8, site).hash(h),
             Task::Settle { site, .. } => (2u8, site.0).hash(h),
+            Task::Fs { inst, left } => (3u8, inst, left).hash(h),
         }
     }
 }
@@ -109,6 +113,7 @@ impl fmt::Display for Task<'_> {
             Task::Cb(inst) => inst.fmt(f),
             Task::Job { .. } => f.write_str("a promise job"),
             Task::Settle { .. } => f.write_str("a timers/promises timer"),
+            Task::Fs { inst, .. } => inst.fmt(f),
         }
     }
 }

@@ -527,6 +527,8 @@ pub enum Kind {
     Submit,
     Close,
     Pending,
+    ReadFile,
+    WriteFile,
 }
 
 /// What the number written with a statement means.
@@ -586,7 +588,7 @@ const fn callback(kind: Kind, name: &'static str, phase: Phase, amount: Amount, 
 /// `work`, the callback kinds in the order of [`Kind`], then `clear`,
 /// `repeat`, `again`. Phases: libuv's `uv_run` (timers, poll, check, close,
 /// pending) and Node's `processTicksAndRejections` (nextTick, microtask).
-pub const STATEMENTS: [Statement; 15] = [
+pub const STATEMENTS: [Statement; 17] = [
     plain("log", Amount::None, "log \"text\""),
     plain("work", Amount::Ticks, "work TICKS"),
     callback(
@@ -653,6 +655,20 @@ pub const STATEMENTS: [Statement; 15] = [
         Amount::None,
         "pending [\"label\"] [times N] [{ … }]",
     ),
+    callback(
+        Kind::ReadFile,
+        "readFile",
+        Phase::Poll,
+        Amount::None,
+        "readFile [\"label\"] [{ … }]",
+    ),
+    callback(
+        Kind::WriteFile,
+        "writeFile",
+        Phase::Poll,
+        Amount::None,
+        "writeFile [\"label\"] [{ … }]",
+    ),
     plain("clear", Amount::None, "clear \"label\""),
     plain("repeat", Amount::Count, "repeat N { … }"),
     plain("again", Amount::None, "again"),
@@ -676,7 +692,7 @@ pub const PROMISE_STATEMENTS: [(&str, &str); 11] = [
 
 impl Kind {
     /// Every kind, in order.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Timeout,
         Kind::Interval,
         Kind::Immediate,
@@ -687,6 +703,8 @@ impl Kind {
         Kind::Submit,
         Kind::Close,
         Kind::Pending,
+        Kind::ReadFile,
+        Kind::WriteFile,
     ];
 
     /// Its row of [`STATEMENTS`].

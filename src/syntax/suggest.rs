@@ -109,6 +109,8 @@ mod tests {
                 "submit",
                 "close",
                 "pending",
+                "readFile",
+                "writeFile",
                 "pool",
                 "module",
                 "title",
@@ -117,7 +119,7 @@ mod tests {
         );
         assert_eq!(
             keywords(),
-            "log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, clear, repeat, again"
+            "log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, readFile, writeFile, clear, repeat, again"
         );
         // On a tie the earlier candidate wins.
         assert_eq!(closest("clease", &items()), Some("clear"));
