@@ -281,6 +281,8 @@ impl Uses {
                                 self.timers_promises = true;
                             }
                             Operand::Immediate(_) => self.timers_promises = true,
+                            Operand::File(FileOp::Read, _) => self.read_file = true,
+                            Operand::File(FileOp::Write, _) => self.write_file = true,
                             _ => {}
                         });
                     }
@@ -1009,6 +1011,8 @@ impl<'a> Gen {
             }
             Operand::Timeout(n, _) => format!("timersPromises.setTimeout(ticks({}))", n.value),
             Operand::Immediate(_) => "timersPromises.setImmediate()".into(),
+            Operand::File(FileOp::Read, _) => "fs.promises.readFile(process.argv[1])".into(),
+            Operand::File(FileOp::Write, _) => "fs.promises.writeFile(writeTarget, 'x')".into(),
         };
         self.links(operand, &e.links, false, level)
     }

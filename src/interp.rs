@@ -5,8 +5,8 @@
 
 mod promises;
 
-pub(crate) use promises::Task;
 use promises::{Env, Exec, Flow, PromiseRt};
+pub(crate) use promises::{FsThen, Task};
 
 use crate::sched::{Ctx, EventLoop, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
 use crate::syntax::ast::*;
@@ -511,13 +511,20 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
         let inst = match task {
             Task::Cb(inst) => inst,
             // An `fs.readFile`/`fs.writeFile` round trip before its last: the next one.
-            Task::Fs { inst, left } if left > 1 => {
-                sched.submit(0, Task::Fs { inst, left: left - 1 });
+            Task::Fs { then, left } if left > 1 => {
+                sched.submit(0, Task::Fs { then, left: left - 1 });
                 return Ok(());
             }
-            Task::Fs { inst, .. } => inst,
+            Task::Fs {
+                then: FsThen::Settle { promise, site },
+                ..
+            } => return self.settle(sched, promise, site, explain::SettledBy::FsCall),
+            Task::Fs {
+                then: FsThen::Callback(inst),
+                ..
+            } => inst,
             Task::Job { id, .. } => return self.run_job(sched, id, &ctx),
-            Task::Settle { promise, site } => return self.settle_timer(sched, promise, site, &ctx),
+            Task::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::Timer(ctx.phase)),
         };
         if inst.link == u32::MAX {
             return self.call_main(sched);
@@ -954,14 +961,14 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, p
         Kind::ReadFile => sched.submit(
             0,
             Task::Fs {
-                inst,
+                then: FsThen::Callback(inst),
                 left: profile.read_file_round_trips(),
             },
         ),
         Kind::WriteFile => sched.submit(
             0,
             Task::Fs {
-                inst,
+                then: FsThen::Callback(inst),
                 left: profile.write_file_round_trips(),
             },
         ),

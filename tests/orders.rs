@@ -323,5 +323,18 @@ fn read_file_and_write_file_round_trips_follow_the_profile() {
             };
             assert_eq!(logs, want, "Node {node}, {statement}");
         }
+        // The promise forms, `fs.promises.readFile`/`writeFile`: the same round trips.
+        for operand in ["readFile", "writeFile"] {
+            let src = format!("node {node}\npool 1\nsubmit \"long\" 5\nchain {operand} .then \"fs\"\nsubmit \"after\" 0\n");
+            let loaded = loopsim::load::load_bytes("t.loop", src.as_bytes()).unwrap();
+            let trace = loopsim::interp::run(&loaded.file, &loaded.src, "", loopsim::interp::RunOptions::default());
+            let logs: Vec<&str> = trace.logs().map(|(_, t)| t).collect();
+            let want = if read_first {
+                ["long", "fs", "after"]
+            } else {
+                ["long", "after", "fs"]
+            };
+            assert_eq!(logs, want, "Node {node}, {operand} operand");
+        }
     }
 }

@@ -639,7 +639,8 @@ impl<'a> Checker<'a, '_> {
             | Operand::Rejected(_)
             | Operand::Thenable(_)
             | Operand::Timeout(..)
-            | Operand::Immediate(_) => {}
+            | Operand::Immediate(_)
+            | Operand::File(..) => {}
         }
         self.links(&e.links, ctx);
     }

@@ -92,8 +92,17 @@ pub(crate) enum Task<'a> {
     /// `timers/promises` `setTimeout`/`setImmediate`: the callback fulfils `promise` (rule 8j).
     Settle { promise: PromiseId, site: Site },
     /// A thread-pool round trip of `readFile`/`writeFile`: `left` of them, this one included;
-    /// after the last, the callback runs.
-    Fs { inst: Instance<'a>, left: u64 },
+    /// after the last, the callback runs (the statement) or the promise fulfils (the operand).
+    Fs { then: FsThen<'a>, left: u64 },
+}
+
+/// What follows the last round trip of `readFile`/`writeFile`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FsThen<'a> {
+    /// The statement's callback.
+    Callback(Instance<'a>),
+    /// The `fs.promises` call's promise fulfils.
+    Settle { promise: PromiseId, site: Site },
 }
 
 impl Hash for Task<'_> {
@@ -102,7 +111,14 @@ impl Hash for Task<'_> {
             Task::Cb(inst) => (0u8, inst).hash(h),
             Task::Job { site, .. } => (1u8, site).hash(h),
             Task::Settle { site, .. } => (2u8, site.0).hash(h),
-            Task::Fs { inst, left } => (3u8, inst, left).hash(h),
+            Task::Fs {
+                then: FsThen::Callback(inst),
+                left,
+            } => (3u8, inst, left).hash(h),
+            Task::Fs {
+                then: FsThen::Settle { site, .. },
+                left,
+            } => (4u8, site.0, left).hash(h),
         }
     }
 }
@@ -113,7 +129,14 @@ impl fmt::Display for Task<'_> {
             Task::Cb(inst) => inst.fmt(f),
             Task::Job { .. } => f.write_str("a promise job"),
             Task::Settle { .. } => f.write_str("a timers/promises timer"),
-            Task::Fs { inst, .. } => inst.fmt(f),
+            Task::Fs {
+                then: FsThen::Callback(inst),
+                ..
+            } => inst.fmt(f),
+            Task::Fs {
+                then: FsThen::Settle { .. },
+                ..
+            } => f.write_str("an fs.promises call"),
         }
     }
 }
@@ -617,6 +640,16 @@ impl<'a> Interp<'a> {
                 sched.set_immediate(Task::Settle { promise: p, site });
                 Value::Promise(p)
             }
+            Operand::File(op, _) => {
+                let p = self.op(sched, site, |en, _| en.new_promise(site))?;
+                let left = match op {
+                    FileOp::Read => self.profile.read_file_round_trips(),
+                    FileOp::Write => self.profile.write_file_round_trips(),
+                };
+                let then = FsThen::Settle { promise: p, site };
+                sched.submit(0, Task::Fs { then, left });
+                Value::Promise(p)
+            }
         };
         self.links(sched, v, &e.links, frame, site)
     }
@@ -1065,16 +1098,17 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// The callback of a `timers/promises` timer or immediate: fulfils its promise (rule 8j).
-    pub(super) fn settle_timer<L: EventLoop<Task<'a>>>(
+    /// The callback of a `timers/promises` timer or immediate (rule 8j), or of an `fs.promises`
+    /// call's last round trip: fulfils its promise.
+    pub(super) fn settle<L: EventLoop<Task<'a>>>(
         &mut self,
         sched: &mut L,
         p: PromiseId,
         site: Site,
-        _ctx: &Ctx<'_>,
+        by: explain::SettledBy,
     ) -> Result<(), Stop> {
         if let Some(map) = self.rt.settled_by.as_mut() {
-            map.insert(p, explain::SettledBy::Timer(self.frame_phase));
+            map.insert(p, by);
         }
         self.op(sched, site, |e, s| Ok(e.resolve_promise(p, Value::Plain, site, s)))?;
         Ok(())

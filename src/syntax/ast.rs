@@ -441,13 +441,38 @@ pub enum Operand {
     Timeout(Spanned<u64>, Span),
     /// `immediate`: `timers/promises` `setImmediate()`.
     Immediate(Span),
+    /// `readFile` / `writeFile`: `fs.promises.readFile(…)` / `fs.promises.writeFile(…)`, its
+    /// pool round trips as the statement's.
+    File(FileOp, Span),
+}
+
+/// Which `fs.promises` call a `readFile`/`writeFile` operand is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileOp {
+    Read,
+    Write,
+}
+
+impl FileOp {
+    /// The keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileOp::Read => "readFile",
+            FileOp::Write => "writeFile",
+        }
+    }
 }
 
 impl Operand {
     /// Where it is written.
     pub fn span(&self) -> Span {
         match self {
-            Operand::Value(s) | Operand::Resolved(s) | Operand::Rejected(s) | Operand::Thenable(s) | Operand::Immediate(s) => *s,
+            Operand::Value(s)
+            | Operand::Resolved(s)
+            | Operand::Rejected(s)
+            | Operand::Thenable(s)
+            | Operand::Immediate(s)
+            | Operand::File(_, s) => *s,
             Operand::Name(n) => n.span,
             Operand::Call { span, .. } | Operand::Executor { span, .. } | Operand::Combinator { span, .. } | Operand::Timeout(_, span) => {
                 *span

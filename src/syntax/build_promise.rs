@@ -151,6 +151,8 @@ impl Builder {
             Rule::op_rejected => Operand::Rejected(span),
             Rule::op_thenable => Operand::Thenable(span),
             Rule::op_immediate => Operand::Immediate(span),
+            Rule::op_read_file => Operand::File(FileOp::Read, span),
+            Rule::op_write_file => Operand::File(FileOp::Write, span),
             Rule::name => Operand::Name(self.name(first)),
             Rule::kw_call => {
                 let name = self.name(inner.next().expect("call NAME"));

@@ -394,7 +394,12 @@ fn shift_stmts(stmts: &mut [Stmt], by: usize, sites: usize) {
 fn shift_expr(e: &mut Expr, by: usize, sites: usize) {
     shift(&mut e.span, by);
     match &mut e.operand {
-        Operand::Value(s) | Operand::Resolved(s) | Operand::Rejected(s) | Operand::Thenable(s) | Operand::Immediate(s) => {
+        Operand::Value(s)
+        | Operand::Resolved(s)
+        | Operand::Rejected(s)
+        | Operand::Thenable(s)
+        | Operand::Immediate(s)
+        | Operand::File(_, s) => {
             shift(s, by);
         }
         Operand::Name(n) => shift(&mut n.span, by),

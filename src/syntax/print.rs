@@ -257,6 +257,7 @@ fn expr(out: &mut String, e: &Expr, level: usize) {
         Operand::Rejected(_) => out.push_str("rejected"),
         Operand::Thenable(_) => out.push_str("thenable"),
         Operand::Immediate(_) => out.push_str("immediate"),
+        Operand::File(op, _) => out.push_str(op.name()),
         Operand::Name(n) => out.push_str(&n.text),
         Operand::Call { name, .. } => {
             let _ = write!(out, "call {}", name.text);
@@ -455,6 +456,9 @@ fn outline_expr(e: &Expr, level: usize) -> String {
         Operand::Rejected(_) => s.push_str("Rejected"),
         Operand::Thenable(_) => s.push_str("Thenable"),
         Operand::Immediate(_) => s.push_str("Immediate"),
+        Operand::File(op, _) => {
+            let _ = write!(s, "File {}", op.name());
+        }
         Operand::Name(n) => {
             let _ = write!(s, "Name {}", n.text);
         }
