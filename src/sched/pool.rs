@@ -15,8 +15,8 @@ pub struct Completion<C> {
     pub ready: u64,
     pub start: u64,
     pub seq: u64,
-    /// Took no time at all (an `io` without `after`, a 0-tick job that got a
-    /// thread at once): ready at every later poll, never racing (docs/orders.md §4).
+    /// Took no time at all (an `io` without `after`): ready at every later poll,
+    /// never racing (docs/orders.md §4). A pool job never is, even of 0 ticks.
     pub instant: bool,
     /// The pool thread (1-based, at most 1024) that ran the job; 0 for `io`.
     pub thread: u16,
@@ -57,8 +57,8 @@ pub enum PoolEvent {
     Finish { thread: usize, job: u64, at: u64 },
 }
 
-/// A busy thread: (finish tick, thread, job, start seq, start tick, instant).
-type Busy = (u64, usize, u64, u64, u64, bool);
+/// A busy thread: (finish tick, thread, job, start seq, start tick).
+type Busy = (u64, usize, u64, u64, u64);
 
 struct Waiting<C> {
     job: u64,
@@ -109,16 +109,18 @@ impl<C> ThreadPool<C> {
         self.jobs += 1;
         let job = self.jobs;
         match self.free_threads.pop() {
-            Some(thread) => self.start(thread, job, now, ticks, seq, cb, log, ticks == 0),
+            // A job of 0 ticks is not instant: a thread still runs it and wakes the loop, at any
+            // moment of its tick (docs/orders.md §4). Only an `io` that has already arrived is.
+            Some(thread) => self.start(thread, job, now, ticks, seq, cb, log),
             None => self.waiting.push_back(Waiting { job, ticks, cb }),
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn start(&mut self, thread: usize, job: u64, at: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>, instant: bool) {
+    fn start(&mut self, thread: usize, job: u64, at: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>) {
         *seq += 1;
         let until = at.saturating_add(ticks);
-        self.running.push(Reverse((until, thread, job, *seq, at, instant)));
+        self.running.push(Reverse((until, thread, job, *seq, at)));
         self.running_cbs[thread] = Some(cb);
         log.push(PoolEvent::Start {
             thread: thread + 1,
@@ -145,7 +147,7 @@ impl<C> ThreadPool<C> {
     /// Runs the pool's threads up to tick `until`: every job finishing at
     /// `T <= until` completes, and its thread takes the next waiting job at `T`.
     pub fn advance(&mut self, until: u64, seq: &mut u64, log: &mut Vec<PoolEvent>) {
-        while let Some(&Reverse((at, thread, job, start_seq, start, instant))) = self.running.peek() {
+        while let Some(&Reverse((at, thread, job, start_seq, start))) = self.running.peek() {
             if at > until {
                 break;
             }
@@ -160,13 +162,13 @@ impl<C> ThreadPool<C> {
                 ready: at,
                 start,
                 seq: start_seq,
-                instant,
+                instant: false,
                 thread: u16::try_from(thread + 1).unwrap_or(u16::MAX),
                 job,
                 cb,
             }));
             match self.waiting.pop_front() {
-                Some(w) => self.start(thread, w.job, at, w.ticks, seq, w.cb, log, false),
+                Some(w) => self.start(thread, w.job, at, w.ticks, seq, w.cb, log),
                 None => self.free_threads.push(thread),
             }
         }
@@ -260,7 +262,7 @@ impl<C> ThreadPool<C> {
     {
         use std::hash::Hash;
         let rel = |t: u64| t as i128 - base as i128;
-        let mut running: Vec<(i128, i128, bool)> = self.running.iter().map(|r| (rel(r.0 .0), rel(r.0 .4), r.0 .5)).collect();
+        let mut running: Vec<(i128, i128)> = self.running.iter().map(|r| (rel(r.0 .0), rel(r.0 .4))).collect();
         running.sort_unstable();
         running.hash(h);
         for (thread, cb) in self.running_cbs.iter().enumerate() {
