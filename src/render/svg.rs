@@ -472,7 +472,7 @@ fn place_call(call: &Call, x: f64) -> Placed {
             }
             Body::Suspend(line) => {
                 full.push(format!("suspends at the await of line {line}"));
-                lines.push(note(&format!("⏸ await, line {line}"), inner));
+                lines.push(note(&format!("suspends at await, line {line}"), inner));
             }
         }
     }
