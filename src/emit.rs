@@ -426,6 +426,9 @@ fn runtime_section(out: &mut String, file: &File, uses: &Uses, esm: bool, limit:
     if uses.fifos() {
         out.push_str(&runtime::FIFOS.replace("{COUNT}", &(uses.fifos.min(64) + uses.close_fifo).max(1).to_string()));
     }
+    if uses.fifos() || uses.write_file {
+        out.push_str(runtime::CLEAN_ON_SIGNAL);
+    }
     if uses.monitor() {
         out.push_str(&runtime::MONITOR.replace("{POOL}", &pool.to_string()));
     }
@@ -866,6 +869,8 @@ impl<'a> Gen {
                 format!("{p}async function {}() {{\n{inner}{p}}}\n", self.ident(name))
             }
             StmtKind::Call(name) => format!("{p}{}();\n", self.ident(name)),
+            // Its resumption is a microtask job: counted, as the model counts it.
+            StmtKind::Await(e) if self.limit => format!("{p}await {};\n{p}step();\n", self.expr(e, frame, level)),
             StmtKind::Await(e) => format!("{p}await {};\n", self.expr(e, frame, level)),
             StmtKind::Chain(e) => {
                 let e = self.expr(e, frame, level);
@@ -1348,6 +1353,7 @@ mod tests {
             runtime::CLEAR,
             runtime::LIMIT,
             runtime::FIFOS,
+            runtime::CLEAN_ON_SIGNAL,
             runtime::MONITOR,
             runtime::IO,
             runtime::SUBMIT,

@@ -353,3 +353,16 @@ fn a_zero_tick_pool_job_races_an_immediate_from_the_main_module() {
     let o = orders_of_src("module esm\nnode 20\nsubmit \"stat\" 0\nimmediate \"immediate\"\ntimeout 0 \"timeout\"\n");
     assert!(texts(&o).contains(&vec!["immediate", "timeout", "stat"]), "{:?}", texts(&o));
 }
+
+/// Two jobs of one pool thread that complete in the same tick keep their order: the second got
+/// the thread when the first finished (real Node 20 printed `long, quick` every time).
+#[test]
+fn a_job_waiting_for_a_thread_never_finishes_before_the_job_it_waited_for() {
+    let o = orders_of_src("pool 1\nsubmit \"long\" 5\nsubmit \"quick\" 0\n");
+    assert_eq!(texts(&o), [["long", "quick"]]);
+    let o = orders_of_src("pool 1\nsubmit \"a\" 0\nsubmit \"b\" 0\nsubmit \"c\" 0\n");
+    assert_eq!(texts(&o), [["a", "b", "c"]]);
+    // On two threads, equal jobs started together still finish in either order.
+    let o = orders_of_src("pool 2\nsubmit \"a\" 3\nsubmit \"b\" 3\n");
+    assert_eq!(texts(&o).len(), 2);
+}

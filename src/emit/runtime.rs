@@ -246,6 +246,15 @@ function submit(n, callback) {
 }
 "#;
 
+/// Ctrl-C, `kill` or a closed terminal end the program through `exit`, so that the temporary
+/// folder is removed then too (with the shell's codes: 130, 143, 129).
+pub const CLEAN_ON_SIGNAL: &str = r#"
+// Interrupted (Ctrl-C, kill, a closed terminal): exit, so that the temporary folder goes too.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(signal, () => process.exit(code));
+}
+"#;
+
 /// `writeFile`: the file it writes, in a private temporary folder removed at exit.
 pub const WRITE_TARGET: &str = r#"
 // `writeFile`: fs.writeFile of one byte into a private temporary folder, removed at exit.

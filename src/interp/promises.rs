@@ -774,7 +774,11 @@ impl<'a> Interp<'a> {
         }
         let outer = self.notes.why.clone();
         let around = outer.clone().unwrap_or_else(|| explain::main_module_sentence(self.entry));
-        self.notes.why = Some(format!("{around}; {what} (rule 8e)"));
+        let clause = format!("{what} (rule 8e)");
+        // A body called from a body run the same way says it once.
+        if !around.ends_with(&clause) {
+            self.notes.why = Some(format!("{around}; {clause}"));
+        }
         outer
     }
 

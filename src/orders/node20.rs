@@ -205,6 +205,9 @@ impl<K: Chooser> ChooserClock<K> {
 
     /// Chooses which of `group` (all of one tick) are ready, and in which
     /// order; the others are put back.
+    ///
+    /// Two jobs of one pool thread that complete in the same tick keep their order: the later
+    /// one got the thread when the earlier one finished, so it cannot finish first.
     fn ordered_subset<C: Display>(&mut self, s: &mut LoopState<C>, mut group: Vec<Completion<C>>, ready: Ready) -> Vec<Completion<C>> {
         let mut out = Vec::new();
         while !group.is_empty() {
@@ -213,20 +216,27 @@ impl<K: Chooser> ChooserClock<K> {
                 Ready::Any => true,
                 Ready::AtLeastOne => !out.is_empty(),
             };
-            let n = group.len() + usize::from(can_stop);
+            // Those that may complete next: none of their thread's earlier jobs is still pending.
+            let next: Vec<usize> = (0..group.len())
+                .filter(|&i| {
+                    let c = &group[i];
+                    c.thread == 0 || !group.iter().any(|d| d.thread == c.thread && d.seq < c.seq)
+                })
+                .collect();
+            let n = next.len() + usize::from(can_stop);
             if n == 1 {
-                out.push(group.pop().expect("one left"));
-                break;
+                out.push(group.remove(next[0]));
+                continue;
             }
-            let names: Vec<String> = group.iter().map(|c| c.cb.to_string()).collect();
+            let names: Vec<String> = next.iter().map(|&i| group[i].cb.to_string()).collect();
             let i = self.chooser.choose(n, &|i| match names.get(i) {
                 Some(name) => format!("{name} completed next within its tick"),
                 None => "the rest of the tick's completions were not ready yet".to_string(),
             });
-            if i == group.len() {
+            if i == next.len() {
                 break;
             }
-            out.push(group.remove(i));
+            out.push(group.remove(next[i]));
         }
         s.pool.put_back(group);
         out
