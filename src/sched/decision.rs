@@ -304,6 +304,8 @@ impl Facts {
 pub(crate) fn drained(queue: Phase, queued_by: Phase, point: DrainAfter, module: Module) -> Decision {
     let drain = match (queue, queued_by, point) {
         (Phase::NextTick, Phase::Microtask, _) => Drain::AfterMicrotaskQueue,
+        // The ES module's body is itself a microtask: its nextTicks wait for the microtask queue.
+        (Phase::NextTick, Phase::Main, _) if module == Module::Esm => Drain::AfterMicrotaskQueue,
         (Phase::Microtask, Phase::Main, _) if module == Module::Esm => Drain::EsModuleBody,
         (_, Phase::Timers, DrainAfter::TimerList) => Drain::AfterTimerList,
         (_, Phase::Check, DrainAfter::CheckPhase) => Drain::AfterCheckPhase,
