@@ -86,7 +86,7 @@ def main():
 
     def target(what, ok, figure, goal):
         verdicts.append(ok)
-        print(f"{'met   ' if ok else 'MISSED'}  {what:52} {figure:>12}   target {goal}")
+        print(f"{'met   ' if ok else 'MISSED'}  {what:62} {figure:>10}   target {goal}")
 
     print("\nTargets (issue 14):")
     for name, ls, _, nd in rows:
