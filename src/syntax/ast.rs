@@ -189,18 +189,19 @@ pub enum StmtKind {
     /// `call NAME`: calls an async function now, its promise dropped.
     Call(Name),
     /// `await EXPR`: in an async body or an ES module's top level.
-    Await(Expr),
+    /// (An expression is boxed in a statement, to keep a [`Stmt`] small: 72 bytes.)
+    Await(Box<Expr>),
     /// `promise [NAME] { … } LINK*` or `promise NAME = EXPR`.
     Promise(Box<PromiseStmt>),
     /// `chain EXPR`: an expression evaluated for its links.
-    Chain(Expr),
+    Chain(Box<Expr>),
     /// `resolve [NAME] [with EXPR]`: without a name, the enclosing executor's
     /// promise; without `with`, resolved with `value`.
-    Resolve { target: Option<Name>, with: Option<Expr> },
+    Resolve { target: Option<Name>, with: Option<Box<Expr>> },
     /// `reject [NAME]`: rejects the executor's promise (or NAME's).
     Reject { target: Option<Name> },
     /// `return [EXPR]`: ends an async or handler body (default `value`).
-    Return(Option<Expr>),
+    Return(Option<Box<Expr>>),
     /// `throw`: throws an Error (rejects the promise of the body).
     Throw,
     /// `try { … } catch { … }`.
@@ -946,5 +947,14 @@ mod tests {
         assert_eq!(Kind::from_name("log"), None);
         assert_eq!(Kind::NextTick.phase(), Phase::NextTick);
         assert_eq!(Kind::Submit.statement().amount, Amount::Ticks);
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// A 1e6-statement file holds a million of these: keep them small.
+    #[test]
+    fn a_statement_takes_72_bytes() {
+        assert_eq!(std::mem::size_of::<super::Stmt>(), 72);
     }
 }

@@ -35,15 +35,15 @@ impl Builder {
                 StmtKind::AsyncDef { name, body }
             }
             Rule::call_stmt => StmtKind::Call(self.name(inner.next()?)),
-            Rule::await_stmt => StmtKind::Await(self.expr(inner.next()?)),
-            Rule::chain_stmt => StmtKind::Chain(self.expr(inner.next()?)),
+            Rule::await_stmt => StmtKind::Await(Box::new(self.expr(inner.next()?))),
+            Rule::chain_stmt => StmtKind::Chain(Box::new(self.expr(inner.next()?))),
             Rule::promise_stmt => StmtKind::Promise(Box::new(self.promise(inner)?)),
             Rule::resolve_stmt => {
                 let (mut target, mut with) = (None, None);
                 for part in inner {
                     match part.as_rule() {
                         Rule::name => target = Some(self.name(part)),
-                        Rule::expr => with = Some(self.expr(part)),
+                        Rule::expr => with = Some(Box::new(self.expr(part))),
                         _ => {}
                     }
                 }
@@ -52,7 +52,7 @@ impl Builder {
             Rule::reject_stmt => StmtKind::Reject {
                 target: inner.next().map(|p| self.name(p)),
             },
-            Rule::return_stmt => StmtKind::Return(inner.next().map(|p| self.expr(p))),
+            Rule::return_stmt => StmtKind::Return(inner.next().map(|p| Box::new(self.expr(p)))),
             Rule::throw_stmt => StmtKind::Throw,
             Rule::try_stmt => {
                 let body = self.statements(inner.next()?).into_boxed_slice();
