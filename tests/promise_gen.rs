@@ -11,6 +11,7 @@ mod promise_gen;
 
 use loopsim::interp;
 use loopsim::syntax::ast::*;
+use loopsim::trace::EventKind;
 use std::collections::BTreeMap;
 
 #[test]
@@ -309,6 +310,48 @@ fn the_programs_use_every_statement_kind() {
     let others: Vec<&String> = counts.keys().filter(|k| k.starts_with("other")).collect();
     assert!(others.is_empty(), "statements the generator must not write: {others:?}");
     assert!(!counts.contains_key("interval"));
+}
+
+/// The generator's race avoidance, as loopsim's model runs the programs: every
+/// callback timer is due at its own slot (a multiple of 20 ticks, plus the few
+/// ticks the turns of immediates add), and everything happens within those few
+/// ticks after a multiple of 20 (no code runs at a tick the generator did not
+/// expect, where a timer it set could be due beside another).
+#[test]
+fn timers_are_due_at_distinct_slots_far_apart() {
+    let mut timers = 0;
+    for seed in 0..300 {
+        let text = promise_gen::program(seed);
+        let loaded = loopsim::load::load_bytes("random.loop", text.as_bytes()).unwrap();
+        let opts = interp::RunOptions {
+            verbose: true,
+            ..loopsim::emit::run_options()
+        };
+        let trace = interp::run(&loaded.file, &loaded.src, "", opts);
+        let mut due = Vec::new();
+        for e in &trace.events {
+            let near = e.tick % promise_gen::SPACING < 10;
+            if let EventKind::Schedule {
+                kind: "timeout", detail, ..
+            } = &e.kind
+            {
+                let at: u64 = detail
+                    .strip_prefix("due at ")
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or_else(|| panic!("{detail:?}"));
+                assert!(at % promise_gen::SPACING < 10, "seed {seed}: a timer due at {at}\n{text}");
+                assert!(
+                    due.iter().all(|d: &u64| d.abs_diff(at) >= 10),
+                    "seed {seed}: timers due at {due:?} and {at}\n{text}"
+                );
+                due.push(at);
+            }
+            let idle = matches!(e.kind, EventKind::Sleep { .. } | EventKind::TurnStart | EventKind::Exit);
+            assert!(near || idle, "seed {seed}: {e:?} at tick {}\n{text}", e.tick);
+        }
+        timers += due.len();
+    }
+    assert!(timers > 100, "{timers} timers in 300 programs");
 }
 
 /// A tool: writes the program of seed `LOOPSIM_GEN_SEED` (default 0) to
