@@ -28,6 +28,7 @@ fn the_same_seed_makes_the_same_program() {
 fn two_hundred_seeds_pass_the_checks_and_run_to_their_end() {
     let mut retried = 0;
     let mut statements = Vec::new();
+    let (mut lines, mut unhandled) = (0, 0);
     for seed in 0..200 {
         let text = promise_gen::program(seed);
         promise_gen::accepted(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
@@ -41,7 +42,13 @@ fn two_hundred_seeds_pass_the_checks_and_run_to_their_end() {
             !matches!(trace.ending, loopsim::trace::Ending::Limit(_)),
             "seed {seed}: stopped at a limit\n{text}"
         );
+        lines += trace.logs().count();
+        unhandled += usize::from(matches!(trace.ending, loopsim::trace::Ending::Unhandled { .. }));
     }
+    // Enough lines to compare, and most programs run to their end.
+    println!("{lines} lines; {unhandled} programs end by an unhandled rejection");
+    assert!(lines >= 200 * 5, "{lines} lines in 200 programs");
+    assert!(unhandled <= 200 / 3, "{unhandled} of 200 programs end by an unhandled rejection");
     // The generator follows the checks' rules: a construction is rarely refused.
     assert!(retried < 20, "{retried} of 200 seeds needed another construction");
     let (min, max) = (statements.iter().min().unwrap(), statements.iter().max().unwrap());

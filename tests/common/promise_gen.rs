@@ -487,7 +487,13 @@ impl Gen {
             start: ctx.epoch,
             exact: true,
         });
-        let (lines, end) = self.block(ctx, max, true);
+        // Often a first line, to show when the function starts.
+        let first = (self.budget > 1 && self.rng.percent(40)).then(|| {
+            self.budget -= 1;
+            format!("log {}", self.label("log"))
+        });
+        let (mut lines, end) = self.block(ctx, max, true);
+        lines.splice(0..0, first);
         let frame = self.frames.pop().expect("frame");
         let completion = if frame.exact && end == frame.start { frame.start } else { None };
         (body_text(prefix, &lines), completion)
@@ -499,7 +505,7 @@ impl Gen {
             .visible(&|d| matches!(d.kind, DeclKind::Promise { settleable: true, .. }))
             .is_empty();
         let options: [(Choice, u64); 14] = [
-            (Choice::Log, 4),
+            (Choice::Log, 5),
             (Choice::NextTick, 2),
             (Choice::Microtask, 1),
             (Choice::Immediate, if self.turns < MAX_TURNS { 2 } else { 0 }),
