@@ -698,15 +698,26 @@ impl Names {
     fn of(file: &File) -> Names {
         let mut decls: Vec<(u32, &str, bool)> = Vec::new();
         let mut settled: Vec<(u32, bool)> = Vec::new();
+        // The declarations seen so far that hold no promise (a name is declared before its uses).
+        let mut plain_decls: BTreeSet<u32> = BTreeSet::new();
         each_statement(&file.body, &mut |stmt| match &stmt.kind {
             StmtKind::AsyncDef { name, .. } => decls.extend(name.slot().map(|s| (s.decl, name.text.as_str(), false))),
             StmtKind::Promise(p) => {
                 let plain = match &**p {
                     PromiseStmt::Expr { expr, .. } => {
-                        expr.links.is_empty() && matches!(expr.operand, Operand::Value(_) | Operand::Thenable(_))
+                        expr.links.is_empty()
+                            && match &expr.operand {
+                                Operand::Value(_) | Operand::Thenable(_) => true,
+                                // `promise q = p` holds what `p` holds.
+                                Operand::Name(n) => n.slot().is_some_and(|s| plain_decls.contains(&s.decl)),
+                                _ => false,
+                            }
                     }
                     PromiseStmt::Executor { .. } => false,
                 };
+                if let (true, Some(s)) = (plain, p.name().and_then(Name::slot)) {
+                    plain_decls.insert(s.decl);
+                }
                 if let Some(name) = p.name() {
                     decls.extend(name.slot().map(|s| (s.decl, name.text.as_str(), plain)));
                 }
@@ -1382,6 +1393,28 @@ mod tests {
             }
         }
         names
+    }
+
+    /// `promise q = p` of a `p` bound to a value or thenable holds no promise either: its
+    /// links go on `Promise.resolve(q)`, not on the thenable's own `then` (or on `null`).
+    #[test]
+    fn a_name_bound_to_a_plain_name_is_plain_too() {
+        for operand in ["thenable", "value"] {
+            let src =
+                format!("promise p = {operand}\npromise q = p\nchain q .then \"x\"\npromise r = q .then \"y\"\nchain r .then \"z\"\n");
+            let loaded = crate::load::load_bytes("n.loop", src.as_bytes()).unwrap();
+            let opts = EmitOptions {
+                scale: 1,
+                name: "n.loop".into(),
+            };
+            let js = emit(&loaded.file, &loaded.src, &opts).unwrap().js;
+            assert!(js.contains("const q = p;\nPromise.resolve(q).then("), "{operand}:\n{js}");
+            // `r` is the promise of a link: linked as it is.
+            assert!(
+                js.contains("const r = Promise.resolve(q).then(") && js.contains("\nr.then("),
+                "{operand}:\n{js}"
+            );
+        }
     }
 
     #[test]

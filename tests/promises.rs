@@ -2,7 +2,8 @@
 //! functions"): each construct parses to its tree, the translations a01–a13
 //! (tests/promises/) parse and check clean, names resolve to their slots,
 //! the printer round-trips every `.loop` file of the repository, and the CLI
-//! runs them (every translation's prediction holds).
+//! runs them (every translation's prediction holds), and the reduced cases
+//! of tests/promises/regressions/ run and their predictions hold.
 
 mod common;
 
@@ -153,6 +154,27 @@ fn the_cli_runs_them_and_every_prediction_holds() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+    }
+}
+
+/// The reduced cases of the bugs real Node found (tests/promise_random.rs):
+/// each runs, and its prediction, real Node 20 and 26's output, holds.
+#[test]
+fn each_promise_regression_runs_and_its_prediction_holds() {
+    let files = common::loop_files_in("tests/promises/regressions");
+    assert!(!files.is_empty(), "no .loop file in tests/promises/regressions");
+    for path in &files {
+        let loaded = loopsim::load::load(path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        assert!(loaded.warnings.is_empty(), "{}: {:?}", path.display(), loaded.warnings);
+        let expect = loaded
+            .file
+            .expect
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: no expect block", path.display()));
+        let trace = loopsim::interp::run(&loaded.file, &loaded.src, "", loopsim::emit::run_options());
+        if let Err(p) = loopsim::expect::check(expect, &trace) {
+            panic!("{}: {}", path.display(), p.message);
+        }
     }
 }
 

@@ -203,13 +203,12 @@ struct Resuming {
 enum Binding<'a> {
     /// A promise name not declared yet in this run of its block.
     Unset,
-    Promise(PromiseId),
+    /// A promise name's value: a promise, or the value or thenable of `promise p = value`
+    /// (`= thenable`), kept as it is, as JavaScript's `const p = null` keeps it: a link or an
+    /// `await` makes it a promise where it is written (docs/language.md, "Expressions").
+    Value(Value),
     /// An async function: its body, and where it was defined.
-    Async {
-        body: &'a [Stmt],
-        env: Env,
-        executor: Exec,
-    },
+    Async { body: &'a [Stmt], env: Env, executor: Exec },
 }
 
 struct EnvNode {
@@ -474,12 +473,12 @@ impl<'a> Interp<'a> {
     }
 
     /// Binds a declared promise name in the block's environment.
-    fn bind(&mut self, env: Env, name: &Name, p: PromiseId) {
+    fn bind(&mut self, env: Env, name: &Name, v: Value) {
         let (Some(slot), Some(node)) = (name.slot(), self.rt.envs.get(env.0 as usize)) else {
             return;
         };
         if let Some(b) = self.rt.bindings.get_mut((node.start + slot.index) as usize) {
-            *b = Binding::Promise(p);
+            *b = Binding::Value(v);
         }
     }
 
@@ -617,7 +616,7 @@ impl<'a> Interp<'a> {
             Operand::Resolved(_) => Value::Promise(self.op(sched, site, |en, s| en.promise_resolve(Value::Plain, site, s))?),
             Operand::Rejected(_) => Value::Promise(self.op(sched, site, |en, s| en.promise_reject(site, s))?),
             Operand::Name(n) => match self.lookup(frame.env, n) {
-                Binding::Promise(p) => Value::Promise(p),
+                Binding::Value(v) => v,
                 Binding::Unset | Binding::Async { .. } => Value::Plain,
             },
             Operand::Call { name, .. } => self.call_named(sched, name, frame, site)?,
@@ -840,14 +839,13 @@ impl<'a> Interp<'a> {
                 PromiseStmt::Executor { name, body, links, .. } => {
                     let p = self.executor(sched, body, &frame, site)?;
                     let last = self.links(sched, Value::Promise(p), links, &frame, site)?;
-                    if let (Some(name), Value::Promise(last)) = (name, last) {
+                    if let (Some(name), last @ Value::Promise(_)) = (name, last) {
                         self.bind(frame.env, name, last);
                     }
                 }
                 PromiseStmt::Expr { name, expr } => {
                     let v = self.eval(sched, expr, &frame)?;
-                    let p = self.as_promise(sched, v, site)?;
-                    self.bind(frame.env, name, p);
+                    self.bind(frame.env, name, v);
                 }
             },
             StmtKind::Chain(expr) => {
@@ -910,7 +908,7 @@ impl<'a> Interp<'a> {
     fn target(&self, name: Option<&Name>, frame: &Frame<'a>) -> Option<PromiseId> {
         match name {
             Some(n) => match self.lookup(frame.env, n) {
-                Binding::Promise(p) => Some(p),
+                Binding::Value(Value::Promise(p)) => Some(p),
                 _ => None,
             },
             None => frame.executor.get(),
@@ -1238,4 +1236,46 @@ fn pos_stmt<'s>(body: &'s [Stmt], path: &[Pos], _last: &Pos) -> Option<&'s Stmt>
         };
     }
     stmt
+}
+
+#[cfg(test)]
+mod tests {
+    /// The log lines of a run of `src`.
+    fn logs(src: &str) -> Vec<String> {
+        let loaded = crate::load::load_bytes("t.loop", src.as_bytes()).unwrap();
+        let trace = crate::interp::run(&loaded.file, &loaded.src, "", crate::interp::RunOptions::default());
+        trace.logs().map(|(_, t)| t.to_string()).collect()
+    }
+
+    /// `promise p = thenable` (`= value`) binds the thenable (the value) itself, as
+    /// JavaScript's `const p = …` does: a link, an `await` or `resolve with` makes it a
+    /// promise where it is written, not at the declaration (real Node 20 and 26's orders).
+    #[test]
+    fn a_name_bound_to_a_thenable_or_a_value_is_made_a_promise_where_it_is_used() {
+        // The resolve-thenable job of `Promise.resolve(p)` is queued after t1's reaction.
+        assert_eq!(
+            logs("promise p = thenable\nthen \"t1\" .then \"t2\"\nchain p .then \"a\"\n"),
+            ["t1", "t2", "a"]
+        );
+        // In a handler: two hops from there (8c), after the handler's own `.then`.
+        assert_eq!(
+            logs("promise p = thenable\nthen { chain p .then \"a\" .then \"b\" } .then \"c\"\n"),
+            ["c", "a", "b"]
+        );
+        // `await` of a thenable: two hops from the `await` (8d).
+        assert_eq!(
+            logs("promise p = thenable\nasync f { await p  log \"a\" }\nthen \"t1\" .then \"t2\" .then \"t3\"\nthen { call f }\n"),
+            ["t1", "t2", "t3", "a"]
+        );
+        // A value is no promise to adopt: `q` is fulfilled at once.
+        assert_eq!(
+            logs("promise p = value\npromise q { resolve with p }\nchain q .then \"a\"\nthen \"t1\" .then \"t2\"\n"),
+            ["a", "t1", "t2"]
+        );
+        // `promise q = p` holds what `p` holds.
+        assert_eq!(
+            logs("promise p = thenable\npromise q = p\nchain q .then \"x\" .then \"y\"\nthen \"t1\" .then \"t2\" .then \"t3\"\n"),
+            ["t1", "x", "t2", "y", "t3"]
+        );
+    }
 }
