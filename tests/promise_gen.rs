@@ -68,10 +68,6 @@ enum Role {
     ExecutorCallback(&'static str),
 }
 
-fn kind_name(kind: Kind) -> &'static str {
-    kind.name()
-}
-
 fn operand_name(op: &Operand) -> &'static str {
     match op {
         Operand::Value(_) => "value",
@@ -96,7 +92,7 @@ fn kinds(stmts: &[Stmt], role: Role, out: &mut BTreeMap<String, usize>) {
         match &s.kind {
             StmtKind::Log(_) => add("log".into()),
             StmtKind::Callback(cb) => {
-                let kind = kind_name(cb.kind.value);
+                let kind = cb.kind.value.name();
                 add(kind.into());
                 if cb.is_async {
                     add("async callback".into());
