@@ -69,9 +69,12 @@ enum Command {
         /// as text or JSON.
         #[arg(long, conflicts_with_all = ["verbose", "explain", "no_race_check"])]
         all_orders: bool,
-        /// With --all-orders: replay at most this many schedules [default: 20000]
+        /// With --all-orders: replay at most this many schedules [default: 2000000]
         #[arg(long, requires = "all_orders", value_parser = clap::value_parser!(u64).range(1..))]
         max_schedules: Option<u64>,
+        /// With --all-orders: list every order (up to 10,000), not only the races and the model's order (JSON always lists them)
+        #[arg(long, requires = "all_orders")]
+        list: bool,
         /// Under each line, the rule that placed it there (docs/scheduling.md);
         /// with `--format json`, an "explanations" array, one per log line.
         #[arg(long)]
@@ -232,10 +235,11 @@ pub fn main() -> ExitCode {
             file,
             all_orders: true,
             max_schedules,
+            list,
             format,
             run,
             ..
-        } => cmd_all_orders(&out, file, *format == Format::Json, *max_schedules, run),
+        } => cmd_all_orders(&out, file, *format == Format::Json, *max_schedules, *list, run),
         Command::Run {
             file,
             verbose,
@@ -433,7 +437,7 @@ fn race_check_note(name: &str, orders: &Orders) {
 
 /// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
 /// does) or a bound cut the search short (the orders listed are a partial answer).
-fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u64>, args: &RunArgs) -> Exit {
+fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u64>, list: bool, args: &RunArgs) -> Exit {
     let loaded = match out.load(path, args.node_version()) {
         Ok(l) => l,
         Err(code) => return code,
@@ -446,7 +450,7 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     let text = if json {
         crate::orders::report::json(&orders)
     } else {
-        crate::orders::report::text(&orders)
+        crate::orders::report::text(&orders, list)
     };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());

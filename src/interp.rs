@@ -289,6 +289,18 @@ impl Budget {
     }
 }
 
+/// Where a log line came from, for renaming `{i}` (crate::orders::symmetry).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct LineMeta {
+    /// The byte offset of the statement that logged it.
+    pub start: u32,
+    /// The `{i}` its texts saw.
+    pub index: Option<u32>,
+    /// The text with every `{i}` left as `\0` (only when it has one), so that
+    /// another `{i}` can be filled in.
+    pub pattern: Option<Box<str>>,
+}
+
 /// The trace being recorded: log lines (bounded by the run's limits) and
 /// verbose events (dropped past their own bounds).
 #[derive(Default)]
@@ -298,6 +310,9 @@ struct Recorder {
     log_spans: Vec<Span>,
     /// A running hash of the log texts so far.
     log_hash: u64,
+    /// For the orders search's symmetry reduction: where each line was
+    /// logged from and with which `{i}` (`None`: not recorded).
+    line_meta: Option<Vec<LineMeta>>,
     /// Bytes of log text held ([`MAX_TRACE_LOG_BYTES`]).
     log_bytes: usize,
     /// Verbose events held, and the bytes of their text.
@@ -438,6 +453,43 @@ impl<'a> Interp<'a> {
     pub(crate) fn with_target(mut self, target: &'a [String]) -> Self {
         self.target = Some(target);
         self
+    }
+
+    /// Records where each log line came from ([`LineMeta`]), read back by
+    /// [`Interp::take_line_meta`].
+    pub(crate) fn with_line_meta(mut self) -> Self {
+        self.trace.line_meta = Some(Vec::new());
+        self
+    }
+
+    /// The lines' [`LineMeta`], if recorded.
+    pub(crate) fn take_line_meta(&mut self) -> Vec<LineMeta> {
+        self.trace.line_meta.take().unwrap_or_default()
+    }
+
+    /// Logs `text` rendered in `frame` (and its [`LineMeta`] when recorded).
+    fn log_text<L: EventLoop<Task<'a>>>(&mut self, sched: &L, text: &Text, frame: &Frame, span: Span) -> Result<(), Stop> {
+        self.log(sched, render(text, frame), span)?;
+        if let Some(meta) = &mut self.trace.line_meta {
+            let pattern = text.parts.iter().any(|p| matches!(p, TextPart::Index)).then(|| {
+                let mut pattern = String::new();
+                for part in &text.parts {
+                    match part {
+                        TextPart::Lit(s) => pattern.push_str(s),
+                        TextPart::Index => pattern.push('\0'),
+                        TextPart::Run => pattern.push_str(&frame.run.to_string()),
+                        TextPart::Count => pattern.push_str(&frame.count.to_string()),
+                    }
+                }
+                pattern.into_boxed_str()
+            });
+            meta.push(LineMeta {
+                start: span.start() as u32,
+                index: frame.index.map(|i| i as u32),
+                pattern,
+            });
+        }
+        Ok(())
     }
 
     /// Stops the run with [`Stop::TimeUp`] once `deadline` has passed (checked
@@ -790,10 +842,7 @@ impl<'a> Interp<'a> {
         resuming: Option<u64>,
     ) -> Result<Flow, Stop> {
         match &stmt.kind {
-            StmtKind::Log(text) => {
-                let text = render(text, &frame);
-                self.log(sched, text, stmt.span)?;
-            }
+            StmtKind::Log(text) => self.log_text(sched, text, &frame, stmt.span)?,
             StmtKind::Work(n) => {
                 if self.verbose() {
                     let line = self.line(stmt.span);
@@ -996,6 +1045,52 @@ fn schedule_detail<'a, L: EventLoop<Task<'a>>>(sched: &L, cb: &Callback) -> Stri
         Kind::Pending => "deferred to the pending phase".into(),
         Kind::ReadFile | Kind::WriteFile => "thread-pool round trips, the callback after the last".into(),
     }
+}
+
+/// The callback sites whose completions the orders search may treat as
+/// interchangeable (symmetry reduction, docs/orders.md "How loopsim
+/// searches"): `submit`, `io`, `readFile` and `writeFile` statements written
+/// in a `repeat` of the main module (so each `{i}` schedules one callback,
+/// once), with no `times`, whose bodies hold no `repeat` (every `{i}` inside
+/// is theirs) and no `again`. Then `{i}` only fills in texts, and two such
+/// callbacks of one tick differ only in the lines they log. None in a file
+/// with `clear` (which compares labels, `{i}` filled in) or promise
+/// statements.
+pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
+    let mut sites = vec![false; file.sites];
+    if has_clear(&file.body) || crate::check::promises::first_use(file).is_some() {
+        return sites;
+    }
+    fn walk(stmts: &[Stmt], in_repeat: bool, sites: &mut [bool]) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Repeat { body, .. } => walk(body, true, sites),
+                StmtKind::Callback(cb) => {
+                    let completion = matches!(cb.kind.value, Kind::Submit | Kind::Io | Kind::ReadFile | Kind::WriteFile);
+                    let body = cb.body.as_deref().unwrap_or(&[]);
+                    if in_repeat && completion && cb.times.is_none() && cb.links.is_empty() && !repeats_or_again(body) {
+                        if let Some(slot) = sites.get_mut(cb.site) {
+                            *slot = true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    fn repeats_or_again(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|s| match &s.kind {
+            StmtKind::Repeat { .. } | StmtKind::Again => true,
+            StmtKind::Callback(cb) => {
+                cb.times.is_some()
+                    || cb.body.as_deref().is_some_and(repeats_or_again)
+                    || cb.links.iter().any(|l| l.body.as_deref().is_some_and(repeats_or_again))
+            }
+            _ => false,
+        })
+    }
+    walk(&file.body, false, &mut sites);
+    sites
 }
 
 /// Whether any statement in `stmts` (bodies included) is a `clear`.

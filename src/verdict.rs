@@ -108,7 +108,7 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
         if let Some(cut) = all.cut {
             let p = Diag::SearchCut {
                 cut: cut.describe(),
-                found: all.orders.len(),
+                found: all.count.min(usize::MAX as u128) as usize,
             }
             .at(expect.span);
             return Verdict::Fail {

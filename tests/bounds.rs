@@ -290,7 +290,11 @@ fn all_orders_cut_short_by_time_says_so_and_exits_3() {
     // Given time, the search completes: both orders, exit 0.
     let o = loopsim(&["run", "--all-orders", &f], 30);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert!(o.stdout.starts_with("2 orders Node 26 can print:\n"), "{}", o.stdout);
+    assert!(
+        o.stdout.starts_with("2 orders Node 26 can print. The races:\n  1. \u{201c}i\u{201d} and \u{201c}t\u{201d} may swap (2 orders): a millisecond boundary passed before the timers phase of turn 1\n"),
+        "{}",
+        o.stdout
+    );
 }
 
 #[test]

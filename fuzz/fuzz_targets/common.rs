@@ -111,7 +111,8 @@ pub fn orders(data: &[u8]) {
     let model = interp::run(&loaded.file, &loaded.src, "fuzz", opts);
     let found = orders::all_orders_after(&loaded.file, &loaded.src, opts, bounds, &model);
     assert!(!found.orders.is_empty(), "the model's order is always listed");
-    let _ = orders::report::text(&found);
+    let _ = orders::report::text(&found, false);
+    let _ = orders::report::text(&found, true);
     let _ = orders::report::json(&found);
     if let Some(warning) = orders::race_warning(&model, &found) {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));

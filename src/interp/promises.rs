@@ -105,6 +105,35 @@ pub(crate) enum FsThen<'a> {
     Settle { promise: PromiseId, site: Site },
 }
 
+impl crate::orders::node20::Interchangeable for Task<'_> {
+    /// A callback's completion (or a `readFile`/`writeFile` round trip) with a `{i}`.
+    fn class(&self) -> Option<(crate::orders::node20::Class, u32)> {
+        let (inst, left) = match self {
+            Task::Cb(inst) => (inst, 0),
+            Task::Fs {
+                then: FsThen::Callback(inst),
+                left,
+            } => (inst, *left),
+            _ => return None,
+        };
+        if inst.link != 0 || inst.alone {
+            return None;
+        }
+        let index = inst.index?.get();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (left, inst.run).hash(&mut h);
+        let span = (inst.cb.span.start() as u32, inst.cb.span.end() as u32);
+        Some((
+            crate::orders::node20::Class {
+                site: inst.cb.site,
+                span,
+                key: h.finish(),
+            },
+            index,
+        ))
+    }
+}
+
 impl Hash for Task<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
         match self {
@@ -520,10 +549,7 @@ impl<'a> Interp<'a> {
             (_, _, Some(body)) => {
                 self.block(sched, body, frame)?;
             }
-            (Some(label), _, None) => {
-                let text = render(label, &frame);
-                self.log(sched, text, inst.cb.span)?;
-            }
+            (Some(label), _, None) => self.log_text(sched, label, &frame, inst.cb.span)?,
             (None, _, None) => {}
         }
         Ok(())

@@ -8,7 +8,9 @@
 
 pub mod membership;
 pub mod node20;
+pub mod races;
 pub mod report;
+pub mod symmetry;
 
 use crate::interp::{self, Interp, RunOptions, Stop, MAIN};
 use crate::syntax::ast::File;
@@ -31,9 +33,18 @@ pub struct Order {
 }
 
 /// The distinct possible orders, the seed model's first.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Orders {
+    /// The orders, the seed model's first; at most [`MAX_LISTED`].
     pub orders: Vec<Order>,
+    /// How many distinct orders there are (of those found, when `truncated`;
+    /// saturating at 2¹²⁸ − 1).
+    pub count: u128,
+    /// The races that make the orders many, stated.
+    pub races: Vec<races::Race>,
+    /// The canonical orders of the search, each standing for its renamings.
+    #[serde(skip)]
+    pub entries: Vec<symmetry::Entry>,
     /// A search bound cut the exploration short: more orders may exist.
     pub truncated: bool,
     /// Which bound, when `truncated`.
@@ -68,6 +79,27 @@ pub enum Cut {
     Bytes(usize),
     /// The search ran this many seconds.
     Seconds(u64),
+}
+
+impl Orders {
+    /// Whether `logs` (ending stopped by a limit or not) is one of the orders:
+    /// exact, over every order and not only those listed.
+    pub fn contains(&self, logs: &[String], stopped: bool) -> bool {
+        self.race_of(logs, stopped).is_some()
+    }
+
+    /// The timing that gives `logs` (as in [`Order::race`]), if it is one of the orders.
+    pub fn race_of(&self, logs: &[String], stopped: bool) -> Option<String> {
+        if let Some(o) = self.orders.iter().find(|o| o.logs == logs && o.stopped == stopped) {
+            return Some(o.race.clone());
+        }
+        self.entries.iter().find(|e| e.contains(logs, stopped)).map(|e| e.race.clone())
+    }
+
+    /// Whether every order is listed in [`Orders::orders`].
+    pub fn all_listed(&self) -> bool {
+        self.orders.len() as u128 >= self.count
+    }
 }
 
 impl Cut {
@@ -105,6 +137,8 @@ pub struct SearchBounds {
     pub max_bytes: usize,
     /// Longest the search may run, after the seed model's run; `None`: no limit.
     pub time_limit: Option<Duration>,
+    /// Reduce by symmetry ([`symmetry`]): the same orders, found faster.
+    pub symmetry: bool,
 }
 
 /// Bytes an order's line costs besides its text (a `String`).
@@ -139,13 +173,14 @@ impl SearchBounds {
 impl Default for SearchBounds {
     fn default() -> Self {
         SearchBounds {
-            max_schedules: 20_000,
+            max_schedules: 2_000_000,
             max_callbacks: 20_000_000,
             max_statements: 20_000_000,
             max_orders: 1_000,
             max_states: 2_000_000,
             max_bytes: 128 << 20,
             time_limit: Some(Duration::from_secs(10)),
+            symmetry: true,
         }
     }
 }
@@ -189,11 +224,17 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
 fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: Vec<String>, limit: Option<LimitHit>) -> Orders {
     let opts = interp::resolve_limits(file, opts);
     let mut bytes = order_bytes(&model);
-    let mut found: IndexMap<(Vec<String>, bool), String> = IndexMap::new();
-    found.insert((model, limit.is_some()), String::new());
+    let model_stopped = limit.is_some();
+    // The canonical orders found (symmetry::Entry), by their lines and ending.
+    let mut found: IndexMap<(Vec<String>, bool), Vec<symmetry::Entry>> = IndexMap::new();
     let mut search = Search {
         deadline: bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs())),
         max_states: bounds.max_states,
+        symmetric: if bounds.symmetry {
+            interp::interchangeable_sites(file)
+        } else {
+            Vec::new()
+        },
         ..Search::default()
     };
     let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
@@ -206,11 +247,11 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         if cut.is_some() {
             break;
         }
-        search.budget = budget;
+        search.budget = if budget >= 2 { usize::MAX } else { budget };
         search.cut = false;
         search.restart(Vec::new());
         loop {
-            let (logs, stopped, spent) = replay(file, src, opts, &mut search, None);
+            let (logs, stopped, spent, meta) = replay_with_meta(file, src, opts, &mut search, None);
             callbacks = callbacks.saturating_add(spent.callbacks);
             statements = statements.saturating_add(spent.statements);
             schedules += 1;
@@ -219,15 +260,20 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
                 break 'rounds;
             }
             if let Some(logs) = logs {
-                model_possible |= found.get_index(0).is_some_and(|((first, _), _)| *first == logs);
-                if let Entry::Vacant(v) = found.entry((logs, stopped)) {
-                    let more = order_bytes(&v.key().0);
-                    if bytes.saturating_add(more) > bounds.max_bytes {
-                        cut = Some(Cut::Bytes(bounds.max_bytes));
-                        break 'rounds;
+                let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
+                let entry = symmetry::canonical(logs, stopped, race, meta, search.marks.clone());
+                match found.entry((entry.logs.clone(), stopped)) {
+                    Entry::Vacant(v) => {
+                        let more = order_bytes(&v.key().0);
+                        if bytes.saturating_add(more) > bounds.max_bytes {
+                            cut = Some(Cut::Bytes(bounds.max_bytes));
+                            break 'rounds;
+                        }
+                        bytes += more;
+                        v.insert(vec![entry]);
                     }
-                    bytes += more;
-                    v.insert(search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string()));
+                    // The same lines, found with other symmetries: keep the widest orbits.
+                    Entry::Occupied(mut o) => symmetry::merge(o.get_mut(), entry),
                 }
             }
             cut = if found.len() >= bounds.max_orders {
@@ -253,12 +299,42 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             break;
         }
     }
-    let orders = found
-        .into_iter()
-        .map(|((logs, stopped), race)| Order { logs, stopped, race })
-        .collect();
+    let mut count = found.values().fold(0u128, |a, same| a.saturating_add(symmetry::union_size(same)));
+    let entries: Vec<symmetry::Entry> = found.into_values().flatten().collect();
+    let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
+    model_possible |= model_at.is_some();
+    if model_at.is_none() {
+        count = count.saturating_add(1);
+    }
+    // The list: the model's order first, then each entry's orbit, up to MAX_LISTED.
+    let mut orders = vec![Order {
+        logs: model.clone(),
+        stopped: model_stopped,
+        race: String::new(),
+    }];
+    let mut listed: HashSet<(Vec<String>, bool)> = HashSet::new();
+    listed.insert((model.clone(), model_stopped));
+    'list: for entry in &entries {
+        for logs in entry.expand(MAX_LISTED) {
+            if orders.len() >= MAX_LISTED {
+                break 'list;
+            }
+            if !listed.insert((logs.clone(), entry.stopped)) {
+                continue;
+            }
+            orders.push(Order {
+                logs,
+                stopped: entry.stopped,
+                race: entry.race.clone(),
+            });
+        }
+    }
+    let races = races::statements(&orders, &entries, count, src);
     Orders {
         orders,
+        count,
+        races,
+        entries,
         truncated: cut.is_some(),
         cut,
         model_possible,
@@ -267,6 +343,9 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         node: opts.profile(file),
     }
 }
+
+/// Most orders [`Orders::orders`] lists (the count goes on).
+pub const MAX_LISTED: usize = 10_000;
 
 /// The bytes an order's lines hold, as counted against [`SearchBounds::max_bytes`].
 fn order_bytes(logs: &[String]) -> usize {
@@ -292,7 +371,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crat
     let count = if orders.truncated {
         "several".to_string()
     } else {
-        orders.orders.len().to_string()
+        crate::render::thousands(orders.count.min(u64::MAX as u128) as u64)
     };
     let mut p = crate::problem::Diag::Race {
         count,
@@ -336,6 +415,18 @@ struct Spent {
 /// stopped, and what it cost. With a `target`, a schedule is pruned at its
 /// first log line that differs from the target's.
 fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, Spent) {
+    let (logs, stopped, spent, _) = replay_with_meta(file, src, opts, search, target);
+    (logs, stopped, spent)
+}
+
+/// [`replay`], with the lines' [`interp::LineMeta`] when the search reduces by symmetry.
+fn replay_with_meta(
+    file: &File,
+    src: &str,
+    opts: RunOptions,
+    search: &mut Search,
+    target: Option<&[String]>,
+) -> (Option<Vec<String>>, bool, Spent, Vec<interp::LineMeta>) {
     let (pool, module) = interp::loop_config(file, &opts);
     let deadline = search.deadline;
     let quiet = RunOptions {
@@ -347,12 +438,16 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
     if let Some(target) = target {
         host = host.with_target(target);
     }
+    if search.symmetric.iter().any(|&s| s) {
+        host = host.with_line_meta();
+    }
     let mut node = node20::node20(pool, module, opts.limits, opts.profile(file), &mut *search);
     let result = node.run_loop(MAIN, &mut host);
     let spent = Spent {
         callbacks: node.callbacks(),
         statements: host.statements(),
     };
+    let meta = host.take_line_meta();
     let trace = host.into_trace(
         "",
         Ending::Finished {
@@ -366,19 +461,20 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
     }
     if search.halted.is_some() {
         // Cut short mid-schedule: its lines are no order.
-        return (None, false, spent);
+        return (None, false, spent, meta);
     }
     let logs = into_texts(trace);
-    match result {
-        Ok(()) => (Some(logs), false, spent),
+    let (logs, stopped) = match result {
+        Ok(()) => (Some(logs), false),
         // A schedule that diverged from the target, or ran out of time, is no order.
-        Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => (None, false, spent),
-        Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true, spent),
+        Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => (None, false),
+        Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true),
         // The process ended (an unhandled rejection): the order ends there.
-        Err(Halt::Host(interp::Stop::Exit(_))) => (Some(logs), false, spent),
-        Err(Halt::Pruned(_)) if search.cycle => (Some(logs), true, spent),
-        Err(Halt::Pruned(_)) => (None, false, spent),
-    }
+        Err(Halt::Host(interp::Stop::Exit(_))) => (Some(logs), false),
+        Err(Halt::Pruned(_)) if search.cycle => (Some(logs), true),
+        Err(Halt::Pruned(_)) => (None, false),
+    };
+    (logs, stopped, spent, meta)
 }
 
 /// Depth-first search over choice sequences by replay.
@@ -410,6 +506,11 @@ struct Search {
     max_states: usize,
     /// The deadline passed, or memory ran out: the search stops.
     halted: Option<Cut>,
+    /// By callback site: whose completions may be interchanged (symmetry
+    /// reduction; empty: none, as in a guided search).
+    symmetric: Vec<bool>,
+    /// The symmetries met on this schedule.
+    marks: Vec<symmetry::Mark>,
 }
 
 impl Search {
@@ -421,6 +522,7 @@ impl Search {
         self.race = None;
         self.path.clear();
         self.cycle = false;
+        self.marks.clear();
     }
 
     /// The next sequence to replay: the last choice that has options left, advanced.
@@ -459,7 +561,41 @@ impl Chooser for &mut Search {
         choice
     }
 
+    fn symmetric(&mut self, site: usize) -> bool {
+        self.symmetric.get(site).copied().unwrap_or(false)
+    }
+
+    /// Members all of an earlier mark of the site: already covered; none of
+    /// any: a new mark; some of one: no reduction (the renamings would mix).
+    fn interchanged(&mut self, class: node20::Class, members: &[u32]) -> bool {
+        let mut earlier = self.marks.iter().filter(|m| m.site == class.site);
+        if earlier.clone().any(|m| members.iter().all(|i| m.members.contains(i))) {
+            return true;
+        }
+        if earlier.any(|m| members.iter().any(|i| m.members.contains(i))) {
+            return false;
+        }
+        let mut members = members.to_vec();
+        members.sort_unstable();
+        self.marks.push(symmetry::Mark {
+            site: class.site,
+            span: class.span,
+            members,
+        });
+        true
+    }
+
     fn visit(&mut self, fingerprint: u64) -> bool {
+        // The symmetries met so far are part of the state: the orders a future
+        // stands for depend on them.
+        let fingerprint = if self.marks.is_empty() {
+            fingerprint
+        } else {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (fingerprint, &self.marks).hash(&mut h);
+            h.finish()
+        };
         if let Some((deadline, seconds)) = self.deadline {
             if Instant::now() >= deadline {
                 self.halted = Some(Cut::Seconds(seconds));

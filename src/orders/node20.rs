@@ -23,7 +23,44 @@ pub trait Chooser {
     /// Called at each turn with a fingerprint of the whole state (the log so
     /// far included); `false` abandons this schedule (its future was explored).
     fn visit(&mut self, fingerprint: u64) -> bool;
+    /// Whether completions of callback site `site` may be treated as
+    /// interchangeable (see [`Interchangeable`]); `false` unless the chooser
+    /// reduces by symmetry.
+    fn symmetric(&mut self, site: usize) -> bool {
+        let _ = site;
+        false
+    }
+    /// Asked when the completions of `class` (indices `{i}` in `members`) are
+    /// interchangeable at a choice: `true` lets only the first be offered (the
+    /// chooser records the symmetry), `false` offers them all.
+    fn interchanged(&mut self, class: Class, members: &[u32]) -> bool {
+        let _ = (class, members);
+        false
+    }
 }
+
+/// What makes two completions interchangeable: the same callback statement
+/// (site), the same everything else but the `{i}` of their `repeat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Class {
+    /// The callback statement's site number.
+    pub site: usize,
+    /// The statement's span in bytes (start, end): the lines its callbacks log lie inside.
+    pub span: (u32, u32),
+    /// A hash of what else must be equal (the round trip, the run of a chain).
+    pub key: u64,
+}
+
+/// A callback that may be one of several interchangeable completions
+/// (symmetry reduction, docs/orders.md "How loopsim searches").
+pub trait Interchangeable {
+    /// Its class and its `{i}`, if it has both; `None`: never interchangeable.
+    fn class(&self) -> Option<(Class, u32)> {
+        None
+    }
+}
+
+impl Interchangeable for usize {}
 
 /// The chooser abandoned a schedule (its future was explored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +94,7 @@ pub type Node20<C, K> = Scheduler<C, ChooserClock<K>>;
 /// rules of `profile` (libuv's timings are the same from Node 20 to 26: the
 /// profiles differ in where an ES module's body runs and in `readFile`'s
 /// round trips).
-pub fn node20<C: Clone + Display + Hash, K: Chooser>(
+pub fn node20<C: Clone + Display + Hash + Interchangeable, K: Chooser>(
     pool_size: usize,
     module: Module,
     limits: Limits,
@@ -74,7 +111,7 @@ impl<K> ChooserClock<K> {
     }
 }
 
-impl<C: Clone + Display + Hash, K: Chooser> Timing<C> for ChooserClock<K> {
+impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for ChooserClock<K> {
     type Prune = Pruned;
     const REPORTS_POOL: bool = false;
 
@@ -165,7 +202,7 @@ impl<K: Chooser> ChooserClock<K> {
 
     /// Blocks until the handle's due tick or the next completion; a
     /// completion that wakes it is among those it sees (rule 2a's wait, in poll).
-    fn block<C: Display>(&mut self, s: &mut LoopState<C>) -> Vec<Completion<C>> {
+    fn block<C: Display + Interchangeable>(&mut self, s: &mut LoopState<C>) -> Vec<Completion<C>> {
         let next = s.pool.next_ready();
         let handle = s.timers.handle_due();
         let Some(wake) = next.into_iter().chain(handle).min() else {
@@ -189,13 +226,13 @@ impl<K: Chooser> ChooserClock<K> {
     }
 
     /// Orders each tick's group of completions in every possible way.
-    fn order_groups<C: Display>(&mut self, s: &mut LoopState<C>, items: Vec<Completion<C>>) -> Vec<Completion<C>> {
+    fn order_groups<C: Display + Interchangeable>(&mut self, s: &mut LoopState<C>, items: Vec<Completion<C>>) -> Vec<Completion<C>> {
         let mut out = Vec::new();
-        let mut rest = items.into_iter().peekable();
-        while let Some(first) = rest.next() {
+        let mut rest = std::collections::VecDeque::from(items);
+        while let Some(first) = rest.pop_front() {
             let mut group = vec![first];
-            while rest.peek().is_some_and(|c| c.ready == group[0].ready) {
-                group.push(rest.next().expect("peeked"));
+            while rest.front().is_some_and(|c| c.ready == group[0].ready) {
+                group.push(rest.pop_front().expect("peeked"));
             }
             let ordered = self.ordered_subset(s, group, Ready::All);
             out.extend(ordered);
@@ -208,7 +245,12 @@ impl<K: Chooser> ChooserClock<K> {
     ///
     /// Two jobs of one pool thread that complete in the same tick keep their order: the later
     /// one got the thread when the earlier one finished, so it cannot finish first.
-    fn ordered_subset<C: Display>(&mut self, s: &mut LoopState<C>, mut group: Vec<Completion<C>>, ready: Ready) -> Vec<Completion<C>> {
+    fn ordered_subset<C: Display + Interchangeable>(
+        &mut self,
+        s: &mut LoopState<C>,
+        mut group: Vec<Completion<C>>,
+        ready: Ready,
+    ) -> Vec<Completion<C>> {
         let mut out = Vec::new();
         while !group.is_empty() {
             let can_stop = match ready {
@@ -217,12 +259,13 @@ impl<K: Chooser> ChooserClock<K> {
                 Ready::AtLeastOne => !out.is_empty(),
             };
             // Those that may complete next: none of their thread's earlier jobs is still pending.
-            let next: Vec<usize> = (0..group.len())
+            let mut next: Vec<usize> = (0..group.len())
                 .filter(|&i| {
                     let c = &group[i];
                     c.thread == 0 || !group.iter().any(|d| d.thread == c.thread && d.seq < c.seq)
                 })
                 .collect();
+            self.reduce_by_symmetry(&group, &mut next);
             let n = next.len() + usize::from(can_stop);
             if n == 1 {
                 out.push(group.remove(next[0]));
@@ -240,6 +283,56 @@ impl<K: Chooser> ChooserClock<K> {
         }
         s.pool.put_back(group);
         out
+    }
+}
+
+impl<K: Chooser> ChooserClock<K> {
+    /// Symmetry reduction: of the candidates in `next` that are interchangeable
+    /// (one class, alone on their pool threads in `group`), only the first
+    /// submitted stays; the chooser is told the class and its members' `{i}`.
+    /// Any other member first gives the same run with the members' `{i}`
+    /// renamed, which `crate::orders::symmetry` puts back.
+    ///
+    /// The chooser decides whether a class may be reduced
+    /// ([`Chooser::interchanged`]): its members must be either all members of
+    /// a class reduced before (still pending: their lines are all to come) or
+    /// none of them.
+    fn reduce_by_symmetry<C: Interchangeable>(&mut self, group: &[Completion<C>], next: &mut Vec<usize>) {
+        if next.len() < 2 {
+            return;
+        }
+        let alone = |i: usize| group[i].thread == 0 || group.iter().filter(|d| d.thread == group[i].thread).count() == 1;
+        let mut class_of: Vec<Option<(Class, u32)>> = Vec::with_capacity(next.len());
+        for &i in next.iter() {
+            let class = group[i].cb.class().filter(|(c, _)| alone(i) && self.chooser.symmetric(c.site));
+            class_of.push(class);
+        }
+        // Each class: its members' `{i}` and the smallest sequence number among them.
+        let mut classes: Vec<(Class, Vec<u32>, u64)> = Vec::new();
+        for (pos, class) in class_of.iter().enumerate() {
+            let Some((class, index)) = *class else { continue };
+            let seq = group[next[pos]].seq;
+            match classes.iter_mut().find(|(c, _, _)| *c == class) {
+                Some((_, members, first)) => {
+                    members.push(index);
+                    *first = (*first).min(seq);
+                }
+                None => classes.push((class, vec![index], seq)),
+            }
+        }
+        classes.retain(|(class, members, _)| members.len() >= 2 && self.chooser.interchanged(*class, members));
+        if classes.is_empty() {
+            return;
+        }
+        let mut pos = 0;
+        next.retain(|&i| {
+            let keep = match class_of[pos] {
+                Some((class, _)) => classes.iter().all(|(c, _, first)| *c != class || group[i].seq == *first),
+                None => true,
+            };
+            pos += 1;
+            keep
+        });
     }
 }
 

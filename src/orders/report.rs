@@ -3,18 +3,54 @@
 use super::{Cut, Orders};
 use std::fmt::Write as _;
 
-/// "N orders Node 20 can print", then each order with the race behind it
-/// (control characters in texts shown escaped).
-pub fn text(orders: &Orders) -> String {
+/// "N orders Node 26 can print", then the races stated and the seed model's
+/// order; with `list` (or when there is one order), every order listed (at
+/// most [`super::MAX_LISTED`]) with the timing behind it. Control characters
+/// in texts are shown escaped.
+pub fn text(orders: &Orders, list: bool) -> String {
     let mut out = String::new();
-    let n = orders.orders.len();
-    let _ = writeln!(
+    let n = orders.count;
+    let _ = write!(
         out,
-        "{n} order{} {} can print{}:",
+        "{} order{} {} can print{}",
+        count(n),
         if n == 1 { "" } else { "s" },
         orders.node,
         cut_note(orders)
     );
+    if n > 1 && !orders.races.is_empty() {
+        let _ = writeln!(out, ". The races:");
+        for (i, race) in orders.races.iter().enumerate() {
+            let _ = writeln!(out, "  {}. {}", i + 1, race.statement);
+        }
+        if !super::races::independent(&orders.races, n) && !orders.truncated {
+            let _ = writeln!(
+                out,
+                "  (these races depend on each other: {} orders in all, not every combination)",
+                count(n)
+            );
+        }
+    } else {
+        let _ = writeln!(out, ":");
+    }
+    if !list && n > 1 {
+        let _ = writeln!(out, "\nthe seed model's order:");
+        if let Some(model) = orders.orders.first() {
+            for line in &model.logs {
+                let _ = writeln!(out, "  {}", crate::term::escape(line));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n(`--list` lists {}.)",
+            if orders.all_listed() {
+                format!("all {}", count(n))
+            } else {
+                format!("the first {} of them", count(orders.orders.len() as u128))
+            }
+        );
+        return out;
+    }
     for (i, order) in orders.orders.iter().enumerate() {
         let why = if i == 0 {
             "the seed model's order".to_string()
@@ -27,7 +63,23 @@ pub fn text(orders: &Orders) -> String {
             let _ = writeln!(out, "  {}", crate::term::escape(line));
         }
     }
+    if !orders.all_listed() {
+        let _ = writeln!(
+            out,
+            "\n(the first {} of {} orders are listed)",
+            count(orders.orders.len() as u128),
+            count(n)
+        );
+    }
     out
+}
+
+/// A count with thousands separators ("3,628,800").
+fn count(n: u128) -> String {
+    if n > u64::MAX as u128 {
+        return format!("more than {}", crate::render::thousands(u64::MAX));
+    }
+    crate::render::thousands(n as u64)
 }
 
 /// " (search cut short after 10 s: …)" when a bound cut the search short, else "".
@@ -47,13 +99,17 @@ pub fn cut_note(orders: &Orders) -> String {
     }
 }
 
-/// `{"orders": [["text", …], …], "races": […], "stopped": […], "truncated": bool,
-/// "cut": null | {"bound": "seconds" | "orders" | …, "max": N}}`.
+/// `{"count": N, "races": [{"kind", "lines", "orders", "timing", "statement"}, …],
+/// "orders": [["text", …], …], "timings": […], "stopped": […], "listed": N,
+/// "truncated": bool, "cut": null | {"bound": "seconds" | "orders" | …, "max": N}}`.
 pub fn json(orders: &Orders) -> String {
     let value = serde_json::json!({
+        "count": orders.count.min(u64::MAX as u128) as u64,
+        "races": orders.races,
         "orders": orders.orders.iter().map(|o| &o.logs).collect::<Vec<_>>(),
-        "races": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),
+        "timings": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),
         "stopped": orders.orders.iter().map(|o| o.stopped).collect::<Vec<_>>(),
+        "listed": orders.orders.len(),
         "truncated": orders.truncated,
         "cut": orders.cut,
     });

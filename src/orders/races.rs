@@ -1,0 +1,325 @@
+//! The races behind a set of orders, stated (docs/orders.md "Races"): which
+//! group of lines comes in any order, which two lines may swap, which line
+//! may move, and the timing that produces each — so that an answer of 576
+//! orders reads as two sentences.
+//!
+//! Two sources: the symmetry marks of the search (interchangeable completions
+//! of one statement, [`super::symmetry`]), and the differences between the
+//! canonical orders, cut into blocks — stretches at whose ends every order has
+//! printed the same lines — each stated on its own.
+
+use super::symmetry::{Entry, Mark};
+use super::Order;
+
+/// One race, stated.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Race {
+    /// `anyOrder` (a group, every order), `swap` (two lines), `moves` (one
+    /// line, at several places), `orders` (a group, some orders), `differ`
+    /// (orders that print different lines).
+    pub kind: &'static str,
+    /// The lines concerned (a symmetric group's as written, `{i}` kept).
+    pub lines: Vec<String>,
+    /// How many orders of these lines are possible.
+    pub orders: u128,
+    /// The timing that produces the other orders.
+    pub timing: String,
+    /// The race in one sentence.
+    pub statement: String,
+}
+
+/// What [`statements`] says besides the races: whether the races are
+/// independent (every combination possible: the count is their product).
+pub fn independent(races: &[Race], count: u128) -> bool {
+    races.iter().fold(1u128, |a, r| a.saturating_mul(r.orders)) == count
+}
+
+fn quote(line: &str) -> String {
+    format!("\u{201c}{}\u{201d}", crate::term::escape(line))
+}
+
+fn list(lines: &[String]) -> String {
+    match lines {
+        [] => String::new(),
+        [a] => quote(a),
+        [a, b] => format!("{} and {}", quote(a), quote(b)),
+        [init @ .., last] => format!(
+            "{} and {}",
+            init.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", "),
+            quote(last)
+        ),
+    }
+}
+
+/// "1…4" for a run of consecutive numbers, else "1, 3, 7".
+fn members(m: &[u32]) -> String {
+    let consecutive = m.windows(2).all(|w| w[1] == w[0] + 1);
+    match m {
+        [a, .., b] if consecutive && m.len() > 2 => format!("{a}\u{2026}{b}"),
+        _ => m.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// `n!`, saturating.
+fn factorial(n: usize) -> u128 {
+    (1..=n as u128).fold(1u128, |a, x| a.saturating_mul(x))
+}
+
+/// The races of a search's result: `orders` as listed (the model's first),
+/// `entries` its canonical orders, `count` the number of orders. `src` names
+/// the statements of symmetric groups.
+pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -> Vec<Race> {
+    let mut races = Vec::new();
+    let mut seen: Vec<&Mark> = Vec::new();
+    for entry in entries {
+        for mark in &entry.marks {
+            if seen.iter().any(|m| m.site == mark.site && m.members == mark.members) {
+                continue;
+            }
+            seen.push(mark);
+            if let Some(race) = symmetric(entry, mark, src) {
+                races.push(race);
+            }
+        }
+    }
+    let model = orders.first().map(|o| o.logs.as_slice()).unwrap_or_default();
+    races.extend(differences(model, entries));
+    if races.is_empty() && count > 1 {
+        races.push(Race {
+            kind: "orders",
+            lines: Vec::new(),
+            orders: count,
+            timing: String::new(),
+            statement: format!("{count} orders"),
+        });
+    }
+    races
+}
+
+/// The race of one symmetry mark: the members' lines in any order.
+fn symmetric(entry: &Entry, mark: &Mark, src: &str) -> Option<Race> {
+    // The members that log a line with `{i}`, and the first such pattern.
+    let mut speaking = Vec::new();
+    let mut pattern = None;
+    for (p, m) in entry.meta.iter().enumerate() {
+        let Some(index) = m.index else { continue };
+        if m.start < mark.span.0 || m.start >= mark.span.1 || !mark.members.contains(&index) {
+            continue;
+        }
+        if let Some(pat) = &m.pattern {
+            pattern.get_or_insert_with(|| pat.replace('\0', "{i}"));
+            if !speaking.contains(&index) {
+                speaking.push(index);
+            }
+            let _ = p;
+        }
+    }
+    let pattern = pattern?;
+    if speaking.len() < 2 {
+        return None;
+    }
+    let statement_src = head(src.get(mark.span.0 as usize..mark.span.1 as usize).unwrap_or_default());
+    let n = mark.members.len();
+    let orders = factorial(n) / factorial(n - speaking.len());
+    let timing = format!(
+        "the {n} callbacks of `{}` (i = {}) complete in the same tick, in any order",
+        crate::term::escape(&statement_src),
+        members(&mark.members)
+    );
+    Some(Race {
+        kind: "anyOrder",
+        lines: vec![pattern.clone()],
+        orders,
+        statement: format!(
+            "{} for i = {} come in any order ({} orders): {timing}",
+            quote(&pattern),
+            members(&mark.members),
+            crate::render::thousands(orders.min(u64::MAX as u128) as u64)
+        ),
+        timing,
+    })
+}
+
+/// A statement's text up to its body: the first line, cut at the first `{`
+/// outside a string.
+fn head(statement: &str) -> String {
+    let line = statement.lines().next().unwrap_or_default();
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '{' if !in_string => return line[..i].trim().to_string(),
+            '#' if !in_string => return line[..i].trim().to_string(),
+            _ => {}
+        }
+    }
+    line.trim().to_string()
+}
+
+/// The races among the canonical orders, block by block.
+fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
+    if entries.len() < 2 {
+        return Vec::new();
+    }
+    let logs: Vec<&[String]> = entries.iter().map(|e| e.logs.as_slice()).collect();
+    let same_lines = logs.iter().all(|l| {
+        let mut a = l.to_vec();
+        let mut b = logs[0].to_vec();
+        a.sort();
+        b.sort();
+        a == b
+    });
+    if !same_lines {
+        return vec![differ(model, entries)];
+    }
+    // Block ends: positions where every order has printed the same lines.
+    let n = logs[0].len();
+    let mut ends = Vec::new();
+    let mut sets: Vec<Vec<&String>> = vec![Vec::new(); logs.len()];
+    for p in 0..n {
+        for (set, l) in sets.iter_mut().zip(&logs) {
+            let at = set.partition_point(|x| *x < &l[p]);
+            set.insert(at, &l[p]);
+        }
+        if sets.iter().all(|s| *s == sets[0]) {
+            ends.push(p + 1);
+        }
+    }
+    let mut races = Vec::new();
+    let mut start = 0;
+    for end in ends {
+        let mut blocks: Vec<&[String]> = logs.iter().map(|l| &l[start..end]).collect();
+        blocks.sort();
+        blocks.dedup();
+        if blocks.len() > 1 {
+            let model_block = model.get(start..end);
+            // Each distinct timing behind another order of this block (at most 3 named).
+            let mut timings: Vec<&str> = Vec::new();
+            for e in entries
+                .iter()
+                .filter(|e| Some(&e.logs[start..end]) != model_block && !e.race.is_empty())
+            {
+                if !timings.contains(&e.race.as_str()) {
+                    timings.push(&e.race);
+                }
+            }
+            let more = timings.len().saturating_sub(3);
+            timings.truncate(3);
+            let mut timing = timings.join("; or ");
+            if more > 0 {
+                timing.push_str(&format!("; or {more} other timing{}", if more == 1 { "" } else { "s" }));
+            }
+            let first = model_block.unwrap_or(blocks[0]);
+            races.push(block_race(first, &blocks, timing));
+        }
+        start = end;
+    }
+    races
+}
+
+/// One block's race: its distinct sequences of the same lines.
+fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
+    let lines: Vec<String> = first.to_vec();
+    let k = lines.len();
+    let orders = blocks.len() as u128;
+    let distinct = {
+        let mut l = lines.clone();
+        l.sort();
+        l.dedup();
+        l.len() == k
+    };
+    let (kind, lines, what) = if blocks.len() == 2 && k == 2 {
+        ("swap", lines.clone(), format!("{} may swap", list(&lines)))
+    } else if distinct && orders == factorial(k) {
+        ("anyOrder", lines.clone(), format!("{} come in any order", list(&lines)))
+    } else if let Some(x) = moving_line(blocks) {
+        let rest: Vec<String> = first.iter().filter(|l| **l != x).cloned().collect();
+        let what = format!("{} may come at {} places among {}", quote(&x), blocks.len(), list(&rest));
+        ("moves", vec![x], what)
+    } else {
+        ("orders", lines.clone(), format!("{} come in {orders} orders", list(&lines)))
+    };
+    let count = if kind == "orders" {
+        String::new()
+    } else {
+        format!(" ({orders} orders)")
+    };
+    let statement = if timing.is_empty() {
+        format!("{what}{count}")
+    } else {
+        format!("{what}{count}: {timing}")
+    };
+    Race {
+        kind,
+        lines,
+        orders,
+        timing,
+        statement,
+    }
+}
+
+/// The line whose removal leaves every block the same sequence, if one does.
+fn moving_line(blocks: &[&[String]]) -> Option<String> {
+    blocks[0].iter().find_map(|x| {
+        let without = |b: &[String]| b.iter().filter(|l| *l != x).cloned().collect::<Vec<_>>();
+        let first = without(blocks[0]);
+        (blocks
+            .iter()
+            .all(|b| b.iter().filter(|l| *l == x).count() == 1 && without(b) == first))
+        .then(|| x.clone())
+    })
+}
+
+/// Orders that print different lines: where they first part.
+fn differ(model: &[String], entries: &[Entry]) -> Race {
+    let at = (0..).find(|&p| entries.iter().any(|e| e.logs.get(p) != model.get(p))).unwrap_or(0);
+    let mut next: Vec<String> = entries
+        .iter()
+        .map(|e| e.logs.get(at).cloned().unwrap_or_else(|| "(the end)".to_string()))
+        .collect();
+    next.dedup();
+    let mut unique = Vec::new();
+    for n in next {
+        if !unique.contains(&n) {
+            unique.push(n);
+        }
+    }
+    let after = match at.checked_sub(1).and_then(|p| model.get(p)) {
+        Some(prev) => format!("after {}", quote(prev)),
+        None => "first".to_string(),
+    };
+    let timing = entries
+        .iter()
+        .find(|e| !e.race.is_empty() && e.logs.get(at) != model.get(at))
+        .map(|e| e.race.clone())
+        .unwrap_or_default();
+    let orders = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
+    let what = format!("the orders print different lines: {after}, Node may print {}", list_or(&unique));
+    Race {
+        kind: "differ",
+        lines: unique,
+        orders,
+        statement: if timing.is_empty() {
+            format!("{what} ({orders} orders)")
+        } else {
+            format!("{what} ({orders} orders): {timing}")
+        },
+        timing,
+    }
+}
+
+fn list_or(lines: &[String]) -> String {
+    match lines {
+        [] => String::new(),
+        [a] => quote(a),
+        [init @ .., last] => format!(
+            "{} or {}",
+            init.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", "),
+            quote(last)
+        ),
+    }
+}
