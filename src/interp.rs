@@ -396,7 +396,8 @@ struct Live {
 
 /// The interpreter: the host of a loop run.
 pub(crate) struct Interp<'a> {
-    src_lines: Vec<usize>,
+    /// The byte offset of each line's start (32 bits: `load` refuses files of 4 GiB).
+    src_lines: Vec<u32>,
     main: &'a [Stmt],
     /// Whose rules the run follows.
     profile: crate::sched::NodeProfile,
@@ -760,7 +761,7 @@ impl<'a> Interp<'a> {
     }
 
     fn line(&self, span: Span) -> usize {
-        match self.src_lines.binary_search(&span.start()) {
+        match self.src_lines.binary_search(&(span.start() as u32)) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
@@ -1109,8 +1110,10 @@ fn value(n: Option<Spanned<u64>>) -> u64 {
     n.map_or(0, |n| n.value)
 }
 
-fn line_starts(src: &str) -> Vec<usize> {
-    std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect()
+fn line_starts(src: &str) -> Vec<u32> {
+    std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i as u32 + 1))
+        .collect()
 }
 
 /// A text with its placeholders filled in.

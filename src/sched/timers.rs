@@ -176,7 +176,7 @@ pub struct NodeTimers<C> {
     timers: Vec<Timer<C>>,
     free: Vec<u32>,
     lists: Vec<TimerList>,
-    free_lists: Vec<usize>,
+    free_lists: Vec<u32>,
     /// The list of each delay (Node's `timerListMap`): delay in ticks to list slot.
     by_delay: FxHashMap<u32, u32>,
     heap: ListHeap,
@@ -293,6 +293,7 @@ impl<C> NodeTimers<C> {
         };
         let l = match self.free_lists.pop() {
             Some(l) => {
+                let l = l as usize;
                 self.lists[l] = list;
                 l
             }
@@ -328,7 +329,7 @@ impl<C> NodeTimers<C> {
                 e.remove();
             }
         }
-        self.free_lists.push(l);
+        self.free_lists.push(l as u32);
         while index != NIL {
             let next = self.timers[index as usize].next;
             self.release(index);
