@@ -1050,10 +1050,10 @@ fn schedule_detail<'a, L: EventLoop<Task<'a>>>(sched: &L, cb: &Callback) -> Stri
 
 /// The callback sites whose completions the orders search may treat as
 /// interchangeable (symmetry reduction, docs/orders.md "How loopsim
-/// searches"): `submit`, `io`, `readFile` and `writeFile` statements written
-/// in a `repeat` of the main module (so each `{i}` schedules one callback,
-/// once), with no `times`, whose bodies hold no `repeat` (every `{i}` inside
-/// is theirs) and no `again`. Then `{i}` only fills in texts, and two such
+/// searches"): `submit`, `io`, `readFile` and `writeFile` statements of the
+/// main module, outside or in one `repeat` (so each `{i}` schedules one
+/// callback, once), with no `times`, whose bodies hold no `repeat` (every
+/// `{i}` inside is theirs) and no `again`. Then `{i}` only fills in texts, and two such
 /// callbacks of one tick differ only in the lines they log. None in a file
 /// with `clear` (which compares labels, `{i}` filled in) or promise
 /// statements.
@@ -1062,14 +1062,15 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
     if has_clear(&file.body) || crate::check::promises::first_use(file).is_some() {
         return sites;
     }
-    fn walk(stmts: &[Stmt], in_repeat: bool, sites: &mut [bool]) {
+    // `repeats`: how many `repeat`s enclose the statement (more than one: `{i}` repeats).
+    fn walk(stmts: &[Stmt], repeats: usize, sites: &mut [bool]) {
         for s in stmts {
             match &s.kind {
-                StmtKind::Repeat { body, .. } => walk(body, true, sites),
+                StmtKind::Repeat { body, .. } => walk(body, repeats + 1, sites),
                 StmtKind::Callback(cb) => {
                     let completion = matches!(cb.kind.value, Kind::Submit | Kind::Io | Kind::ReadFile | Kind::WriteFile);
                     let body = cb.body.as_deref().unwrap_or(&[]);
-                    if in_repeat && completion && cb.times.is_none() && cb.links.is_empty() && !repeats_or_again(body) {
+                    if repeats <= 1 && completion && cb.times.is_none() && cb.links.is_empty() && !repeats_or_again(body) {
                         if let Some(slot) = sites.get_mut(cb.site) {
                             *slot = true;
                         }
@@ -1090,7 +1091,7 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
             _ => false,
         })
     }
-    walk(&file.body, false, &mut sites);
+    walk(&file.body, 0, &mut sites);
     sites
 }
 

@@ -132,6 +132,46 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
             index,
         ))
     }
+
+    /// A completion whose callback logs its label, or whose body is only `log`s,
+    /// texts without `{n}` or `{k}`.
+    fn pure(&self) -> Option<crate::orders::node20::Member> {
+        let inst = self.completion_callback()?;
+        let cb = inst.cb;
+        if inst.link != 0 || inst.alone || cb.is_async || !cb.links.is_empty() || cb.times.is_some() {
+            return None;
+        }
+        let pure = match (&cb.body, &cb.label) {
+            // At least one line: the search tells where it ran by its lines.
+            (Some(body), _) => !body.is_empty() && body.iter().all(|s| matches!(&s.kind, StmtKind::Log(t) if fixed_text(t))),
+            (None, Some(label)) => fixed_text(label),
+            (None, None) => false,
+        };
+        pure.then(|| crate::orders::node20::Member {
+            site: cb.site,
+            span: (cb.span.start() as u32, cb.span.end() as u32),
+            index: inst.index.map(|i| i.get()),
+        })
+    }
+}
+
+impl Task<'_> {
+    /// The callback a completion runs, if it runs one now (not a further round trip).
+    fn completion_callback(&self) -> Option<&Instance<'_>> {
+        match self {
+            Task::Cb(inst) => Some(inst),
+            Task::Fs {
+                then: FsThen::Callback(inst),
+                left: 1,
+            } => Some(inst),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `text` is the same whenever it is rendered for one `{i}` (no `{n}`, no `{k}`).
+fn fixed_text(text: &Text) -> bool {
+    text.parts.iter().all(|p| matches!(p, TextPart::Lit(_) | TextPart::Index))
 }
 
 impl Hash for Task<'_> {

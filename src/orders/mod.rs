@@ -40,6 +40,9 @@ pub struct Orders {
     /// How many distinct orders there are (of those found, when `truncated`;
     /// saturating at 2¹²⁸ − 1).
     pub count: u128,
+    /// Whether `count` is exact; `false`: an upper bound (orbits of several
+    /// canonical orders that may overlap, too many to list and compare).
+    pub count_exact: bool,
     /// The races that make the orders many, stated.
     pub races: Vec<races::Race>,
     /// The canonical orders of the search, each standing for its renamings.
@@ -108,6 +111,7 @@ impl Cut {
         use crate::render::thousands;
         match *self {
             Cut::Orders(n) => format!("at {} orders", thousands(n as u64)),
+            Cut::Schedules(1) => "after 1 schedule".to_string(),
             Cut::Schedules(n) => format!("after {} schedules", thousands(n as u64)),
             Cut::Callbacks(n) => format!("after {} callbacks", thousands(n)),
             Cut::Statements(n) => format!("after {} statements", thousands(n)),
@@ -261,7 +265,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             }
             if let Some(logs) = logs {
                 let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
-                let entry = symmetry::canonical(logs, stopped, race, meta, search.marks.clone());
+                let entry = symmetry::canonical(logs, stopped, race, meta, search.marks.clone(), search.blocks.clone());
                 match found.entry((entry.logs.clone(), stopped)) {
                     Entry::Vacant(v) => {
                         let more = order_bytes(&v.key().0);
@@ -299,8 +303,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             break;
         }
     }
-    let mut count = found.values().fold(0u128, |a, same| a.saturating_add(symmetry::union_size(same)));
     let entries: Vec<symmetry::Entry> = found.into_values().flatten().collect();
+    let (mut count, count_exact) = symmetry::count(&entries);
     let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
     model_possible |= model_at.is_some();
     if model_at.is_none() {
@@ -315,7 +319,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     let mut listed: HashSet<(Vec<String>, bool)> = HashSet::new();
     listed.insert((model.clone(), model_stopped));
     'list: for entry in &entries {
-        for logs in entry.expand(MAX_LISTED) {
+        let renamed = symmetry::orbit_timing(entry, src);
+        for (k, logs) in entry.expand(MAX_LISTED).into_iter().enumerate() {
             if orders.len() >= MAX_LISTED {
                 break 'list;
             }
@@ -325,7 +330,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             orders.push(Order {
                 logs,
                 stopped: entry.stopped,
-                race: entry.race.clone(),
+                race: if k == 0 { entry.race.clone() } else { renamed.clone() },
             });
         }
     }
@@ -333,6 +338,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     Orders {
         orders,
         count,
+        count_exact,
         races,
         entries,
         truncated: cut.is_some(),
@@ -511,6 +517,8 @@ struct Search {
     symmetric: Vec<bool>,
     /// The symmetries met on this schedule.
     marks: Vec<symmetry::Mark>,
+    /// The groups of commuting completions met on this schedule.
+    blocks: Vec<Vec<node20::Member>>,
 }
 
 impl Search {
@@ -523,6 +531,7 @@ impl Search {
         self.path.clear();
         self.cycle = false;
         self.marks.clear();
+        self.blocks.clear();
     }
 
     /// The next sequence to replay: the last choice that has options left, advanced.
@@ -585,15 +594,29 @@ impl Chooser for &mut Search {
         true
     }
 
+    /// As [`Chooser::interchanged`], for groups of commuting completions.
+    fn commuting(&mut self, members: &[node20::Member]) -> bool {
+        if self.blocks.iter().any(|g| members.iter().all(|m| g.contains(m))) {
+            return true;
+        }
+        if self.blocks.iter().any(|g| members.iter().any(|m| g.contains(m))) {
+            return false;
+        }
+        let mut group = members.to_vec();
+        group.sort_unstable();
+        self.blocks.push(group);
+        true
+    }
+
     fn visit(&mut self, fingerprint: u64) -> bool {
         // The symmetries met so far are part of the state: the orders a future
         // stands for depend on them.
-        let fingerprint = if self.marks.is_empty() {
+        let fingerprint = if self.marks.is_empty() && self.blocks.is_empty() {
             fingerprint
         } else {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            (fingerprint, &self.marks).hash(&mut h);
+            (fingerprint, &self.marks, &self.blocks).hash(&mut h);
             h.finish()
         };
         if let Some((deadline, seconds)) = self.deadline {

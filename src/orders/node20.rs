@@ -37,6 +37,26 @@ pub trait Chooser {
         let _ = (class, members);
         false
     }
+    /// Asked when `members`, completions whose callbacks only log
+    /// ([`Interchangeable::pure`]), are candidates at one choice: `true` lets
+    /// only the first be offered (the chooser records them), `false` offers
+    /// them all.
+    fn commuting(&mut self, members: &[Member]) -> bool {
+        let _ = members;
+        false
+    }
+}
+
+/// One completion of a group that commutes: its statement and `{i}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Member {
+    /// The callback statement's site number.
+    pub site: usize,
+    /// The statement's span in bytes (start, end).
+    #[serde(skip)]
+    pub span: (u32, u32),
+    /// Its `{i}`, if it has one.
+    pub index: Option<u32>,
 }
 
 /// What makes two completions interchangeable: the same callback statement
@@ -56,6 +76,13 @@ pub struct Class {
 pub trait Interchangeable {
     /// Its class and its `{i}`, if it has both; `None`: never interchangeable.
     fn class(&self) -> Option<(Class, u32)> {
+        None
+    }
+    /// Whether its callback only logs lines that no order of running changes
+    /// (no scheduling, no `work`, no `{k}` or `{n}`): then two such
+    /// completions of one tick commute but for the order of their lines.
+    /// `None`: it may do more.
+    fn pure(&self) -> Option<Member> {
         None
     }
 }
@@ -302,9 +329,28 @@ impl<K: Chooser> ChooserClock<K> {
             return;
         }
         let alone = |i: usize| group[i].thread == 0 || group.iter().filter(|d| d.thread == group[i].thread).count() == 1;
+        // Completions that only log commute: offer the first submitted of them.
+        let pure: Vec<(usize, Member)> = next
+            .iter()
+            .filter_map(|&i| {
+                group[i]
+                    .cb
+                    .pure()
+                    .filter(|m| alone(i) && self.chooser.symmetric(m.site))
+                    .map(|m| (i, m))
+            })
+            .collect();
+        if pure.len() >= 2 {
+            let members: Vec<Member> = pure.iter().map(|(_, m)| *m).collect();
+            if self.chooser.commuting(&members) {
+                let first = pure.iter().map(|&(i, _)| group[i].seq).min();
+                next.retain(|i| !pure.iter().any(|(j, _)| j == i) || Some(group[*i].seq) == first);
+            }
+        }
         let mut class_of: Vec<Option<(Class, u32)>> = Vec::with_capacity(next.len());
         for &i in next.iter() {
             let class = group[i].cb.class().filter(|(c, _)| alone(i) && self.chooser.symmetric(c.site));
+            let class = class.filter(|_| group[i].cb.pure().is_none());
             class_of.push(class);
         }
         // Each class: its members' `{i}` and the smallest sequence number among them.

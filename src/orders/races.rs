@@ -21,7 +21,8 @@ pub struct Race {
     pub kind: &'static str,
     /// The lines concerned (a symmetric group's as written, `{i}` kept).
     pub lines: Vec<String>,
-    /// How many orders of these lines are possible.
+    /// How many orders of these lines are possible (JSON: saturating at 2⁶⁴ − 1).
+    #[serde(serialize_with = "saturating")]
     pub orders: u128,
     /// The timing that produces the other orders.
     pub timing: String,
@@ -35,8 +36,22 @@ pub fn independent(races: &[Race], count: u128) -> bool {
     races.iter().fold(1u128, |a, r| a.saturating_mul(r.orders)) == count
 }
 
+/// A line in quotes (raw: the text output escapes control characters).
 fn quote(line: &str) -> String {
-    format!("\u{201c}{}\u{201d}", crate::term::escape(line))
+    format!("\u{201c}{line}\u{201d}")
+}
+
+/// A count with thousands separators, or "more than 18,446,744,073,709,551,615".
+pub fn count_text(n: u128) -> String {
+    if n > u64::MAX as u128 {
+        return format!("more than {}", crate::render::thousands(u64::MAX));
+    }
+    crate::render::thousands(n as u64)
+}
+
+/// A count as JSON writes it: saturating at 2⁶⁴ − 1.
+fn saturating<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64((*n).min(u64::MAX as u128) as u64)
 }
 
 fn list(lines: &[String]) -> String {
@@ -83,8 +98,37 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
             }
         }
     }
+    let mut seen_groups: Vec<&Vec<super::node20::Member>> = Vec::new();
+    for entry in entries {
+        for group in &entry.blocks {
+            if seen_groups.contains(&group) {
+                continue;
+            }
+            seen_groups.push(group);
+            if let Some(race) = commuting(entry, group, src) {
+                races.push(race);
+            }
+        }
+    }
     let model = orders.first().map(|o| o.logs.as_slice()).unwrap_or_default();
     races.extend(differences(model, entries));
+    // Groups that depend on each other say less than the blocks of the orders
+    // themselves: with every order listed (and few), state those instead.
+    if !independent(&races, count) && orders.len() as u128 == count && count <= MAX_BLOCKS_FROM_LIST {
+        let listed: Vec<Entry> = orders
+            .iter()
+            .map(|o| Entry {
+                logs: o.logs.clone(),
+                stopped: o.stopped,
+                race: o.race.clone(),
+                meta: Vec::new(),
+                marks: Vec::new(),
+                blocks: Vec::new(),
+                orbit: 1,
+            })
+            .collect();
+        races = differences(model, &listed);
+    }
     if races.is_empty() && count > 1 {
         races.push(Race {
             kind: "orders",
@@ -95,6 +139,79 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
         });
     }
     races
+}
+
+/// Most orders [`statements`] cuts into blocks itself when the races of
+/// the search's groups depend on each other.
+pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
+
+/// The race of a group of commuting completions: their lines in any order.
+fn commuting(entry: &Entry, group: &[super::node20::Member], src: &str) -> Option<Race> {
+    let src_of = |_: &Entry, g: &[super::node20::Member]| src.get(g[0].span.0 as usize..g[0].span.1 as usize).unwrap_or_default();
+    // Each member's first line, in the canonical order.
+    let mut firsts: Vec<(usize, String)> = group
+        .iter()
+        .filter_map(|m| {
+            entry
+                .meta
+                .iter()
+                .position(|l| l.start >= m.span.0 && l.start < m.span.1 && l.index == m.index)
+                .map(|p| (p, entry.logs[p].clone()))
+        })
+        .collect();
+    firsts.sort();
+    let lines: Vec<String> = firsts.into_iter().map(|(_, l)| l).collect();
+    let mut distinct = lines.clone();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() < 2 {
+        return None;
+    }
+    let mut orders = factorial(lines.len());
+    for d in &distinct {
+        orders /= factorial(lines.iter().filter(|l| *l == d).count());
+    }
+    // One statement's callbacks, `{i}` in their lines: said with the pattern.
+    let site = group[0].site;
+    let pattern = entry
+        .meta
+        .iter()
+        .find(|l| l.start >= group[0].span.0 && l.start < group[0].span.1 && l.index.is_some())
+        .and_then(|l| l.pattern.as_deref());
+    if let Some(pattern) = pattern.filter(|_| group.iter().all(|m| m.site == site && m.index.is_some())) {
+        let mut indices: Vec<u32> = group.iter().filter_map(|m| m.index).collect();
+        indices.sort_unstable();
+        let pattern = pattern.replace('\0', "{i}");
+        let timing = format!(
+            "the {} callbacks of `{}` (i = {}) complete in the same tick, in any order",
+            group.len(),
+            head(src_of(entry, group)),
+            members(&indices)
+        );
+        return Some(Race {
+            kind: "anyOrder",
+            statement: format!(
+                "{} for i = {} come in any order ({} orders): {timing}",
+                quote(&pattern),
+                members(&indices),
+                count_text(orders)
+            ),
+            lines,
+            orders,
+            timing,
+        });
+    }
+    let timing = format!(
+        "their {} callbacks complete in the same tick, in any order, and each only logs",
+        lines.len()
+    );
+    Some(Race {
+        kind: "anyOrder",
+        statement: format!("{} come in any order ({} orders): {timing}", list(&lines), count_text(orders)),
+        lines,
+        orders,
+        timing,
+    })
 }
 
 /// The race of one symmetry mark: the members' lines in any order.
@@ -124,18 +241,30 @@ fn symmetric(entry: &Entry, mark: &Mark, src: &str) -> Option<Race> {
     let orders = factorial(n) / factorial(n - speaking.len());
     let timing = format!(
         "the {n} callbacks of `{}` (i = {}) complete in the same tick, in any order",
-        crate::term::escape(&statement_src),
+        statement_src,
         members(&mark.members)
     );
+    // The members' first lines, as printed in the canonical order.
+    let mut firsts: Vec<(usize, String)> = Vec::new();
+    for &i in &speaking {
+        if let Some(p) = entry
+            .meta
+            .iter()
+            .position(|m| m.index == Some(i) && m.start >= mark.span.0 && m.start < mark.span.1 && m.pattern.is_some())
+        {
+            firsts.push((p, entry.logs[p].clone()));
+        }
+    }
+    firsts.sort();
     Some(Race {
         kind: "anyOrder",
-        lines: vec![pattern.clone()],
+        lines: firsts.into_iter().map(|(_, l)| l).collect(),
         orders,
         statement: format!(
             "{} for i = {} come in any order ({} orders): {timing}",
             quote(&pattern),
             members(&mark.members),
-            crate::render::thousands(orders.min(u64::MAX as u128) as u64)
+            count_text(orders)
         ),
         timing,
     })
@@ -143,7 +272,7 @@ fn symmetric(entry: &Entry, mark: &Mark, src: &str) -> Option<Race> {
 
 /// A statement's text up to its body: the first line, cut at the first `{`
 /// outside a string.
-fn head(statement: &str) -> String {
+pub(crate) fn head(statement: &str) -> String {
     let line = statement.lines().next().unwrap_or_default();
     let mut in_string = false;
     let mut escaped = false;

@@ -12,7 +12,14 @@ pub fn text(orders: &Orders, list: bool) -> String {
     let n = orders.count;
     let _ = write!(
         out,
-        "{} order{} {} can print{}",
+        "{}{} order{} {} can print{}",
+        if orders.truncated && n > 1 {
+            "at least "
+        } else if !orders.count_exact {
+            "up to "
+        } else {
+            ""
+        },
         count(n),
         if n == 1 { "" } else { "s" },
         orders.node,
@@ -21,7 +28,7 @@ pub fn text(orders: &Orders, list: bool) -> String {
     if n > 1 && !orders.races.is_empty() {
         let _ = writeln!(out, ". The races:");
         for (i, race) in orders.races.iter().enumerate() {
-            let _ = writeln!(out, "  {}. {}", i + 1, race.statement);
+            let _ = writeln!(out, "  {}. {}", i + 1, crate::term::escape(&race.statement));
         }
         if !super::races::independent(&orders.races, n) && !orders.truncated {
             let _ = writeln!(
@@ -62,6 +69,9 @@ pub fn text(orders: &Orders, list: bool) -> String {
         for line in &order.logs {
             let _ = writeln!(out, "  {}", crate::term::escape(line));
         }
+        if order.logs.is_empty() {
+            let _ = writeln!(out, "  (no log lines)");
+        }
     }
     if !orders.all_listed() {
         let _ = writeln!(
@@ -76,10 +86,7 @@ pub fn text(orders: &Orders, list: bool) -> String {
 
 /// A count with thousands separators ("3,628,800").
 fn count(n: u128) -> String {
-    if n > u64::MAX as u128 {
-        return format!("more than {}", crate::render::thousands(u64::MAX));
-    }
-    crate::render::thousands(n as u64)
+    super::races::count_text(n)
 }
 
 /// " (search cut short after 10 s: …)" when a bound cut the search short, else "".
@@ -105,6 +112,7 @@ pub fn cut_note(orders: &Orders) -> String {
 pub fn json(orders: &Orders) -> String {
     let value = serde_json::json!({
         "count": orders.count.min(u64::MAX as u128) as u64,
+        "countExact": orders.count_exact,
         "races": orders.races,
         "orders": orders.orders.iter().map(|o| &o.logs).collect::<Vec<_>>(),
         "timings": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),

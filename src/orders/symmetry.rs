@@ -16,6 +16,7 @@
 //! not are *silent*, and permuting them changes nothing. So an order with one
 //! mark of `m` members of which `s` are silent stands for `m! / s!` orders.
 
+pub use super::node20::Member;
 use crate::interp::LineMeta;
 
 /// Interchangeable completions met on one schedule.
@@ -41,8 +42,91 @@ pub struct Entry {
     pub race: String,
     pub(crate) meta: Vec<LineMeta>,
     pub marks: Vec<Mark>,
+    /// Groups of commuting completions (each member's lines one block).
+    pub blocks: Vec<Vec<Member>>,
     /// How many orders it stands for (saturating).
     pub orbit: u128,
+}
+
+/// For matching an order against an entry's blocks: the group and length of
+/// the slot each canonical position starts, and each group's blocks.
+type SlotMap<'s> = (&'s [Option<(usize, usize)>], &'s [Vec<Vec<String>>]);
+
+/// A member's line positions (only it logs from its statement with its `{i}`).
+fn positions(meta: &[LineMeta], m: &Member) -> Vec<usize> {
+    meta.iter()
+        .enumerate()
+        .filter(|(_, l)| l.start >= m.span.0 && l.start < m.span.1 && l.index == m.index)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The slots of a group of commuting completions: each member's block
+/// (first position, length), ordered by position; `None` unless every member
+/// logged one contiguous block.
+fn slots(meta: &[LineMeta], group: &[Member]) -> Option<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    for m in group {
+        let p = positions(meta, m);
+        let (&first, &last) = (p.first()?, p.last()?);
+        if last - first + 1 != p.len() {
+            return None;
+        }
+        out.push((first, p.len()));
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
+/// `logs`/`meta` with the blocks at `slots` replaced by `contents` (one per slot, in order).
+fn place(
+    logs: &[String],
+    meta: &[LineMeta],
+    slots: &[(usize, usize)],
+    contents: &[(Vec<String>, Vec<LineMeta>)],
+) -> (Vec<String>, Vec<LineMeta>) {
+    let mut out_logs = Vec::with_capacity(logs.len());
+    let mut out_meta = Vec::with_capacity(meta.len());
+    let mut p = 0;
+    for (&(start, len), (cl, cm)) in slots.iter().zip(contents) {
+        out_logs.extend_from_slice(&logs[p..start]);
+        out_meta.extend_from_slice(&meta[p..start]);
+        out_logs.extend_from_slice(cl);
+        out_meta.extend_from_slice(cm);
+        p = start + len;
+    }
+    out_logs.extend_from_slice(&logs[p..]);
+    out_meta.extend_from_slice(&meta[p..]);
+    (out_logs, out_meta)
+}
+
+/// The blocks at `slots`, in slot order.
+fn contents(logs: &[String], meta: &[LineMeta], slots: &[(usize, usize)]) -> Vec<(Vec<String>, Vec<LineMeta>)> {
+    slots
+        .iter()
+        .map(|&(start, len)| (logs[start..start + len].to_vec(), meta[start..start + len].to_vec()))
+        .collect()
+}
+
+/// `n! / Π m!` over the multiplicities `m` of equal blocks.
+fn multinomial(blocks: &[Vec<String>]) -> u128 {
+    let mut sorted: Vec<&Vec<String>> = blocks.iter().collect();
+    sorted.sort();
+    let mut out = factorial(blocks.len());
+    let mut run = 1;
+    for w in sorted.windows(2) {
+        if w[0] == w[1] {
+            run += 1;
+        } else {
+            out /= factorial(run);
+            run = 1;
+        }
+    }
+    out / factorial(run)
+}
+
+fn factorial(n: usize) -> u128 {
+    (1..=n as u128).fold(1u128, |a, x| a.saturating_mul(x))
 }
 
 /// For each mark, each member's line positions (members with lines only).
@@ -84,7 +168,14 @@ fn arrangements(n: usize, k: usize) -> u128 {
 }
 
 /// Puts `logs` (with its `meta` and `marks`) in canonical form and counts its orbit.
-pub(crate) fn canonical(mut logs: Vec<String>, stopped: bool, race: String, meta: Vec<LineMeta>, marks: Vec<Mark>) -> Entry {
+pub(crate) fn canonical(
+    mut logs: Vec<String>,
+    stopped: bool,
+    race: String,
+    mut meta: Vec<LineMeta>,
+    marks: Vec<Mark>,
+    blocks: Vec<Vec<Member>>,
+) -> Entry {
     let mut orbit = 1u128;
     for mark in &marks {
         let speaking = speaking(&meta, mark);
@@ -97,45 +188,109 @@ pub(crate) fn canonical(mut logs: Vec<String>, stopped: bool, race: String, meta
             }
         }
     }
+    // Each group of commuting completions: its members' blocks put in the
+    // members' order (statement, then `{i}`), slot by slot.
+    let mut kept = Vec::new();
+    for mut group in blocks {
+        let Some(slots) = slots(&meta, &group) else { continue };
+        group.sort_unstable();
+        let blocks: Vec<(Vec<String>, Vec<LineMeta>)> = group
+            .iter()
+            .map(|m| {
+                let p = positions(&meta, m);
+                (
+                    p.iter().map(|&q| logs[q].clone()).collect(),
+                    p.iter().map(|&q| meta[q].clone()).collect(),
+                )
+            })
+            .collect();
+        orbit = orbit.saturating_mul(multinomial(&blocks.iter().map(|b| b.0.clone()).collect::<Vec<_>>()));
+        (logs, meta) = place(&logs, &meta, &slots, &blocks);
+        kept.push(group);
+    }
     Entry {
         logs,
         stopped,
         race,
         meta,
         marks,
+        blocks: kept,
         orbit,
+    }
+}
+
+/// The timing behind the orders of an entry's orbit other than its canonical
+/// one: completions of one tick that came in another order, by statement.
+pub(crate) fn orbit_timing(entry: &Entry, src: &str) -> String {
+    let mut heads: Vec<String> = Vec::new();
+    let spans = entry
+        .marks
+        .iter()
+        .map(|m| m.span)
+        .chain(entry.blocks.iter().flatten().map(|m| m.span));
+    for (start, end) in spans {
+        let head = super::races::head(src.get(start as usize..end as usize).unwrap_or_default());
+        let head = format!("`{head}`");
+        if !heads.contains(&head) {
+            heads.push(head);
+        }
+    }
+    let what = if heads.len() > 3 {
+        format!("{} and {} more", heads[..3].join(", "), heads.len() - 3)
+    } else {
+        heads.join(", ")
+    };
+    if entry.race == super::NO_CROSSING {
+        format!("completions of one tick ({what}) came in another order")
+    } else {
+        format!("completions of one tick ({what}) came in another order; and {}", entry.race)
     }
 }
 
 /// Adds `new` to the entries of the same canonical lines: an orbit inside
 /// another (its marks covered by the other's) is dropped, the other kept.
 pub(crate) fn merge(entries: &mut Vec<Entry>, new: Entry) {
-    if entries.iter().any(|e| covers(&e.marks, &new.marks)) {
+    if entries
+        .iter()
+        .any(|e| covers(&e.marks, &new.marks) && covers_blocks(&e.blocks, &new.blocks))
+    {
         return;
     }
     // The first found gives its timing.
     let race = entries.first().map_or_else(|| new.race.clone(), |e| e.race.clone());
-    entries.retain(|e| !covers(&new.marks, &e.marks));
+    entries.retain(|e| !(covers(&new.marks, &e.marks) && covers_blocks(&new.blocks, &e.blocks)));
     entries.push(Entry { race, ..new });
 }
 
-/// How many distinct orders the orbits of `same` (entries of the same
-/// canonical lines) hold together: counted by listing them while they are
-/// few, else the widest orbit (a lower bound).
-pub(crate) fn union_size(same: &[Entry]) -> u128 {
-    const MAX_COUNTED: usize = 200_000;
-    match same {
-        [] => 0,
-        [one] => one.orbit,
-        _ if same.iter().any(|e| e.orbit > MAX_COUNTED as u128) => same.iter().map(|e| e.orbit).max().unwrap_or(0),
-        _ => {
-            let mut all = std::collections::HashSet::new();
-            for e in same {
-                all.extend(e.expand(MAX_COUNTED));
-            }
-            all.len() as u128
+/// How many distinct orders `entries` stand for, and whether that is exact:
+/// one entry's orbit is; several are listed and compared while they hold at
+/// most [`MAX_COMPARED`] orders in all, else their sum is an upper bound.
+pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
+    let sum = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
+    if entries.len() <= 1 || entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()) {
+        return (sum, true);
+    }
+    if sum > MAX_COMPARED as u128 {
+        return (sum, false);
+    }
+    let mut all = std::collections::HashSet::new();
+    for e in entries {
+        for logs in e.expand(MAX_COMPARED) {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&logs, e.stopped).hash(&mut h);
+            all.insert(h.finish());
         }
     }
+    (all.len() as u128, true)
+}
+
+/// Most orders [`count`] lists to count the orders of several entries exactly.
+pub const MAX_COMPARED: usize = 50_000;
+
+/// Whether every group of `inner` lies within a group of `outer`.
+fn covers_blocks(outer: &[Vec<Member>], inner: &[Vec<Member>]) -> bool {
+    inner.iter().all(|g| outer.iter().any(|o| g.iter().all(|m| o.contains(m))))
 }
 
 /// Whether every mark of `inner` lies within a mark of `outer` (same site, members a subset).
@@ -151,6 +306,74 @@ impl Entry {
     /// Whether `logs` (ending stopped or not) is in this entry's orbit.
     pub fn contains(&self, logs: &[String], stopped: bool) -> bool {
         if stopped != self.stopped || logs.len() != self.logs.len() {
+            return false;
+        }
+        if self.blocks.is_empty() {
+            return self.contains_renamed(logs);
+        }
+        // The group and length of the slot each position starts, over all groups.
+        let mut starts: Vec<Option<(usize, usize)>> = vec![None; self.logs.len()];
+        let mut groups: Vec<Vec<Vec<String>>> = Vec::new();
+        for (g, group) in self.blocks.iter().enumerate() {
+            let Some(slots) = slots(&self.meta, group) else { return false };
+            for &(start, len) in &slots {
+                starts[start] = Some((g, len));
+            }
+            groups.push(contents(&self.logs, &self.meta, &slots).into_iter().map(|c| c.0).collect());
+        }
+        let mut used: Vec<Vec<bool>> = groups.iter().map(|g| vec![false; g.len()]).collect();
+        let mut aligned = self.logs.clone();
+        self.match_blocks(logs, (0, 0), (&starts, &groups), &mut used, &mut aligned)
+    }
+
+    /// Matches `logs[j..]` against the canonical lines from position `p`:
+    /// each slot takes an unused block of its group; other lines are kept in
+    /// `aligned` for the renaming check at the end.
+    ///
+    /// `at`: (canonical position, position in `logs`); `slots`: the group and
+    /// length of the slot each canonical position starts, and each group's blocks.
+    fn match_blocks(
+        &self,
+        logs: &[String],
+        (p, j): (usize, usize),
+        slots: SlotMap<'_>,
+        used: &mut Vec<Vec<bool>>,
+        aligned: &mut Vec<String>,
+    ) -> bool {
+        let (starts, groups) = slots;
+        if p == self.logs.len() {
+            return j == logs.len() && self.contains_renamed(aligned);
+        }
+        match starts[p] {
+            Some((g, _)) => {
+                let end = p + starts[p].map_or(0, |(_, len)| len);
+                for b in 0..groups[g].len() {
+                    if used[g][b] || (b > 0 && groups[g][b] == groups[g][b - 1] && !used[g][b - 1]) {
+                        continue;
+                    }
+                    let block = &groups[g][b];
+                    if logs.get(j..j + block.len()) != Some(block.as_slice()) {
+                        continue;
+                    }
+                    used[g][b] = true;
+                    if self.match_blocks(logs, (end, j + block.len()), slots, used, aligned) {
+                        return true;
+                    }
+                    used[g][b] = false;
+                }
+                false
+            }
+            None => {
+                let Some(line) = logs.get(j) else { return false };
+                aligned[p] = line.clone();
+                self.match_blocks(logs, (p + 1, j + 1), slots, used, aligned)
+            }
+        }
+    }
+
+    /// Whether `logs` is in the orbit of the renamings alone (positions as in the canonical lines).
+    fn contains_renamed(&self, logs: &[String]) -> bool {
+        if logs.len() != self.logs.len() {
             return false;
         }
         let mut renamed = vec![false; logs.len()];
@@ -215,8 +438,57 @@ impl Entry {
             out = next;
         }
         out.truncate(max);
-        out
+        if self.blocks.is_empty() {
+            return out;
+        }
+        // Then every arrangement of each group's blocks over its slots.
+        let mut all: Vec<(Vec<String>, Vec<LineMeta>)> = out.into_iter().map(|l| (l, self.meta.clone())).collect();
+        for group in &self.blocks {
+            let mut next = Vec::new();
+            for (logs, meta) in &all {
+                let Some(slots) = slots(meta, group) else {
+                    next.push((logs.clone(), meta.clone()));
+                    continue;
+                };
+                let mut blocks = contents(logs, meta, &slots);
+                blocks.sort_by(|a, b| a.0.cmp(&b.0));
+                loop {
+                    if next.len() >= max {
+                        break;
+                    }
+                    next.push(place(logs, meta, &slots, &blocks));
+                    if !next_permutation(&mut blocks) {
+                        break;
+                    }
+                }
+            }
+            all = next;
+        }
+        all.into_iter().map(|(l, _)| l).take(max).collect()
     }
+}
+
+/// The next arrangement of `blocks` in lexicographic order of their lines (equal
+/// blocks not told apart); `false` after the last.
+fn next_permutation(blocks: &mut [(Vec<String>, Vec<LineMeta>)]) -> bool {
+    let n = blocks.len();
+    if n < 2 {
+        return false;
+    }
+    let mut i = n - 1;
+    while i > 0 && blocks[i - 1].0 >= blocks[i].0 {
+        i -= 1;
+    }
+    if i == 0 {
+        return false;
+    }
+    let mut j = n - 1;
+    while blocks[j].0 <= blocks[i - 1].0 {
+        j -= 1;
+    }
+    blocks.swap(i - 1, j);
+    blocks[i..].reverse();
+    true
 }
 
 /// Every sequence of `k` distinct items of `items`, in lexicographic order of positions.
@@ -313,7 +585,7 @@ mod tests {
             meta(12, 3, "job \0"),
         ];
         m[2].pattern = None;
-        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2, 3])]);
+        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2, 3])], Vec::new());
         assert_eq!(e.logs, ["job 1", "job 2", "other", "job 3"]);
         assert_eq!(e.orbit, 6);
         let all = e.expand(100);
@@ -341,7 +613,7 @@ mod tests {
                 pattern: None,
             },
         ];
-        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2])]);
+        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2])], Vec::new());
         assert_eq!(e.orbit, 1);
         assert_eq!(e.expand(10).len(), 1);
     }
