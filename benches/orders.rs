@@ -1,7 +1,8 @@
-//! The orders search (`run --all-orders`): every order Node 20 can print,
-//! found by replaying schedules. A pool puzzle whose jobs race
-//! (examples/thread-pool/p10) and a small racy file (timers against an
-//! immediate, a pool job and an I/O arrival).
+//! The orders search (`run --all-orders`): every order Node can print,
+//! found by replaying schedules. Pool puzzles whose jobs race
+//! (examples/thread-pool/p10, p08), a small racy file (timers against an
+//! immediate, a pool job and an I/O arrival), and groups of same-tick jobs
+//! reduced by symmetry and by commutation.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use loopsim::interp::RunOptions;
@@ -16,12 +17,27 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("orders");
     g.sample_size(10);
     let p10 = std::fs::read("examples/thread-pool/p10-who-waits-behind-the-pool.loop").unwrap();
-    for (name, bytes) in [("p10 pool puzzle", p10.as_slice()), ("small racy file", RACY.as_bytes())] {
+    let p8 = std::fs::read("examples/thread-pool/p08-eight-jobs-two-waves.loop").unwrap();
+    // One statement's ten jobs in one tick (3,628,800 orders, one race), and
+    // eight distinct jobs that only log (40,320 orders): the cost follows the
+    // states, not the orders.
+    let ten = "pool 10\nrepeat 10 { submit \"job {i}\" 10 { log \"job {i} done\" nextTick \"tick {i}\" } }\n";
+    let eight: String = std::iter::once("pool 8\n".to_string())
+        .chain((1..=8).map(|j| format!("submit \"job {j}\" 10\n")))
+        .collect();
+    for (name, bytes) in [
+        ("p10 pool puzzle", p10.as_slice()),
+        ("p8 two waves", p8.as_slice()),
+        ("small racy file", RACY.as_bytes()),
+        ("ten interchangeable jobs", ten.as_bytes()),
+        ("eight commuting jobs", eight.as_bytes()),
+    ] {
         let loaded = loopsim::load::load_bytes("bench.loop", bytes).unwrap();
         // Default options, as tests/orders.rs uses.
         let opts = RunOptions::default();
-        let found = all_orders(&loaded.file, &loaded.src, opts).orders.len();
-        assert!(found > 1, "{name}: {found} order(s), expected a race");
+        let result = all_orders(&loaded.file, &loaded.src, opts);
+        let found = result.count;
+        assert!(found > 1 && !result.truncated, "{name}: {found} order(s), expected a complete search of a race");
         g.bench_function(format!("all orders/{name} ({found} orders)"), |b| {
             b.iter(|| all_orders(&loaded.file, &loaded.src, opts))
         });
