@@ -37,7 +37,10 @@ fn bench(c: &mut Criterion) {
         let opts = RunOptions::default();
         let result = all_orders(&loaded.file, &loaded.src, opts);
         let found = result.count;
-        assert!(found > 1 && !result.truncated, "{name}: {found} order(s), expected a complete search of a race");
+        assert!(
+            found > 1 && !result.truncated,
+            "{name}: {found} order(s), expected a complete search of a race"
+        );
         g.bench_function(format!("all orders/{name} ({found} orders)"), |b| {
             b.iter(|| all_orders(&loaded.file, &loaded.src, opts))
         });
