@@ -316,17 +316,29 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         stopped: model_stopped,
         race: String::new(),
     }];
-    let mut listed: HashSet<(Vec<String>, bool)> = HashSet::new();
-    listed.insert((model.clone(), model_stopped));
+    // Orders listed, by hash; the bytes the list may still take (the bound on
+    // the orders found, counted again for the renamed copies).
+    let hash_of = |logs: &[String], stopped: bool| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (logs, stopped).hash(&mut h);
+        h.finish()
+    };
+    let mut listed: HashSet<u64> = HashSet::new();
+    listed.insert(hash_of(&model, model_stopped));
+    let mut room = bounds.max_bytes;
     'list: for entry in &entries {
         let renamed = symmetry::orbit_timing(entry, src);
-        for (k, logs) in entry.expand(MAX_LISTED).into_iter().enumerate() {
-            if orders.len() >= MAX_LISTED {
+        let each = order_bytes(&entry.logs).max(1);
+        let fits = (room / each).min(MAX_LISTED - orders.len().min(MAX_LISTED));
+        for (k, logs) in entry.expand(fits).into_iter().enumerate() {
+            if orders.len() >= MAX_LISTED || room < each {
                 break 'list;
             }
-            if !listed.insert((logs.clone(), entry.stopped)) {
+            if !listed.insert(hash_of(&logs, entry.stopped)) {
                 continue;
             }
+            room -= each;
             orders.push(Order {
                 logs,
                 stopped: entry.stopped,

@@ -270,7 +270,8 @@ pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
     if entries.len() <= 1 || entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()) {
         return (sum, true);
     }
-    if sum > MAX_COMPARED as u128 {
+    let lines = entries.iter().map(|e| e.logs.len().max(1) as u128).max().unwrap_or(1);
+    if sum > MAX_COMPARED as u128 || sum.saturating_mul(lines) > MAX_COMPARED_LINES {
         return (sum, false);
     }
     let mut all = std::collections::HashSet::new();
@@ -287,6 +288,9 @@ pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
 
 /// Most orders [`count`] lists to count the orders of several entries exactly.
 pub const MAX_COMPARED: usize = 50_000;
+
+/// Most lines those orders may hold in all (memory).
+pub const MAX_COMPARED_LINES: u128 = 2_000_000;
 
 /// Whether every group of `inner` lies within a group of `outer`.
 fn covers_blocks(outer: &[Vec<Member>], inner: &[Vec<Member>]) -> bool {
