@@ -16,8 +16,9 @@ use super::Order;
 #[serde(rename_all = "camelCase")]
 pub struct Race {
     /// `anyOrder` (a group, every order), `swap` (two lines), `moves` (one
-    /// line, at several places), `orders` (a group, some orders), `differ`
-    /// (orders that print different lines).
+    /// line, at several places), `partialOrder` (every order that keeps some
+    /// pairs in order), `orders` (a group, some orders), `differ` (orders that
+    /// print different lines).
     pub kind: &'static str,
     /// The lines concerned (a symmetric group's as written, `{i}` kept).
     pub lines: Vec<String>,
@@ -295,6 +296,10 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
         return Vec::new();
     }
     let logs: Vec<&[String]> = entries.iter().map(|e| e.logs.as_slice()).collect();
+    // Too many lines to cut into blocks (memory, time): where the orders first part.
+    if logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES {
+        return vec![differ(model, entries)];
+    }
     let same_lines = logs.iter().all(|l| {
         let mut a = l.to_vec();
         let mut b = logs[0].to_vec();
@@ -306,15 +311,22 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
         return vec![differ(model, entries)];
     }
     // Block ends: positions where every order has printed the same lines.
+    // Each order against the first: how many lines each has printed more than
+    // the other so far, and how many lines that count is not 0 for.
     let n = logs[0].len();
     let mut ends = Vec::new();
-    let mut sets: Vec<Vec<&String>> = vec![Vec::new(); logs.len()];
+    let mut surplus: Vec<std::collections::HashMap<&String, i64>> = vec![std::collections::HashMap::new(); logs.len()];
+    let mut unequal = vec![0usize; logs.len()];
     for p in 0..n {
-        for (set, l) in sets.iter_mut().zip(&logs) {
-            let at = set.partition_point(|x| *x < &l[p]);
-            set.insert(at, &l[p]);
+        for o in 1..logs.len() {
+            for (line, delta) in [(&logs[o][p], 1i64), (&logs[0][p], -1)] {
+                let c = surplus[o].entry(line).or_insert(0);
+                let was = *c != 0;
+                *c += delta;
+                unequal[o] = unequal[o] + usize::from(*c != 0) - usize::from(was);
+            }
         }
-        if sets.iter().all(|s| *s == sets[0]) {
+        if unequal.iter().all(|&u| u == 0) {
             ends.push(p + 1);
         }
     }
@@ -369,6 +381,13 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
         let rest: Vec<String> = first.iter().filter(|l| **l != x).cloned().collect();
         let what = format!("{} may come at {} places among {}", quote(&x), blocks.len(), list(&rest));
         ("moves", vec![x], what)
+    } else if let Some(before) = partial_order(&lines, blocks).filter(|_| distinct) {
+        let pairs: Vec<String> = before
+            .iter()
+            .map(|&(a, b)| format!("{} before {}", quote(&lines[a]), quote(&lines[b])))
+            .collect();
+        let what = format!("{} come in any order that keeps {}", list(&lines), pairs.join(", "));
+        ("partialOrder", lines.clone(), what)
     } else {
         ("orders", lines.clone(), format!("{} come in {orders} orders", list(&lines)))
     };
@@ -389,6 +408,65 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
         timing,
         statement,
     }
+}
+
+/// Most lines, over all orders, that [`differences`] cuts into blocks.
+const MAX_BLOCK_LINES: usize = 2_000_000;
+
+/// Most lines a block may have for [`partial_order`] (it counts orders over subsets).
+const MAX_POSET_LINES: usize = 16;
+
+/// When the block's orders are exactly those that keep some pairs of lines
+/// in order (every order of `lines` in which each `a` comes before its `b`):
+/// those pairs, fewest (the covering ones), as indices into `lines`.
+fn partial_order(lines: &[String], blocks: &[&[String]]) -> Option<Vec<(usize, usize)>> {
+    let n = lines.len();
+    if !(3..=MAX_POSET_LINES).contains(&n) {
+        return None;
+    }
+    let index = |l: &String| lines.iter().position(|x| x == l);
+    let orders: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|b| b.iter().map(index).collect::<Option<Vec<_>>>())
+        .collect::<Option<_>>()?;
+    // before[a][b]: a comes before b in every order.
+    let mut pos = vec![vec![0usize; n]; orders.len()];
+    for (o, order) in orders.iter().enumerate() {
+        for (p, &l) in order.iter().enumerate() {
+            pos[o][l] = p;
+        }
+    }
+    let before = |a: usize, b: usize| pos.iter().all(|p| p[a] < p[b]);
+    // Every order keeping those pairs, counted over subsets (what may come first).
+    let preds: Vec<u32> = (0..n)
+        .map(|b| (0..n).filter(|&a| a != b && before(a, b)).fold(0u32, |p, a| p | (1 << a)))
+        .collect();
+    let mut ways = vec![0u128; 1 << n];
+    ways[0] = 1;
+    for set in 0..(1usize << n) {
+        if ways[set] == 0 {
+            continue;
+        }
+        for (l, &p) in preds.iter().enumerate() {
+            if set & (1 << l) == 0 && (p as usize) & !set == 0 {
+                ways[set | (1 << l)] = ways[set | (1 << l)].saturating_add(ways[set]);
+            }
+        }
+    }
+    if ways[(1 << n) - 1] != blocks.len() as u128 {
+        return None;
+    }
+    // The covering pairs: a before b with nothing between.
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a != b && before(a, b) && !(0..n).any(|c| c != a && c != b && before(a, c) && before(c, b)) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs.sort_by_key(|&(a, b)| (pos[0][a], pos[0][b]));
+    Some(pairs)
 }
 
 /// The line whose removal leaves every block the same sequence, if one does.
@@ -450,5 +528,53 @@ fn list_or(lines: &[String]) -> String {
             init.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", "),
             quote(last)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(s: &str) -> Vec<String> {
+        s.chars().map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn orders_that_keep_two_pairs_are_stated_as_those_pairs() {
+        let all: Vec<Vec<String>> = ["abcd", "acbd", "acdb", "cabd", "cadb", "cdab"]
+            .iter()
+            .map(|s| strings(s))
+            .collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let race = block_race(&all[0], &blocks, String::new());
+        assert_eq!(race.kind, "partialOrder");
+        assert_eq!(race.orders, 6);
+        assert_eq!(
+            race.statement,
+            "\u{201c}a\u{201d}, \u{201c}b\u{201d}, \u{201c}c\u{201d} and \u{201c}d\u{201d} come in any order that keeps \u{201c}a\u{201d} before \u{201c}b\u{201d}, \u{201c}c\u{201d} before \u{201c}d\u{201d} (6 orders)"
+        );
+        // Without "acbd" the pairs are the same but one of their orders is missing.
+        let five: Vec<&[String]> = blocks.iter().enumerate().filter(|(i, _)| *i != 1).map(|(_, b)| *b).collect();
+        assert_eq!(block_race(&all[0], &five, String::new()).kind, "orders");
+        // Without "cdab", "a" also always comes before "d": exactly the orders keeping three pairs.
+        let race = block_race(&all[0], &blocks[..5], String::new());
+        assert_eq!(race.kind, "partialOrder");
+        assert!(
+            race.statement.contains("\u{201c}a\u{201d} before \u{201c}d\u{201d}"),
+            "{}",
+            race.statement
+        );
+    }
+
+    #[test]
+    fn two_lines_swap_and_one_line_moves() {
+        let all: Vec<Vec<String>> = ["ab", "ba"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        assert_eq!(block_race(&all[0], &blocks, String::new()).kind, "swap");
+        let all: Vec<Vec<String>> = ["xab", "axb", "abx"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let race = block_race(&all[0], &blocks, "t".into());
+        assert_eq!((race.kind, race.lines.clone()), ("moves", vec!["x".to_string()]));
+        assert!(race.statement.ends_with("(3 orders): t"), "{}", race.statement);
     }
 }
