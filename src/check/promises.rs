@@ -305,7 +305,7 @@ impl<'a> Checker<'a, '_> {
         let mut index = 0u32;
         for name_stmt in stmts {
             let (name, kind) = match &name_stmt.kind {
-                StmtKind::AsyncDef { name, .. } => (name, DeclKind::AsyncFn),
+                StmtKind::AsyncDef { name, .. } => (&**name, DeclKind::AsyncFn),
                 StmtKind::Promise(p) => match &**p {
                     PromiseStmt::Executor {
                         name: Some(name), links, ..
@@ -509,7 +509,7 @@ impl<'a> Checker<'a, '_> {
                 PromiseStmt::Expr { expr, .. } => self.expr(expr, ctx),
             },
             StmtKind::Resolve { target, with } => {
-                let kind = self.settle("resolve", target.as_ref(), stmt.span, ctx);
+                let kind = self.settle("resolve", target.as_deref(), stmt.span, ctx);
                 if let Some(e) = with {
                     self.expr(e, ctx);
                     if let (Some(t), Operand::Name(n), true) = (target, &e.operand, e.links.is_empty()) {
@@ -520,7 +520,7 @@ impl<'a> Checker<'a, '_> {
                 }
             }
             StmtKind::Reject { target } => {
-                self.settle("reject", target.as_ref(), stmt.span, ctx);
+                self.settle("reject", target.as_deref(), stmt.span, ctx);
             }
             StmtKind::Return(e) => {
                 let ok = match ctx.func {

@@ -882,7 +882,7 @@ impl<'a> Interp<'a> {
                     Some(e) => self.eval(sched, e, &frame)?,
                     None => Value::Plain,
                 };
-                if let Some(p) = self.target(target.as_ref(), &frame) {
+                if let Some(p) = self.target(target.as_deref(), &frame) {
                     let took = self.op(sched, site, |e, s| Ok(e.resolve_promise(p, v, site, s)))?;
                     if took {
                         self.rt.mark_adopted(p, v);
@@ -890,7 +890,7 @@ impl<'a> Interp<'a> {
                 }
             }
             StmtKind::Reject { target } => {
-                if let Some(p) = self.target(target.as_ref(), &frame) {
+                if let Some(p) = self.target(target.as_deref(), &frame) {
                     self.op(sched, site, |e, s| Ok(e.reject_promise(p, site, s)))?;
                 }
             }

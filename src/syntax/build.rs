@@ -465,7 +465,8 @@ impl Builder {
                 span: kind_span,
             },
         );
-        let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
+        // The grammar takes at most two numbers in a header: no allocation for them.
+        let mut ints: [Option<(Spanned<u64>, bool)>; 2] = [None, None];
         let mut after = None;
         // A number that is there but invalid (negative, too large) was reported already.
         let mut bad_number = false;
@@ -474,7 +475,10 @@ impl Builder {
                 Rule::integer => {
                     let before_label = cb.label.is_none();
                     match self.spanned_int(part) {
-                        Some(n) => ints.push((n, before_label)),
+                        Some(n) => {
+                            let free = ints.iter_mut().find(|i| i.is_none()).expect("at most two numbers in a header");
+                            *free = Some((n, before_label));
+                        }
                         None => bad_number = true,
                     }
                 }
@@ -494,7 +498,9 @@ impl Builder {
             }
         }
         let mut found = Vec::new();
-        cb.amount = numbers::amount(kind, kind_span, span, ints, bad_number, &mut |p| found.push(p));
+        cb.amount = numbers::amount(kind, kind_span, span, ints.into_iter().flatten(), bad_number, &mut |p| {
+            found.push(p)
+        });
         for p in found {
             self.push(p);
         }
