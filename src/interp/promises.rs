@@ -402,7 +402,7 @@ pub(crate) fn unobservable_chain(cb: &Callback) -> bool {
                 .any(|s| matches!(s.kind, StmtKind::Return(_) | StmtKind::Throw | StmtKind::Try { .. }))
         })
     };
-    !cb.is_async && plain(&cb.body) && cb.links.iter().all(|l| l.kind == LinkKind::Then && !l.is_async && plain(&l.body))
+    !cb.is_async && plain(&cb.body) && cb.links().iter().all(|l| l.kind == LinkKind::Then && !l.is_async && plain(&l.body))
 }
 
 /// The site of a statement or operand: its first byte.
@@ -559,7 +559,7 @@ impl<'a> Interp<'a> {
         if inst.link == 0 {
             inst.cb.is_async
         } else {
-            inst.cb.links.get(inst.link as usize - 1).is_some_and(|l| l.is_async)
+            inst.cb.links().get(inst.link as usize - 1).is_some_and(|l| l.is_async)
         }
     }
 
@@ -569,7 +569,7 @@ impl<'a> Interp<'a> {
         let site = site_of(inst.cb.span);
         let start = self.op(sched, site, |e, s| e.promise_resolve(Value::Plain, site, s))?;
         let mut p = self.op(sched, site, |e, s| e.then(start, Some(Handler::Cb(inst)), None, site, s))?;
-        for (i, link) in inst.cb.links.iter().enumerate() {
+        for (i, link) in inst.cb.links().iter().enumerate() {
             // `note` stays the `then` statement's: where the chain was scheduled.
             let next = Instance {
                 link: i as u32 + 1,

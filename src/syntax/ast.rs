@@ -770,12 +770,14 @@ pub struct Callback {
     /// [`ticks`](Self::ticks), [`after`](Self::after)).
     pub amount: Option<Spanned<u64>>,
     /// `times N`: runs at most N times in all.
-    pub times: Option<Spanned<u64>>,
-    pub label: Option<Text>,
+    pub times: Option<Box<Spanned<u64>>>,
+    /// The label, boxed (most callbacks of a large file have none).
+    pub label: Option<Box<Text>>,
     /// The body; `None` for a label-only callback (which logs its label).
     pub body: Option<Box<[Stmt]>>,
-    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order.
-    pub links: Vec<Link>,
+    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order; `None`
+    /// for none (see [`links`](Self::links)).
+    pub chain: Option<Box<[Link]>>,
     /// `async` written before the body: the callback is an async function.
     pub is_async: bool,
 }
@@ -792,9 +794,19 @@ impl Callback {
             times: None,
             label: None,
             body: None,
-            links: Vec::new(),
+            chain: None,
             is_async: false,
         }
+    }
+
+    /// The `.then`/`.catch`/`.finally` links, in order (empty for none).
+    pub fn links(&self) -> &[Link] {
+        self.chain.as_deref().unwrap_or(&[])
+    }
+
+    /// `times N`: runs at most N times in all.
+    pub fn times(&self) -> Option<Spanned<u64>> {
+        self.times.as_deref().copied()
     }
 
     /// A `timeout`/`interval` delay, in ticks.
@@ -959,5 +971,11 @@ mod size_tests {
     #[test]
     fn a_statement_takes_48_bytes() {
         assert_eq!(std::mem::size_of::<super::Stmt>(), 48);
+    }
+
+    /// A `timeout N` holds one of these (boxed): label, `times` and links are boxed in it.
+    #[test]
+    fn a_callback_record_takes_104_bytes() {
+        assert_eq!(std::mem::size_of::<super::Callback>(), 104);
     }
 }
