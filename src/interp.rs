@@ -396,8 +396,12 @@ struct Live {
 
 /// The interpreter: the host of a loop run.
 pub(crate) struct Interp<'a> {
-    /// The byte offset of each line's start (32 bits: `load` refuses files of 4 GiB).
-    src_lines: Vec<u32>,
+    /// The source text, for line numbers.
+    src: &'a str,
+    /// The byte offset of each line's start (32 bits: `load` refuses files of 4 GiB),
+    /// found the first time a line number is asked for: a run that reports no
+    /// line (most runs without `--verbose`) does not read the text once more.
+    src_lines: std::cell::OnceCell<Vec<u32>>,
     main: &'a [Stmt],
     /// Whose rules the run follows.
     profile: crate::sched::NodeProfile,
@@ -425,9 +429,10 @@ pub(crate) struct Interp<'a> {
 
 impl<'a> Interp<'a> {
     /// A fresh interpreter for `file`.
-    pub(crate) fn new(file: &'a File, src: &str, opts: RunOptions) -> Self {
+    pub(crate) fn new(file: &'a File, src: &'a str, opts: RunOptions) -> Self {
         Interp {
-            src_lines: line_starts(src),
+            src,
+            src_lines: std::cell::OnceCell::new(),
             main: &file.body,
             profile: opts.profile(file),
             entry: opts.profile(file).entry(file.module.map(|m| m.value).unwrap_or_default()),
@@ -761,7 +766,8 @@ impl<'a> Interp<'a> {
     }
 
     fn line(&self, span: Span) -> usize {
-        match self.src_lines.binary_search(&(span.start() as u32)) {
+        let lines = self.src_lines.get_or_init(|| line_starts(self.src));
+        match lines.binary_search(&(span.start() as u32)) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
