@@ -42,12 +42,12 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
                 return Some(cb.span);
             }
             let link = cb
-                .links
+                .links()
                 .iter()
                 .find(|l| l.times.is_none() && l.body.as_deref().is_some_and(has_again))
                 .map(|l| l.span);
             link.or_else(|| first_unbounded(body))
-                .or_else(|| cb.links.iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
+                .or_else(|| cb.links().iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
         }
         _ => None,
     })
@@ -68,12 +68,12 @@ fn statement(stmt: &Stmt) -> u64 {
 fn callback(cb: &Callback) -> u64 {
     let body = cb.body.as_deref().map_or(0, block);
     let repeats = cb.kind.value == Kind::Interval || cb.body.as_deref().is_some_and(has_again);
-    let runs = match cb.times {
+    let runs = match cb.times() {
         Some(t) => t.value,
         None if repeats => 1,
         None => 1,
     };
-    let links = cb.links.iter().fold(0u64, |sum, l| {
+    let links = cb.links().iter().fold(0u64, |sum, l| {
         let runs = l.times.map_or(1, |t| t.value);
         let body = l.body.as_deref().map_or(0, block);
         sum.saturating_add(runs.saturating_mul(body.saturating_add(1)))

@@ -135,7 +135,7 @@ impl Checker<'_> {
         if let Some(body) = &cb.body {
             self.block(body, inner);
         }
-        for link in &cb.links {
+        for link in cb.links() {
             if let Some(label) = &link.label {
                 self.text(label, inner);
             }

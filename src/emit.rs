@@ -172,7 +172,7 @@ fn timer_delays(stmts: &[Stmt], out: &mut Vec<(Kind, Spanned<u64>)>) {
                 if let Some(d) = cb.delay() {
                     out.push((cb.kind.value, d));
                 }
-                for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
                     timer_delays(body, out);
                 }
             }
@@ -264,7 +264,7 @@ impl Uses {
                         Kind::WriteFile => self.write_file = true,
                         _ => {}
                     }
-                    for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                    for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
                         self.walk(body, times);
                     }
                 }
@@ -510,8 +510,8 @@ impl<'a> Site<'a> {
             kind: Some(cb.kind.value),
             head: true,
             amount: value(cb.amount),
-            label: cb.label.as_ref(),
-            times: cb.times.map(|t| t.value),
+            label: cb.label.as_deref(),
+            times: cb.times().map(|t| t.value),
             body: cb.body.as_deref(),
             is_async: cb.is_async,
         }
@@ -775,7 +775,7 @@ fn each_statement<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
         match &stmt.kind {
             StmtKind::Repeat { body, .. } => each_statement(body, f),
             StmtKind::Callback(cb) => {
-                for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
                     each_statement(body, f);
                 }
             }
@@ -1302,13 +1302,13 @@ impl<'a> Gen {
     fn then_chain(&mut self, cb: &'a Callback, level: usize) -> String {
         let p = pad(level);
         let head = Site::callback(cb);
-        if head.has_again() && !cb.links.is_empty() {
+        if head.has_again() && !cb.links().is_empty() {
             // The head's `again` goes on with the later links: name them first.
             let inner = pad(level + 1);
             let mut out = format!("{p}{{\n");
             let mut calls = Vec::new();
             let mut undefined_value = !head.returns();
-            for link in &cb.links {
+            for link in cb.links() {
                 let f = self.link_arg(link, undefined_value, level + 1);
                 undefined_value &= !Site::link(link).returns();
                 let name = format!("link{}", link.site);
@@ -1321,7 +1321,7 @@ impl<'a> Gen {
             return out;
         }
         let f = self.function(head, &[], level, None);
-        let chain = self.links(format!("Promise.resolve().then({f})"), &cb.links, !head.returns(), level);
+        let chain = self.links(format!("Promise.resolve().then({f})"), cb.links(), !head.returns(), level);
         format!("{p}{chain};\n")
     }
 }

@@ -120,9 +120,9 @@ impl fmt::Display for Instance<'_> {
             return f.write_str("the main module");
         }
         let (kind, label) = if self.link == 0 {
-            (self.cb.kind.value.name(), self.cb.label.as_ref())
+            (self.cb.kind.value.name(), self.cb.label.as_deref())
         } else {
-            (".then", self.cb.links[self.link as usize - 1].label.as_ref())
+            (".then", self.cb.links()[self.link as usize - 1].label.as_ref())
         };
         match label {
             Some(l) => write!(f, "{kind} \"{l}\""),
@@ -396,8 +396,12 @@ struct Live {
 
 /// The interpreter: the host of a loop run.
 pub(crate) struct Interp<'a> {
-    /// The byte offset of each line's start (32 bits: `load` refuses files of 4 GiB).
-    src_lines: Vec<u32>,
+    /// The source text, for line numbers.
+    src: &'a str,
+    /// The byte offset of each line's start (32 bits: `load` refuses files of 4 GiB),
+    /// found the first time a line number is asked for: a run that reports no
+    /// line (most runs without `--verbose`) does not read the text once more.
+    src_lines: std::cell::OnceCell<Vec<u32>>,
     main: &'a [Stmt],
     /// Whose rules the run follows.
     profile: crate::sched::NodeProfile,
@@ -425,9 +429,10 @@ pub(crate) struct Interp<'a> {
 
 impl<'a> Interp<'a> {
     /// A fresh interpreter for `file`.
-    pub(crate) fn new(file: &'a File, src: &str, opts: RunOptions) -> Self {
+    pub(crate) fn new(file: &'a File, src: &'a str, opts: RunOptions) -> Self {
         Interp {
-            src_lines: line_starts(src),
+            src,
+            src_lines: std::cell::OnceCell::new(),
             main: &file.body,
             profile: opts.profile(file),
             entry: opts.profile(file).entry(file.module.map(|m| m.value).unwrap_or_default()),
@@ -702,7 +707,7 @@ impl<'a> Interp<'a> {
     /// promises: each link's reaction job is queued when the previous link's callback returns,
     /// which is when its promise would settle (rule 8a, the same hop).
     fn queue_next_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
-        if inst.alone || inst.cb.kind.value != Kind::Then || (inst.link as usize) >= inst.cb.links.len() {
+        if inst.alone || inst.cb.kind.value != Kind::Then || (inst.link as usize) >= inst.cb.links().len() {
             return;
         }
         let next = Instance {
@@ -737,7 +742,7 @@ impl<'a> Interp<'a> {
         if inst.link == 0 {
             inst.cb.site
         } else {
-            inst.cb.links[inst.link as usize - 1].site
+            inst.cb.links()[inst.link as usize - 1].site
         }
     }
 
@@ -745,7 +750,7 @@ impl<'a> Interp<'a> {
         if inst.link == 0 || inst.link == u32::MAX {
             inst.cb.span
         } else {
-            inst.cb.links[inst.link as usize - 1].span
+            inst.cb.links()[inst.link as usize - 1].span
         }
     }
 
@@ -753,15 +758,16 @@ impl<'a> Interp<'a> {
     fn parts(&self, inst: &Instance<'a>) -> (Option<&'a Text>, Option<Spanned<u64>>, Option<&'a [Stmt]>) {
         let cb: &'a Callback = inst.cb;
         if inst.link == 0 {
-            (cb.label.as_ref(), cb.times, cb.body.as_deref())
+            (cb.label.as_deref(), cb.times(), cb.body.as_deref())
         } else {
-            let link: &'a Link = &cb.links[inst.link as usize - 1];
+            let link: &'a Link = &cb.links()[inst.link as usize - 1];
             (link.label.as_ref(), link.times, link.body.as_deref())
         }
     }
 
     fn line(&self, span: Span) -> usize {
-        match self.src_lines.binary_search(&(span.start() as u32)) {
+        let lines = self.src_lines.get_or_init(|| line_starts(self.src));
+        match lines.binary_search(&(span.start() as u32)) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
@@ -1070,7 +1076,7 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
                 StmtKind::Callback(cb) => {
                     let completion = matches!(cb.kind.value, Kind::Submit | Kind::Io | Kind::ReadFile | Kind::WriteFile);
                     let body = cb.body.as_deref().unwrap_or(&[]);
-                    if repeats <= 1 && completion && cb.times.is_none() && cb.links.is_empty() && !repeats_or_again(body) {
+                    if repeats <= 1 && completion && cb.times.is_none() && cb.links().is_empty() && !repeats_or_again(body) {
                         if let Some(slot) = sites.get_mut(cb.site) {
                             *slot = true;
                         }
@@ -1086,7 +1092,7 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
             StmtKind::Callback(cb) => {
                 cb.times.is_some()
                     || cb.body.as_deref().is_some_and(repeats_or_again)
-                    || cb.links.iter().any(|l| l.body.as_deref().is_some_and(repeats_or_again))
+                    || cb.links().iter().any(|l| l.body.as_deref().is_some_and(repeats_or_again))
             }
             _ => false,
         })
@@ -1101,7 +1107,7 @@ fn has_clear(stmts: &[Stmt]) -> bool {
         StmtKind::Clear(_) => true,
         StmtKind::Repeat { body, .. } => has_clear(body),
         StmtKind::Callback(cb) => {
-            cb.body.as_deref().is_some_and(has_clear) || cb.links.iter().any(|l| l.body.as_deref().is_some_and(has_clear))
+            cb.body.as_deref().is_some_and(has_clear) || cb.links().iter().any(|l| l.body.as_deref().is_some_and(has_clear))
         }
         _ => false,
     })

@@ -236,7 +236,7 @@ fn find_in_callback(cb: &Callback, lines: &LineIndex, line: usize, site: Site) -
         let ends = [
             Some(cb.kind.span.end()),
             cb.amount.map(|a| a.span.end()),
-            cb.times.map(|t| t.span.end()),
+            cb.times().map(|t| t.span.end()),
             cb.label.as_ref().map(|l| l.span.end()),
         ];
         let end = ends.into_iter().flatten().max().unwrap_or(cb.span.end());
@@ -245,7 +245,7 @@ fn find_in_callback(cb: &Callback, lines: &LineIndex, line: usize, site: Site) -
     if let Some(found) = cb.body.as_deref().and_then(|body| find_statement(body, lines, line, site)) {
         return Some(found);
     }
-    cb.links.iter().find_map(|link| find_in_link(link, lines, line, site))
+    cb.links().iter().find_map(|link| find_in_link(link, lines, line, site))
 }
 
 fn find_in_link(link: &Link, lines: &LineIndex, line: usize, site: Site) -> Option<Span> {

@@ -18,8 +18,8 @@ fn callback(src: &str) -> Callback {
     }
 }
 
-fn lit(t: &Option<Text>) -> &str {
-    t.as_ref().and_then(|t| t.literal()).expect("a literal label")
+fn lit(t: Option<&Text>) -> &str {
+    t.and_then(|t| t.literal()).expect("a literal label")
 }
 
 #[test]
@@ -42,7 +42,12 @@ fn log_work_clear_again_repeat() {
 fn every_callback_kind_with_its_parts() {
     let t = callback(r#"timeout 5 "t" times 2 { log "x" }"#);
     assert_eq!(
-        (t.kind.value, t.delay().unwrap().value, lit(&t.label), t.times.unwrap().value),
+        (
+            t.kind.value,
+            t.delay().unwrap().value,
+            lit(t.label.as_deref()),
+            t.times().unwrap().value
+        ),
         (Kind::Timeout, 5, "t", 2)
     );
     let i = callback(r#"interval 30 "tick" times 4"#);
@@ -58,7 +63,7 @@ fn every_callback_kind_with_its_parts() {
         (r#"pending "x""#, Kind::Pending),
     ] {
         let cb = callback(src);
-        assert_eq!((cb.kind.value, lit(&cb.label)), (kind, "x"), "{src}");
+        assert_eq!((cb.kind.value, lit(cb.label.as_deref())), (kind, "x"), "{src}");
     }
     let io = callback(r#"io "bytes" after 15 { log "b" }"#);
     assert_eq!((io.kind.value, io.after().unwrap().value), (Kind::Io, 15));
@@ -69,9 +74,9 @@ fn every_callback_kind_with_its_parts() {
         (4, 100, true)
     );
     let th = callback(r#"then "a" { log "a" } .then "b" .then { log "c" }"#);
-    assert_eq!(th.links.len(), 2);
-    assert_eq!(lit(&th.links[0].label), "b");
-    assert!(th.links[1].label.is_none() && th.links[1].body.is_some());
+    assert_eq!(th.links().len(), 2);
+    assert_eq!(lit(th.links()[0].label.as_ref()), "b");
+    assert!(th.links()[1].label.is_none() && th.links()[1].body.is_some());
 }
 
 #[test]

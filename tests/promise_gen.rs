@@ -105,7 +105,7 @@ fn kinds(stmts: &[Stmt], role: Role, out: &mut BTreeMap<String, usize>) {
                 if let Some(body) = &cb.body {
                     kinds(body, inner, out);
                 }
-                links(&cb.links, out);
+                links(cb.links(), out);
             }
             StmtKind::AsyncDef { body, .. } => {
                 add("async function".into());

@@ -218,12 +218,12 @@ fn slots(file: &File, text: &str) -> Vec<Option<Slot>> {
                 }
                 StmtKind::Await(e) | StmtKind::Chain(e) | StmtKind::Return(Some(e)) => expr_names(e, out),
                 StmtKind::Resolve { target, with } => {
-                    out.extend(target);
+                    out.extend(target.as_deref());
                     if let Some(e) = with {
                         expr_names(e, out);
                     }
                 }
-                StmtKind::Reject { target } => out.extend(target),
+                StmtKind::Reject { target } => out.extend(target.as_deref()),
                 _ => {}
             }
             let mut bodies = Vec::new();

@@ -111,7 +111,7 @@ impl<'a> Labels<'a> {
                     if let Some(body) = &cb.body {
                         self.collect_labels(body, true);
                     }
-                    for link in &cb.links {
+                    for link in cb.links() {
                         if let Some(body) = &link.body {
                             self.collect_labels(body, true);
                         }

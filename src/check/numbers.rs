@@ -43,7 +43,7 @@ pub fn amount(
     kind: Kind,
     kind_span: Span,
     span: Span,
-    ints: Vec<(Spanned<u64>, bool)>,
+    ints: impl IntoIterator<Item = (Spanned<u64>, bool)>,
     bad_number: bool,
     push: &mut impl FnMut(Problem),
 ) -> Option<Spanned<u64>> {

@@ -155,12 +155,12 @@ fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {
                     *found = Some((cb.kind.span, "async"));
                     return;
                 }
-                if let Some(link) = cb.links.iter().find(|l| l.is_async || l.kind != LinkKind::Then) {
+                if let Some(link) = cb.links().iter().find(|l| l.is_async || l.kind != LinkKind::Then) {
                     let head = Span::new(link.span.start(), link.span.start() + 1 + link.kind.name().len());
                     *found = Some((head, if link.is_async { "async" } else { link.kind.name() }));
                     return;
                 }
-                for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
                     first_in(body, found);
                 }
             }
@@ -206,7 +206,7 @@ fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
     match kind {
         StmtKind::Repeat { body, .. } => f(body),
         StmtKind::Callback(cb) => {
-            for body in std::iter::once(&cb.body).chain(cb.links.iter().map(|l| &l.body)).flatten() {
+            for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
                 f(body);
             }
         }
@@ -305,7 +305,7 @@ impl<'a> Checker<'a, '_> {
         let mut index = 0u32;
         for name_stmt in stmts {
             let (name, kind) = match &name_stmt.kind {
-                StmtKind::AsyncDef { name, .. } => (name, DeclKind::AsyncFn),
+                StmtKind::AsyncDef { name, .. } => (&**name, DeclKind::AsyncFn),
                 StmtKind::Promise(p) => match &**p {
                     PromiseStmt::Executor {
                         name: Some(name), links, ..
@@ -485,7 +485,7 @@ impl<'a> Checker<'a, '_> {
                 if let Some(body) = &cb.body {
                     self.block(body, ctx.enter(head, esm));
                 }
-                self.links(&cb.links, ctx);
+                self.links(cb.links(), ctx);
             }
             StmtKind::AsyncDef { body, .. } => self.block(body, ctx.enter(Func::AsyncFn, esm)),
             StmtKind::Call(name) => self.call(name),
@@ -509,7 +509,7 @@ impl<'a> Checker<'a, '_> {
                 PromiseStmt::Expr { expr, .. } => self.expr(expr, ctx),
             },
             StmtKind::Resolve { target, with } => {
-                let kind = self.settle("resolve", target.as_ref(), stmt.span, ctx);
+                let kind = self.settle("resolve", target.as_deref(), stmt.span, ctx);
                 if let Some(e) = with {
                     self.expr(e, ctx);
                     if let (Some(t), Operand::Name(n), true) = (target, &e.operand, e.links.is_empty()) {
@@ -520,7 +520,7 @@ impl<'a> Checker<'a, '_> {
                 }
             }
             StmtKind::Reject { target } => {
-                self.settle("reject", target.as_ref(), stmt.span, ctx);
+                self.settle("reject", target.as_deref(), stmt.span, ctx);
             }
             StmtKind::Return(e) => {
                 let ok = match ctx.func {

@@ -138,7 +138,7 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
     fn pure(&self) -> Option<crate::orders::node20::Member> {
         let inst = self.completion_callback()?;
         let cb = inst.cb;
-        if inst.link != 0 || inst.alone || cb.is_async || !cb.links.is_empty() || cb.times.is_some() {
+        if inst.link != 0 || inst.alone || cb.is_async || !cb.links().is_empty() || cb.times.is_some() {
             return None;
         }
         let pure = match (&cb.body, &cb.label) {
@@ -442,7 +442,7 @@ pub(crate) fn unobservable_chain(cb: &Callback) -> bool {
                 .any(|s| matches!(s.kind, StmtKind::Return(_) | StmtKind::Throw | StmtKind::Try { .. }))
         })
     };
-    !cb.is_async && plain(&cb.body) && cb.links.iter().all(|l| l.kind == LinkKind::Then && !l.is_async && plain(&l.body))
+    !cb.is_async && plain(&cb.body) && cb.links().iter().all(|l| l.kind == LinkKind::Then && !l.is_async && plain(&l.body))
 }
 
 /// The site of a statement or operand: its first byte.
@@ -599,7 +599,7 @@ impl<'a> Interp<'a> {
         if inst.link == 0 {
             inst.cb.is_async
         } else {
-            inst.cb.links.get(inst.link as usize - 1).is_some_and(|l| l.is_async)
+            inst.cb.links().get(inst.link as usize - 1).is_some_and(|l| l.is_async)
         }
     }
 
@@ -609,7 +609,7 @@ impl<'a> Interp<'a> {
         let site = site_of(inst.cb.span);
         let start = self.op(sched, site, |e, s| e.promise_resolve(Value::Plain, site, s))?;
         let mut p = self.op(sched, site, |e, s| e.then(start, Some(Handler::Cb(inst)), None, site, s))?;
-        for (i, link) in inst.cb.links.iter().enumerate() {
+        for (i, link) in inst.cb.links().iter().enumerate() {
             // `note` stays the `then` statement's: where the chain was scheduled.
             let next = Instance {
                 link: i as u32 + 1,
@@ -922,7 +922,7 @@ impl<'a> Interp<'a> {
                     Some(e) => self.eval(sched, e, &frame)?,
                     None => Value::Plain,
                 };
-                if let Some(p) = self.target(target.as_ref(), &frame) {
+                if let Some(p) = self.target(target.as_deref(), &frame) {
                     let took = self.op(sched, site, |e, s| Ok(e.resolve_promise(p, v, site, s)))?;
                     if took {
                         self.rt.mark_adopted(p, v);
@@ -930,7 +930,7 @@ impl<'a> Interp<'a> {
                 }
             }
             StmtKind::Reject { target } => {
-                if let Some(p) = self.target(target.as_ref(), &frame) {
+                if let Some(p) = self.target(target.as_deref(), &frame) {
                     self.op(sched, site, |e, s| Ok(e.reject_promise(p, site, s)))?;
                 }
             }

@@ -76,18 +76,43 @@ struct TimerList {
     alive: bool,
 }
 
-/// A heap entry: list `list` due at `expiry`, keyed by `(expiry, id)`. An
-/// entry whose list has since been dropped or re-keyed is stale.
+/// A heap entry: list `list` due at `expiry`, keyed by `(expiry, id)`, in
+/// 16 bytes (four of them to a cache line): the id in the high 40 bits of
+/// `id_list`, the list slot in the low [`LIST_BITS`], so that `id_list`
+/// orders as the id does. An entry whose list has since been dropped or
+/// re-keyed is stale.
 #[derive(Clone, Copy)]
 struct ListKey {
     expiry: u64,
-    id: u64,
-    list: u32,
+    id_list: u64,
 }
 
+/// Bits of a list slot in a [`ListKey`]: room for 16 million lists at once,
+/// more than the timers that may wait at once (`MAX_WAITING` in src/interp.rs).
+const LIST_BITS: u32 = 24;
+
 impl ListKey {
+    fn new(expiry: u64, id: u64, list: u32) -> Self {
+        assert!(
+            list >> LIST_BITS == 0 && id >> (64 - LIST_BITS) == 0,
+            "timer list {list} or list id {id} out of a heap entry's range"
+        );
+        ListKey {
+            expiry,
+            id_list: id << LIST_BITS | u64::from(list),
+        }
+    }
+
+    fn id(&self) -> u64 {
+        self.id_list >> LIST_BITS
+    }
+
+    fn list(&self) -> u32 {
+        (self.id_list & ((1 << LIST_BITS) - 1)) as u32
+    }
+
     fn key(&self) -> (u64, u64) {
-        (self.expiry, self.id)
+        (self.expiry, self.id_list)
     }
 }
 
@@ -303,11 +328,7 @@ impl<C> NodeTimers<C> {
             }
         };
         self.by_delay.insert(delay, l as u32);
-        self.heap.push(ListKey {
-            expiry,
-            id,
-            list: l as u32,
-        });
+        self.heap.push(ListKey::new(expiry, id, l as u32));
         l
     }
 
@@ -383,7 +404,8 @@ impl<C> NodeTimers<C> {
 
     /// The list with the smallest `(expiry, id)` key, dropping stale heap entries.
     fn peek_list(&mut self) -> Option<usize> {
-        while let Some(&ListKey { expiry, id, list: l }) = self.heap.peek() {
+        while let Some(&key) = self.heap.peek() {
+            let (expiry, id, l) = (key.expiry, key.id(), key.list());
             let list = &self.lists[l as usize];
             if list.alive && list.id == id && list.expiry == expiry {
                 return Some(l as usize);
@@ -439,11 +461,7 @@ impl<C> NodeTimers<C> {
                 let list = &mut self.lists[l];
                 list.expiry = expiry;
                 list.id = id;
-                self.heap.push(ListKey {
-                    expiry,
-                    id,
-                    list: l as u32,
-                });
+                self.heap.push(ListKey::new(expiry, id, l as u32));
                 return Head::NotDue;
             }
             return Head::Due(self.take(l, index));

@@ -185,11 +185,11 @@ pub enum StmtKind {
     /// A callback-scheduling statement (`timeout`, `immediate`, `then` …).
     Callback(Box<Callback>),
     /// `async NAME { … }`: defines an async function (hoisted in its block).
-    AsyncDef { name: Name, body: Box<[Stmt]> },
+    AsyncDef { name: Box<Name>, body: Box<[Stmt]> },
     /// `call NAME`: calls an async function now, its promise dropped.
-    Call(Name),
+    Call(Box<Name>),
     /// `await EXPR`: in an async body or an ES module's top level.
-    /// (An expression is boxed in a statement, to keep a [`Stmt`] small: 72 bytes.)
+    /// (An expression or a name is boxed in a statement, to keep a [`Stmt`] small: 48 bytes.)
     Await(Box<Expr>),
     /// `promise [NAME] { … } LINK*` or `promise NAME = EXPR`.
     Promise(Box<PromiseStmt>),
@@ -197,9 +197,12 @@ pub enum StmtKind {
     Chain(Box<Expr>),
     /// `resolve [NAME] [with EXPR]`: without a name, the enclosing executor's
     /// promise; without `with`, resolved with `value`.
-    Resolve { target: Option<Name>, with: Option<Box<Expr>> },
+    Resolve {
+        target: Option<Box<Name>>,
+        with: Option<Box<Expr>>,
+    },
     /// `reject [NAME]`: rejects the executor's promise (or NAME's).
-    Reject { target: Option<Name> },
+    Reject { target: Option<Box<Name>> },
     /// `return [EXPR]`: ends an async or handler body (default `value`).
     Return(Option<Box<Expr>>),
     /// `throw`: throws an Error (rejects the promise of the body).
@@ -293,7 +296,7 @@ pub struct Slot {
 /// [`Slot::index`]es.
 pub fn declarations(stmts: &[Stmt]) -> impl Iterator<Item = &Name> {
     stmts.iter().filter_map(|s| match &s.kind {
-        StmtKind::AsyncDef { name, .. } => Some(name),
+        StmtKind::AsyncDef { name, .. } => Some(&**name),
         StmtKind::Promise(p) => p.name(),
         _ => None,
     })
@@ -767,12 +770,14 @@ pub struct Callback {
     /// [`ticks`](Self::ticks), [`after`](Self::after)).
     pub amount: Option<Spanned<u64>>,
     /// `times N`: runs at most N times in all.
-    pub times: Option<Spanned<u64>>,
-    pub label: Option<Text>,
+    pub times: Option<Box<Spanned<u64>>>,
+    /// The label, boxed (most callbacks of a large file have none).
+    pub label: Option<Box<Text>>,
     /// The body; `None` for a label-only callback (which logs its label).
     pub body: Option<Box<[Stmt]>>,
-    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order.
-    pub links: Vec<Link>,
+    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order; `None`
+    /// for none (see [`links`](Self::links)).
+    pub chain: Option<Box<[Link]>>,
     /// `async` written before the body: the callback is an async function.
     pub is_async: bool,
 }
@@ -789,9 +794,19 @@ impl Callback {
             times: None,
             label: None,
             body: None,
-            links: Vec::new(),
+            chain: None,
             is_async: false,
         }
+    }
+
+    /// The `.then`/`.catch`/`.finally` links, in order (empty for none).
+    pub fn links(&self) -> &[Link] {
+        self.chain.as_deref().unwrap_or(&[])
+    }
+
+    /// `times N`: runs at most N times in all.
+    pub fn times(&self) -> Option<Spanned<u64>> {
+        self.times.as_deref().copied()
     }
 
     /// A `timeout`/`interval` delay, in ticks.
@@ -954,7 +969,13 @@ mod tests {
 mod size_tests {
     /// A 1e6-statement file holds a million of these: keep them small.
     #[test]
-    fn a_statement_takes_72_bytes() {
-        assert_eq!(std::mem::size_of::<super::Stmt>(), 72);
+    fn a_statement_takes_48_bytes() {
+        assert_eq!(std::mem::size_of::<super::Stmt>(), 48);
+    }
+
+    /// A `timeout N` holds one of these (boxed): label, `times` and links are boxed in it.
+    #[test]
+    fn a_callback_record_takes_104_bytes() {
+        assert_eq!(std::mem::size_of::<super::Callback>(), 104);
     }
 }

@@ -465,36 +465,43 @@ impl Builder {
                 span: kind_span,
             },
         );
-        let mut ints: Vec<(Spanned<u64>, bool)> = Vec::new();
+        // The grammar takes at most two numbers in a header: no allocation for them.
+        let mut ints: [Option<(Spanned<u64>, bool)>; 2] = [None, None];
         let mut after = None;
         // A number that is there but invalid (negative, too large) was reported already.
         let mut bad_number = false;
+        let mut links = Vec::new();
         for part in inner {
             match part.as_rule() {
                 Rule::integer => {
                     let before_label = cb.label.is_none();
                     match self.spanned_int(part) {
-                        Some(n) => ints.push((n, before_label)),
+                        Some(n) => {
+                            let free = ints.iter_mut().find(|i| i.is_none()).expect("at most two numbers in a header");
+                            *free = Some((n, before_label));
+                        }
                         None => bad_number = true,
                     }
                 }
-                Rule::string => cb.label = Some(self.text(part)),
+                Rule::string => cb.label = Some(Box::new(self.text(part))),
                 Rule::after_clause => after = self.clause(part),
-                Rule::times_clause => cb.times = self.times(part),
+                Rule::times_clause => cb.times = self.times(part).map(Box::new),
                 Rule::body => cb.body = Some(self.statements(part).into_boxed_slice()),
                 Rule::async_body => {
                     cb.is_async = true;
                     cb.body = Some(self.async_body(part));
                 }
-                Rule::link => {
-                    let link = self.link(part);
-                    cb.links.push(link);
-                }
+                Rule::link => links.push(self.link(part)),
                 r => unreachable!("callback part {r:?}"),
             }
         }
+        if !links.is_empty() {
+            cb.chain = Some(links.into_boxed_slice());
+        }
         let mut found = Vec::new();
-        cb.amount = numbers::amount(kind, kind_span, span, ints, bad_number, &mut |p| found.push(p));
+        cb.amount = numbers::amount(kind, kind_span, span, ints.into_iter().flatten(), bad_number, &mut |p| {
+            found.push(p)
+        });
         for p in found {
             self.push(p);
         }
@@ -504,7 +511,7 @@ impl Builder {
         if let Some(p) = after.and_then(|after| clauses::after(kind, after.span)) {
             self.push(p);
         }
-        if let Some(p) = clauses::links(kind, &cb.links) {
+        if let Some(p) = clauses::links(kind, cb.links()) {
             self.push(p);
         }
         Some(cb)

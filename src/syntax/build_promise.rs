@@ -30,11 +30,11 @@ impl Builder {
         let _keyword = inner.next()?;
         Some(match rule {
             Rule::async_def => {
-                let name = self.name(inner.next()?);
+                let name = Box::new(self.name(inner.next()?));
                 let body = self.statements(inner.next()?).into_boxed_slice();
                 StmtKind::AsyncDef { name, body }
             }
-            Rule::call_stmt => StmtKind::Call(self.name(inner.next()?)),
+            Rule::call_stmt => StmtKind::Call(Box::new(self.name(inner.next()?))),
             Rule::await_stmt => StmtKind::Await(Box::new(self.expr(inner.next()?))),
             Rule::chain_stmt => StmtKind::Chain(Box::new(self.expr(inner.next()?))),
             Rule::promise_stmt => StmtKind::Promise(Box::new(self.promise(inner)?)),
@@ -42,7 +42,7 @@ impl Builder {
                 let (mut target, mut with) = (None, None);
                 for part in inner {
                     match part.as_rule() {
-                        Rule::name => target = Some(self.name(part)),
+                        Rule::name => target = Some(Box::new(self.name(part))),
                         Rule::expr => with = Some(Box::new(self.expr(part))),
                         _ => {}
                     }
@@ -50,7 +50,7 @@ impl Builder {
                 StmtKind::Resolve { target, with }
             }
             Rule::reject_stmt => StmtKind::Reject {
-                target: inner.next().map(|p| self.name(p)),
+                target: inner.next().map(|p| Box::new(self.name(p))),
             },
             Rule::return_stmt => StmtKind::Return(inner.next().map(|p| Box::new(self.expr(p)))),
             Rule::throw_stmt => StmtKind::Throw,

@@ -429,7 +429,7 @@ fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
     cb.site += sites;
     shift(&mut cb.span, by);
     shift_spanned(&mut cb.kind, by);
-    for n in [&mut cb.amount, &mut cb.times].into_iter().flatten() {
+    for n in [cb.amount.as_mut(), cb.times.as_deref_mut()].into_iter().flatten() {
         shift_spanned(n, by);
     }
     if let Some(l) = &mut cb.label {
@@ -438,7 +438,9 @@ fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
     if let Some(body) = &mut cb.body {
         shift_stmts(body, by, sites);
     }
-    shift_links(&mut cb.links, by, sites);
+    if let Some(links) = &mut cb.chain {
+        shift_links(links, by, sites);
+    }
 }
 
 fn shift_links(links: &mut [Link], by: usize, sites: usize) {

@@ -224,14 +224,14 @@ fn callback(out: &mut String, cb: &Callback, level: usize) {
     if let Some(a) = cb.after() {
         let _ = write!(out, " after {}", a.value);
     }
-    if let Some(t) = cb.times {
+    if let Some(t) = cb.times() {
         let _ = write!(out, " times {}", t.value);
     }
     if let Some(b) = &cb.body {
         out.push_str(if cb.is_async { " async " } else { " " });
         block(out, b, level);
     }
-    links(out, &cb.links, level);
+    links(out, cb.links(), level);
 }
 
 fn links(out: &mut String, links: &[Link], level: usize) {
@@ -355,7 +355,7 @@ fn outline_stmt(out: &mut String, stmt: &Stmt, level: usize) {
             if let Some(t) = &cb.label {
                 let _ = write!(out, " label={}", text(t));
             }
-            if let Some(t) = cb.times {
+            if let Some(t) = cb.times() {
                 let _ = write!(out, " times={}", t.value);
             }
             if cb.is_async {
@@ -365,7 +365,7 @@ fn outline_stmt(out: &mut String, stmt: &Stmt, level: usize) {
             if let Some(b) = &cb.body {
                 outline_block(out, "body", b, level + 1);
             }
-            outline_links(out, &cb.links, level + 1);
+            outline_links(out, cb.links(), level + 1);
         }
         StmtKind::AsyncDef { name, body } => {
             let _ = writeln!(out, "AsyncDef {}", name.text);
