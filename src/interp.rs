@@ -1098,6 +1098,21 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
         })
     }
     walk(&file.body, 0, &mut sites);
+    // A group needs two completions: one statement outside a `repeat` alone
+    // never makes one (and then the search records no line provenance).
+    let in_repeat = {
+        fn any_in_repeat(stmts: &[Stmt], sites: &[bool], repeats: usize) -> bool {
+            stmts.iter().any(|s| match &s.kind {
+                StmtKind::Repeat { body, .. } => any_in_repeat(body, sites, repeats + 1),
+                StmtKind::Callback(cb) => repeats > 0 && sites.get(cb.site).copied().unwrap_or(false),
+                _ => false,
+            })
+        }
+        any_in_repeat(&file.body, &sites, 0)
+    };
+    if !in_repeat && sites.iter().filter(|&&s| s).count() < 2 {
+        sites.iter_mut().for_each(|s| *s = false);
+    }
     sites
 }
 
