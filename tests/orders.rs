@@ -2,6 +2,8 @@
 //! against the orders real Node 26 printed (tests/conformance) and the
 //! seed puzzles' known races.
 
+mod common;
+
 use loopsim::interp::RunOptions;
 use loopsim::load::load_bytes;
 use loopsim::orders::{all_orders, Orders};
@@ -21,18 +23,10 @@ fn texts(o: &Orders) -> Vec<Vec<&str>> {
     o.orders.iter().map(|o| o.logs.iter().map(String::as_str).collect()).collect()
 }
 
+/// Every `.loop` file under `dir`, sorted.
 fn files(dir: &str) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return out };
-    for e in entries {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(files(p.to_str().unwrap()));
-        } else if p.extension().is_some_and(|e| e == "loop") {
-            out.push(p);
-        }
-    }
-    out.sort();
+    common::loop_files(std::path::Path::new(dir), &mut out);
     out
 }
 

@@ -2,6 +2,8 @@
 //! the reduced search gives exactly the orders of the full one, on every
 //! example, every conformance case and a family of generated files.
 
+mod common;
+
 use loopsim::interp::RunOptions;
 use loopsim::load::load_bytes;
 use loopsim::orders::{all_orders_within, Orders, SearchBounds};
@@ -53,18 +55,10 @@ fn agree(name: &str, src: &str) -> Orders {
     reduced
 }
 
+/// Every `.loop` file under `dir`, sorted.
 fn files(dir: &str) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return out };
-    for e in entries {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(files(p.to_str().unwrap()));
-        } else if p.extension().is_some_and(|e| e == "loop") {
-            out.push(p);
-        }
-    }
-    out.sort();
+    common::loop_files(std::path::Path::new(dir), &mut out);
     out
 }
 

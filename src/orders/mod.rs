@@ -342,7 +342,11 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             orders.push(Order {
                 logs,
                 stopped: entry.stopped,
-                race: if k == 0 { entry.race.clone() } else { renamed.clone() },
+                race: if k == 0 && entry.as_found {
+                    entry.race.clone()
+                } else {
+                    renamed.clone()
+                },
             });
         }
     }
@@ -350,7 +354,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     Orders {
         orders,
         count,
-        count_exact,
+        count_exact: count_exact && cut.is_none(),
         races,
         entries,
         truncated: cut.is_some(),

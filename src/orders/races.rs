@@ -126,10 +126,19 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
                 marks: Vec::new(),
                 blocks: Vec::new(),
                 orbit: 1,
+                as_found: true,
             })
             .collect();
         races = differences(model, &listed);
     }
+    // The same statement twice (two searches' groups alike): once.
+    let mut unique: Vec<Race> = Vec::new();
+    for race in races {
+        if !unique.iter().any(|r| r.statement == race.statement) {
+            unique.push(race);
+        }
+    }
+    let mut races = unique;
     if races.is_empty() && count > 1 {
         races.push(Race {
             kind: "orders",

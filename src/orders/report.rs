@@ -13,7 +13,9 @@ pub fn text(orders: &Orders, list: bool) -> String {
     let _ = write!(
         out,
         "{}{} order{} {} can print{}",
-        if orders.truncated && n > 1 {
+        if n > u64::MAX as u128 {
+            ""
+        } else if orders.truncated {
             "at least "
         } else if !orders.count_exact {
             "up to "
@@ -50,7 +52,9 @@ pub fn text(orders: &Orders, list: bool) -> String {
         let _ = writeln!(
             out,
             "\n(`--list` lists {}.)",
-            if orders.all_listed() {
+            if orders.truncated {
+                format!("the {} found", count(orders.orders.len() as u128))
+            } else if orders.all_listed() {
                 format!("all {}", count(n))
             } else {
                 format!("the first {} of them", count(orders.orders.len() as u128))

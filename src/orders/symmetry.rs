@@ -46,6 +46,9 @@ pub struct Entry {
     pub blocks: Vec<Vec<Member>>,
     /// How many orders it stands for (saturating).
     pub orbit: u128,
+    /// Its lines are those the schedule printed (the canonical form changed
+    /// nothing), so `race` is the timing of exactly these lines.
+    pub as_found: bool,
 }
 
 /// For matching an order against an entry's blocks: the group and length of
@@ -176,6 +179,7 @@ pub(crate) fn canonical(
     marks: Vec<Mark>,
     blocks: Vec<Vec<Member>>,
 ) -> Entry {
+    let found = (!marks.is_empty() || !blocks.is_empty()).then(|| logs.clone());
     let mut orbit = 1u128;
     for mark in &marks {
         let speaking = speaking(&meta, mark);
@@ -208,6 +212,7 @@ pub(crate) fn canonical(
         (logs, meta) = place(&logs, &meta, &slots, &blocks);
         kept.push(group);
     }
+    let as_found = found.is_none_or(|f| f == logs);
     Entry {
         logs,
         stopped,
@@ -216,6 +221,7 @@ pub(crate) fn canonical(
         marks,
         blocks: kept,
         orbit,
+        as_found,
     }
 }
 
