@@ -318,14 +318,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     }];
     // Orders listed, by hash; the bytes the list may still take (the bound on
     // the orders found, counted again for the renamed copies).
-    let hash_of = |logs: &[String], stopped: bool| {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (logs, stopped).hash(&mut h);
-        h.finish()
-    };
     let mut listed: HashSet<u64> = HashSet::new();
-    listed.insert(hash_of(&model, model_stopped));
+    listed.insert(symmetry::order_hash(&model, model_stopped));
     let mut room = bounds.max_bytes;
     'list: for entry in &entries {
         let renamed = symmetry::orbit_timing(entry, src);
@@ -335,7 +329,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             if orders.len() >= MAX_LISTED || room < each {
                 break 'list;
             }
-            if !listed.insert(hash_of(&logs, entry.stopped)) {
+            if !listed.insert(symmetry::order_hash(&logs, entry.stopped)) {
                 continue;
             }
             room -= each;

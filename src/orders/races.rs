@@ -8,7 +8,7 @@
 //! canonical orders, cut into blocks — stretches at whose ends every order has
 //! printed the same lines — each stated on its own.
 
-use super::symmetry::{Entry, Mark};
+use super::symmetry::{self, factorial, Entry, Mark, Member};
 use super::Order;
 
 /// One race, stated.
@@ -77,11 +77,6 @@ fn members(m: &[u32]) -> String {
     }
 }
 
-/// `n!`, saturating.
-fn factorial(n: usize) -> u128 {
-    (1..=n as u128).fold(1u128, |a, x| a.saturating_mul(x))
-}
-
 /// The races of a search's result: `orders` as listed (the model's first),
 /// `entries` its canonical orders, `count` the number of orders. `src` names
 /// the statements of symmetric groups.
@@ -99,7 +94,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
             }
         }
     }
-    let mut seen_groups: Vec<&Vec<super::node20::Member>> = Vec::new();
+    let mut seen_groups: Vec<&Vec<Member>> = Vec::new();
     for entry in entries {
         for group in &entry.blocks {
             if seen_groups.contains(&group) {
@@ -156,60 +151,35 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
 pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
 
 /// The race of a group of commuting completions: their lines in any order.
-fn commuting(entry: &Entry, group: &[super::node20::Member], src: &str) -> Option<Race> {
-    let src_of = |_: &Entry, g: &[super::node20::Member]| src.get(g[0].span.0 as usize..g[0].span.1 as usize).unwrap_or_default();
-    // Each member's first line, in the canonical order.
-    let mut firsts: Vec<(usize, String)> = group
+fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
+    // Each member's block, in the canonical order.
+    let mut blocks: Vec<Vec<usize>> = group
         .iter()
-        .filter_map(|m| {
-            entry
-                .meta
-                .iter()
-                .position(|l| l.start >= m.span.0 && l.start < m.span.1 && l.index == m.index)
-                .map(|p| (p, entry.logs[p].clone()))
-        })
+        .map(|m| symmetry::positions(&entry.meta, m))
+        .filter(|p| !p.is_empty())
         .collect();
-    firsts.sort();
-    let lines: Vec<String> = firsts.into_iter().map(|(_, l)| l).collect();
-    let mut distinct = lines.clone();
-    distinct.sort();
-    distinct.dedup();
-    if distinct.len() < 2 {
+    blocks.sort();
+    let lines: Vec<String> = blocks.iter().map(|p| entry.logs[p[0]].clone()).collect();
+    let contents: Vec<Vec<String>> = blocks.iter().map(|p| p.iter().map(|&q| entry.logs[q].clone()).collect()).collect();
+    let orders = symmetry::multinomial(&contents);
+    if orders < 2 {
         return None;
     }
-    let mut orders = factorial(lines.len());
-    for d in &distinct {
-        orders /= factorial(lines.iter().filter(|l| *l == d).count());
-    }
     // One statement's callbacks, `{i}` in their lines: said with the pattern.
-    let site = group[0].site;
-    let pattern = entry
-        .meta
-        .iter()
-        .find(|l| l.start >= group[0].span.0 && l.start < group[0].span.1 && l.index.is_some())
-        .and_then(|l| l.pattern.as_deref());
-    if let Some(pattern) = pattern.filter(|_| group.iter().all(|m| m.site == site && m.index.is_some())) {
+    let one_statement = group.iter().all(|m| m.site == group[0].site && m.index.is_some());
+    let pattern = blocks.first().and_then(|p| entry.meta[p[0]].pattern.as_deref());
+    if let Some(pattern) = pattern.filter(|_| one_statement) {
         let mut indices: Vec<u32> = group.iter().filter_map(|m| m.index).collect();
         indices.sort_unstable();
-        let pattern = pattern.replace('\0', "{i}");
-        let timing = format!(
-            "the {} callbacks of `{}` (i = {}) complete in the same tick, in any order",
-            group.len(),
-            head(src_of(entry, group)),
-            members(&indices)
-        );
-        return Some(Race {
-            kind: "anyOrder",
-            statement: format!(
-                "{} for i = {} come in any order ({} orders): {timing}",
-                quote(&pattern),
-                members(&indices),
-                count_text(orders)
-            ),
+        let statement_src = src.get(group[0].span.0 as usize..group[0].span.1 as usize).unwrap_or_default();
+        return Some(pattern_race(
+            &pattern.replace('\0', "{i}"),
             lines,
             orders,
-            timing,
-        });
+            group.len(),
+            head(statement_src),
+            &indices,
+        ));
     }
     let timing = format!(
         "their {} callbacks complete in the same tick, in any order, and each only logs",
@@ -224,60 +194,46 @@ fn commuting(entry: &Entry, group: &[super::node20::Member], src: &str) -> Optio
     })
 }
 
+/// "“job {i}” for i = 1…4 come in any order (24 orders): the 4 callbacks of `…` …".
+fn pattern_race(pattern: &str, lines: Vec<String>, orders: u128, n: usize, statement: String, indices: &[u32]) -> Race {
+    let timing = format!(
+        "the {n} callbacks of `{statement}` (i = {}) complete in the same tick, in any order",
+        members(indices)
+    );
+    Race {
+        kind: "anyOrder",
+        statement: format!(
+            "{} for i = {} come in any order ({} orders): {timing}",
+            quote(pattern),
+            members(indices),
+            count_text(orders)
+        ),
+        lines,
+        orders,
+        timing,
+    }
+}
+
 /// The race of one symmetry mark: the members' lines in any order.
 fn symmetric(entry: &Entry, mark: &Mark, src: &str) -> Option<Race> {
-    // The members that log a line with `{i}`, and the first such pattern.
-    let mut speaking = Vec::new();
-    let mut pattern = None;
-    for (p, m) in entry.meta.iter().enumerate() {
-        let Some(index) = m.index else { continue };
-        if m.start < mark.span.0 || m.start >= mark.span.1 || !mark.members.contains(&index) {
-            continue;
-        }
-        if let Some(pat) = &m.pattern {
-            pattern.get_or_insert_with(|| pat.replace('\0', "{i}"));
-            if !speaking.contains(&index) {
-                speaking.push(index);
-            }
-            let _ = p;
-        }
-    }
-    let pattern = pattern?;
+    // The members that log a line with `{i}`, in order of their first such line.
+    let speaking = symmetry::speaking(&entry.meta, mark);
     if speaking.len() < 2 {
         return None;
     }
+    let first = speaking[0].1[0];
+    let pattern = entry.meta[first].pattern.as_deref()?.replace('\0', "{i}");
+    let lines = speaking.iter().map(|(_, p)| entry.logs[p[0]].clone()).collect();
+    let orders = symmetry::arrangements(mark.members.len(), speaking.len());
     let statement_src = head(src.get(mark.span.0 as usize..mark.span.1 as usize).unwrap_or_default());
-    let n = mark.members.len();
-    let orders = factorial(n) / factorial(n - speaking.len());
-    let timing = format!(
-        "the {n} callbacks of `{}` (i = {}) complete in the same tick, in any order",
-        statement_src,
-        members(&mark.members)
-    );
-    // The members' first lines, as printed in the canonical order.
-    let mut firsts: Vec<(usize, String)> = Vec::new();
-    for &i in &speaking {
-        if let Some(p) = entry
-            .meta
-            .iter()
-            .position(|m| m.index == Some(i) && m.start >= mark.span.0 && m.start < mark.span.1 && m.pattern.is_some())
-        {
-            firsts.push((p, entry.logs[p].clone()));
-        }
-    }
-    firsts.sort();
-    Some(Race {
-        kind: "anyOrder",
-        lines: firsts.into_iter().map(|(_, l)| l).collect(),
+    Some(pattern_race(
+        &pattern,
+        lines,
         orders,
-        statement: format!(
-            "{} for i = {} come in any order ({} orders): {timing}",
-            quote(&pattern),
-            members(&mark.members),
-            count_text(orders)
-        ),
-        timing,
-    })
+        mark.members.len(),
+        statement_src,
+        &mark.members,
+    ))
 }
 
 /// A statement's text up to its body: the first line, cut at the first `{`

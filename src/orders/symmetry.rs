@@ -55,13 +55,26 @@ pub struct Entry {
 /// the slot each canonical position starts, and each group's blocks.
 type SlotMap<'s> = (&'s [Option<(usize, usize)>], &'s [Vec<Vec<String>>]);
 
+/// Whether line `l` was logged from inside the statement at `span` with `{i}` = `index`.
+pub(crate) fn logged_by(l: &LineMeta, span: (u32, u32), index: Option<u32>) -> bool {
+    l.start >= span.0 && l.start < span.1 && l.index == index
+}
+
 /// A member's line positions (only it logs from its statement with its `{i}`).
-fn positions(meta: &[LineMeta], m: &Member) -> Vec<usize> {
+pub(crate) fn positions(meta: &[LineMeta], m: &Member) -> Vec<usize> {
     meta.iter()
         .enumerate()
-        .filter(|(_, l)| l.start >= m.span.0 && l.start < m.span.1 && l.index == m.index)
+        .filter(|(_, l)| logged_by(l, m.span, m.index))
         .map(|(p, _)| p)
         .collect()
+}
+
+/// An order's hash (its lines and how it ended), to tell orders apart without keeping them.
+pub(crate) fn order_hash(logs: &[String], stopped: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (logs, stopped).hash(&mut h);
+    h.finish()
 }
 
 /// The slots of a group of commuting completions: each member's block
@@ -112,7 +125,7 @@ fn contents(logs: &[String], meta: &[LineMeta], slots: &[(usize, usize)]) -> Vec
 }
 
 /// `n! / Π m!` over the multiplicities `m` of equal blocks.
-fn multinomial(blocks: &[Vec<String>]) -> u128 {
+pub(crate) fn multinomial(blocks: &[Vec<String>]) -> u128 {
     let mut sorted: Vec<&Vec<String>> = blocks.iter().collect();
     sorted.sort();
     let mut out = factorial(blocks.len());
@@ -128,7 +141,8 @@ fn multinomial(blocks: &[Vec<String>]) -> u128 {
     out / factorial(run)
 }
 
-fn factorial(n: usize) -> u128 {
+/// `n!`, saturating.
+pub(crate) fn factorial(n: usize) -> u128 {
     (1..=n as u128).fold(1u128, |a, x| a.saturating_mul(x))
 }
 
@@ -137,7 +151,7 @@ fn member_lines(meta: &[LineMeta], mark: &Mark) -> Vec<(u32, Vec<usize>)> {
     let mut out: Vec<(u32, Vec<usize>)> = Vec::new();
     for (pos, m) in meta.iter().enumerate() {
         let Some(index) = m.index else { continue };
-        if m.start < mark.span.0 || m.start >= mark.span.1 || mark.members.binary_search(&index).is_err() {
+        if !logged_by(m, mark.span, Some(index)) || mark.members.binary_search(&index).is_err() {
             continue;
         }
         match out.iter_mut().find(|(i, _)| *i == index) {
@@ -150,7 +164,7 @@ fn member_lines(meta: &[LineMeta], mark: &Mark) -> Vec<(u32, Vec<usize>)> {
 
 /// The members of `mark` that log a line with `{i}`, in order of their first
 /// such line, with those lines' positions.
-fn speaking(meta: &[LineMeta], mark: &Mark) -> Vec<(u32, Vec<usize>)> {
+pub(crate) fn speaking(meta: &[LineMeta], mark: &Mark) -> Vec<(u32, Vec<usize>)> {
     let mut members: Vec<(u32, Vec<usize>)> = member_lines(meta, mark)
         .into_iter()
         .map(|(i, lines)| (i, lines.into_iter().filter(|&p| meta[p].pattern.is_some()).collect::<Vec<_>>()))
@@ -166,7 +180,7 @@ fn fill(pattern: &str, index: u32) -> String {
 }
 
 /// `n! / (n - k)!`, saturating.
-fn arrangements(n: usize, k: usize) -> u128 {
+pub(crate) fn arrangements(n: usize, k: usize) -> u128 {
     ((n - k.min(n) + 1)..=n).fold(1u128, |a, x| a.saturating_mul(x as u128))
 }
 
@@ -282,12 +296,7 @@ pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
     }
     let mut all = std::collections::HashSet::new();
     for e in entries {
-        for logs in e.expand(MAX_COMPARED) {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            (&logs, e.stopped).hash(&mut h);
-            all.insert(h.finish());
-        }
+        all.extend(e.expand(MAX_COMPARED).iter().map(|logs| order_hash(logs, e.stopped)));
     }
     (all.len() as u128, true)
 }
