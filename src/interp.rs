@@ -179,7 +179,7 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
 }
 
 /// Most queue snapshots [`run_with_queues`] records (the first callbacks').
-pub const MAX_QUEUE_SNAPSHOTS: usize = 10_000;
+pub const MAX_QUEUE_SNAPSHOTS: usize = 2_000;
 
 /// Most callbacks of one queue a snapshot names; the rest are counted.
 pub const MAX_QUEUE_ITEMS: usize = 50;
@@ -800,18 +800,15 @@ impl<'a> Interp<'a> {
         use crate::sched::{PoolItem, Queued};
         let mut queues: Vec<QueueContents> = Vec::new();
         sched.each_queued(&mut |at, task| {
-            let what = self.describe_task(task);
-            let (name, item) = match at {
-                Queued::NextTick => ("nextTick", what),
-                Queued::Microtask => ("microtask", what),
-                Queued::Timer { due } => ("timers", format!("{what}, due at {due}")),
-                Queued::Pool(PoolItem::Running { thread }) => ("pool", format!("{what}, running on thread {thread}")),
-                Queued::Pool(PoolItem::Waiting { job }) => ("pool", format!("{what}, job {job} waiting for a thread")),
-                Queued::Pool(PoolItem::Ready { at, io: true }) => ("poll", format!("{what}, arrives at {at}")),
-                Queued::Pool(PoolItem::Ready { at, io: false }) => ("poll", format!("{what}, done at {at}")),
-                Queued::Pending => ("pending", what),
-                Queued::Check => ("check", what),
-                Queued::Close => ("close", what),
+            let name = match at {
+                Queued::NextTick => "nextTick",
+                Queued::Microtask => "microtask",
+                Queued::Timer { .. } => "timers",
+                Queued::Pool(PoolItem::Running { .. } | PoolItem::Waiting { .. }) => "pool",
+                Queued::Pool(PoolItem::Ready { .. }) => "poll",
+                Queued::Pending => "pending",
+                Queued::Check => "check",
+                Queued::Close => "close",
             };
             if queues.last().is_none_or(|q| q.name != name) {
                 queues.push(QueueContents {
@@ -822,9 +819,18 @@ impl<'a> Interp<'a> {
             }
             let queue = queues.last_mut().expect("pushed above");
             queue.count += 1;
-            if queue.items.len() < MAX_QUEUE_ITEMS {
-                queue.items.push(item);
+            if queue.items.len() >= MAX_QUEUE_ITEMS {
+                return; // counted, not described
             }
+            let what = self.describe_task(task);
+            queue.items.push(match at {
+                Queued::Timer { due } => format!("{what}, due at {due}"),
+                Queued::Pool(PoolItem::Running { thread }) => format!("{what}, running on thread {thread}"),
+                Queued::Pool(PoolItem::Waiting { job }) => format!("{what}, job {job} waiting for a thread"),
+                Queued::Pool(PoolItem::Ready { at, io: true }) => format!("{what}, arrives at {at}"),
+                Queued::Pool(PoolItem::Ready { at, io: false }) => format!("{what}, done at {at}"),
+                _ => what,
+            });
         });
         QueueSnapshot { queues }
     }

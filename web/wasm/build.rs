@@ -9,7 +9,7 @@ fn main() {
     let mut files = Vec::new();
     walk(&root, &mut files);
     files.sort();
-    let mut out = String::from("/// Every example: its path under `examples/` and its text.\npub const EXAMPLES: &[(&str, &str)] = &[\n");
+    let mut out = String::from("/// Every example: its path under `examples/`, its title (or path) and its text.\npub const EXAMPLES: &[(&str, &str, &str)] = &[\n");
     for file in &files {
         println!("cargo:rerun-if-changed={}", file.display());
         let rel = file
@@ -18,11 +18,32 @@ fn main() {
             .to_string_lossy()
             .replace('\\', "/");
         let abs = file.canonicalize().expect("an example file");
-        out.push_str(&format!("    ({rel:?}, include_str!({:?})),\n", abs.display().to_string()));
+        let text = std::fs::read_to_string(file).expect("an example is UTF-8");
+        let title = title(&text).unwrap_or_else(|| rel.clone());
+        out.push_str(&format!(
+            "    ({rel:?}, {title:?}, include_str!({:?})),\n",
+            abs.display().to_string()
+        ));
     }
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("examples.rs");
     std::fs::write(dest, out).expect("OUT_DIR is writable");
+}
+
+/// The text of a `title "…"` directive at a line's start (escapes `\"` and `\\` read).
+fn title(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| l.starts_with("title "))?;
+    let quoted = line["title ".len()..].trim_start().strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => out.push(chars.next()?),
+            c => out.push(c),
+        }
+    }
+    None
 }
 
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) {

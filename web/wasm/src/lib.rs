@@ -34,13 +34,7 @@ pub fn version() -> String {
 pub fn examples() -> String {
     let list: Vec<Value> = EXAMPLES
         .iter()
-        .map(|(path, source)| {
-            let title = load::load_bytes(path, source.as_bytes())
-                .ok()
-                .and_then(|l| l.file.title.as_ref().map(|t| t.value.clone()))
-                .unwrap_or_else(|| (*path).to_string());
-            json!({ "path": path, "title": title, "source": source })
-        })
+        .map(|(path, title, source)| json!({ "path": path, "title": title, "source": source }))
         .collect();
     Value::Array(list).to_string()
 }
@@ -330,7 +324,19 @@ fn race_warning(loaded: &Loaded, opts: &Options) -> Value {
 /// printed up to its end, and what waited in each queue as it started.
 fn steps(loaded: &Loaded, opts: &Options) -> Value {
     use loopsim::trace::EventKind;
-    let (trace, snapshots) = interp::run_with_queues(&loaded.file, &loaded.src, &loaded.title(), opts.run_options());
+    // Stopped after the callbacks that get a snapshot: a run of millions
+    // (P16's starvation) is not run once more for steps nobody can reach.
+    let most = interp::MAX_QUEUE_SNAPSHOTS as u64;
+    let run = RunOptions {
+        auto_limits: false,
+        limits: loopsim::sched::Limits {
+            max_turns: loopsim::sched::Limits::default().max_turns,
+            max_callbacks: most,
+        },
+        max_statements: most * 1000,
+        ..opts.run_options()
+    };
+    let (trace, snapshots) = interp::run_with_queues(&loaded.file, &loaded.src, &loaded.title(), run);
     let mut steps: Vec<Value> = Vec::new();
     let mut logs = 0usize;
     for event in &trace.events {
@@ -491,6 +497,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn examples_carry_their_titles() {
+        let list: Value = serde_json::from_str(&examples()).unwrap();
+        let list = list.as_array().unwrap();
+        assert_eq!(list.len(), EXAMPLES.len());
+        let p30 = list
+            .iter()
+            .find(|e| e["path"] == "promises/p30-classic-async1-async2.loop")
+            .unwrap();
+        assert_eq!(p30["title"], "the classic async1/async2 puzzle");
+        // Each title is the one loopsim reads from the file (or the path without one).
+        for e in list {
+            let (path, source) = (e["path"].as_str().unwrap(), e["source"].as_str().unwrap());
+            let loaded = load::load_bytes(path, source.as_bytes()).unwrap();
+            assert_eq!(e["title"], loaded.file.title.map_or(path.to_string(), |t| t.value));
+        }
+    }
+
+    #[test]
     fn positions_count_utf16_units() {
         let src = "# é\ntimeout 1 \"😀\"\n";
         assert_eq!(position(src, 0), (0, 1, 1));
@@ -564,6 +588,18 @@ mod tests {
         assert_eq!(out["exit"], 0);
         assert_eq!(out["report"]["count"], 2);
         assert!(out["text"].as_str().unwrap().contains("2 orders"));
+    }
+
+    #[test]
+    fn steps_stop_at_their_bound() {
+        let src = "repeat 5000 {\n  immediate \"i\"\n}\n";
+        let out: Value = serde_json::from_str(&run(src, "{}")).unwrap();
+        assert_eq!(out["exit"], 0);
+        assert_eq!(out["steps"].as_array().unwrap().len(), interp::MAX_QUEUE_SNAPSHOTS);
+        let first = &out["steps"][1]["queues"][0];
+        assert_eq!(first["name"], "check");
+        assert_eq!(first["count"], 4_999);
+        assert_eq!(first["items"].as_array().unwrap().len(), interp::MAX_QUEUE_ITEMS);
     }
 
     #[test]
