@@ -330,29 +330,41 @@ test('stepping forward and back moves the highlighted box and the queues', async
       later: document.querySelectorAll('#trace-rows tr.log-row.later').length,
     }));
   assert.equal((await snapshot()).current.length, 0, 'no box is highlighted before stepping');
+  // Step forward until ▶ is disabled: one state per callback the run entered.
   const seen = [];
-  for (let k = 0; k < 4; k++) {
+  while (!(await page.isDisabled('#step-next')) || seen.length === 0) {
     await page.click('#step-next');
     seen.push(await snapshot());
+    assert.ok(seen.length < 50, 'stepping ends');
   }
+  const boxes = await page.locator('#picture svg g.cb[data-call]').count();
+  assert.ok(seen.length >= 4, `${seen.length} steps`);
+  assert.ok(boxes >= 4, `${boxes} numbered boxes`);
   for (const s of seen) assert.equal(s.current.length, 1, `one box highlighted at “${s.info}”`);
-  assert.equal(new Set(seen.map((s) => s.current[0])).size, 4, 'each step highlights another box');
-  // P2's third callback is the first immediate: the timer waits; at the fourth (the timer) the second immediate waits.
-  assert.match(seen[2].queues, /таймер/);
-  assert.match(seen[3].queues, /второй immediate/);
-  assert.notEqual(seen[2].queues, seen[3].queues);
-  assert.ok(seen[0].later > seen[3].later, 'rows not yet logged are dimmed');
+  assert.equal(new Set(seen.map((s) => s.current[0])).size, seen.length, 'each step highlights another box');
+  // While the first immediate runs, the timer waits; while the timer runs, the second immediate waits.
+  const first = seen.findIndex((s) => s.info.includes('“первый immediate”'));
+  const timer = seen.findIndex((s) => s.info.includes('“таймер”'));
+  assert.ok(first >= 0 && timer === first + 1, seen.map((s) => s.info).join(' | '));
+  assert.match(seen[first].queues, /таймер/);
+  assert.match(seen[timer].queues, /второй immediate/);
+  assert.notEqual(seen[first].queues, seen[timer].queues);
+  assert.ok(seen[0].later > seen[seen.length - 1].later, 'rows not yet logged are dimmed');
+  assert.equal(seen[seen.length - 1].later, 0);
+  // Back to the timer's step, for the screenshot.
+  for (let k = seen.length - 1; k > timer; k--) await page.click('#step-prev');
+  assert.deepEqual(await snapshot(), seen[timer], 'stepping back from the end');
   await shot(page, 'step');
 
   await page.click('#step-prev');
-  assert.deepEqual(await snapshot(), seen[2], 'one step back shows the third step again');
+  assert.deepEqual(await snapshot(), seen[first], 'one step back shows the first immediate’s step again');
   // The arrow keys step too, outside the editor.
   await page.click('#trace-title');
   await page.keyboard.press('ArrowRight');
-  assert.deepEqual(await snapshot(), seen[3]);
+  assert.deepEqual(await snapshot(), seen[timer]);
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
-  assert.deepEqual(await snapshot(), seen[1]);
+  assert.deepEqual(await snapshot(), seen[first - 1]);
   await page.click('#step-all');
   assert.equal((await snapshot()).current.length, 0);
   await page.close();
