@@ -7,7 +7,7 @@
 
 import init, * as loopsim from './loopsim_web.js';
 import { renderHighlighted } from './highlight.js';
-import { buildFragment, parseFragment, NODE_PROFILES } from './share.js';
+import { buildFragment, parseFragment, NODE_PROFILES, MAX_SHARED_BYTES } from './share.js';
 
 const RUN_DELAY_MS = 150;
 const ORDERS_DELAY_MS = 600;
@@ -752,6 +752,10 @@ async function copyLink() {
   const url = location.href;
   el.linkText.value = url;
   el.linkBox.hidden = false;
+  if (new TextEncoder().encode(el.source.value).length > MAX_SHARED_BYTES) {
+    el.linkNote.textContent = 'this file is larger than 1 MiB: a page opening this link refuses it';
+    return;
+  }
   try {
     await navigator.clipboard.writeText(url);
     el.linkNote.textContent = 'copied to the clipboard';
@@ -767,6 +771,7 @@ async function copyLink() {
 function wire() {
   el.source.addEventListener('input', () => {
     state.step = null;
+    el.linkBox.hidden = true; // the link it showed is for the text before this edit
     paintEditor();
     scheduleRun();
   });
