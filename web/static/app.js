@@ -162,6 +162,7 @@ function syncScroll() {
 function setSource(text, name) {
   el.source.value = text;
   el.fileName.textContent = name ? '— ' + name : '';
+  el.fileName.dataset.name = name || '';
   el.source.scrollTop = 0;
   el.source.scrollLeft = 0;
   state.step = null;
@@ -428,6 +429,11 @@ const orders = {
 
 function scheduleOrders() {
   clearTimeout(state.ordersTimer);
+  if (state.result && state.result.exit === 2 && state.resultSource === el.source.value) {
+    // Nothing to search: say so at once.
+    showOrders({ exit: 2, text: '', report: null, rendered: '' }, ++orders.seq);
+    return;
+  }
   el.ordersStatus.textContent = 'searching…';
   el.ordersStatus.classList.add('busy');
   state.ordersTimer = setTimeout(startOrders, ORDERS_DELAY_MS);
@@ -771,6 +777,7 @@ async function copyLink() {
 function wire() {
   el.source.addEventListener('input', () => {
     state.step = null;
+    if (el.fileName.dataset.name && !el.fileName.textContent.endsWith('(edited)')) el.fileName.textContent += ' (edited)';
     el.linkBox.hidden = true; // the link it showed is for the text before this edit
     paintEditor();
     scheduleRun();
