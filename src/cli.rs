@@ -9,10 +9,14 @@ use crate::term::{self, escape};
 use crate::trace::{Ending, Style, Trace};
 use crate::verdict::{verdict, Verdict};
 use clap::{Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+
+pub use host::{Host, Kind, NativeHost, Stream};
+mod host;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -26,6 +30,20 @@ Exit codes:
      was cut short by its bounds (--orders-time-limit, orders, schedules,
      statements, memory) in run --all-orders, or in check and test when the
      search behind a failed prediction or an `expect … or …` was cut short";
+
+/// `verify`'s exit codes (in `--help` of every build; the command itself is
+/// in the native binary only).
+pub const VERIFY_EXIT_CODES: &str = "\
+Exit codes:
+  0    every order real Node printed is one loopsim allows
+  1    some run printed an order loopsim does not allow, crashed, or hung (killed
+       at its time limit: 2 x the file's run at --scale, plus 20 s)
+  2    the input is invalid (syntax or check errors, unreadable file, a timer whose
+       delay at --scale is above Node's maximum, a run that would last over 10
+       minutes at this --scale), or `node` is missing
+  130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP. Running `node`
+       processes (their whole process groups) are killed and the temporary
+       folders removed first";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -112,7 +130,7 @@ enum Command {
     },
     /// Run each FILE's emitted program with real `node`, RUNS times, and check
     /// that every order of lines it printed is one loopsim allows.
-    #[command(after_help = crate::verify::EXIT_CODES)]
+    #[command(after_help = VERIFY_EXIT_CODES)]
     Verify {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -131,7 +149,7 @@ enum Command {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
+pub enum Format {
     Text,
     Json,
     /// A picture of the run (turns, phase lanes, callbacks, sleeps, pool threads).
@@ -214,9 +232,24 @@ pub enum Exit {
     Limit = 3,
 }
 
-/// Parses the arguments and runs the command.
+/// Parses the process's arguments and runs the command on this machine.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    ExitCode::from(run(std::env::args_os(), &NativeHost))
+}
+
+/// Parses `args` (the program's name first) and runs the command, reading
+/// files and writing output through `host`; returns the exit code (see
+/// `--help`; 0 for `--help` and `--version`, 2 for a usage error). The native
+/// binary and the npm package (through WebAssembly) both run this.
+pub fn run<I, T>(args: I, host: &dyn Host) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return host.usage_error(&e),
+    };
     if let Some(conflict) = conflict(&cli.command) {
         use clap::CommandFactory;
         let name = if matches!(cli.command, Command::Check { .. }) {
@@ -227,9 +260,78 @@ pub fn main() -> ExitCode {
         let mut command = Cli::command();
         command.build();
         let sub = command.find_subcommand_mut(name).expect("run and check are subcommands");
-        sub.error(clap::error::ErrorKind::ArgumentConflict, conflict).exit();
+        return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict));
     }
-    let out = Output::new(cli.color);
+    execute(&cli, host)
+}
+
+/// What the playground asks of the CLI, without parsing arguments (so that
+/// its WebAssembly needs none of clap's parser): `loopsim run FILE` with
+/// these flags, colourless.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// `check FILE` instead of `run FILE`.
+    pub check: bool,
+    pub file: PathBuf,
+    /// `--format` (`run`).
+    pub format: Option<Format>,
+    /// `--verbose`, `--explain`, `--no-race-check` (`run`).
+    pub verbose: bool,
+    pub explain: bool,
+    pub no_race_check: bool,
+    /// `--node`: "26", "24", "22", "20" or "10".
+    pub node: Option<String>,
+    /// `--pool`, 1..=1024.
+    pub pool: Option<u64>,
+    /// `--orders-time-limit`, in seconds.
+    pub orders_time_limit: Option<u64>,
+}
+
+/// Runs `request` as `loopsim --color never run|check …` would; returns the exit code.
+/// A combination `run` refuses (`--explain` with a picture) is refused the same way, exit 2.
+pub fn request(request: &Request, host: &dyn Host) -> u8 {
+    let run = RunArgs {
+        pool: request.pool,
+        max_turns: None,
+        max_callbacks: None,
+        no_race_check: request.no_race_check,
+        orders_time_limit: request.orders_time_limit,
+        node: request.node.clone(),
+    };
+    let command = if request.check {
+        Command::Check {
+            files: vec![request.file.clone()],
+            explain: false,
+            run,
+        }
+    } else {
+        Command::Run {
+            file: request.file.clone(),
+            verbose: request.verbose,
+            format: request.format.unwrap_or(Format::Text),
+            all_orders: false,
+            max_schedules: None,
+            list: false,
+            explain: request.explain,
+            run,
+        }
+    };
+    if let Some(conflict) = conflict(&command) {
+        host.write(Stream::Stderr, format!("error: {conflict}\n").as_bytes());
+        return Exit::Invalid as u8;
+    }
+    execute(
+        &Cli {
+            command,
+            color: ColorChoice::Never,
+        },
+        host,
+    )
+}
+
+/// Runs a parsed command line.
+fn execute(cli: &Cli, host: &dyn Host) -> u8 {
+    let out = Output::new(cli.color, host);
     let code = match &cli.command {
         Command::Run {
             file,
@@ -253,7 +355,7 @@ pub fn main() -> ExitCode {
         Command::EmitJs { file, scale } => cmd_emit_js(&out, file, *scale),
         Command::Verify { files, runs, scale, jobs } => cmd_verify(&out, files, *runs, *scale, *jobs),
     };
-    ExitCode::from(code as u8)
+    code as u8
 }
 
 /// A combination of flags that cannot work together, which clap's own
@@ -285,35 +387,56 @@ fn conflict(command: &Command) -> Option<&'static str> {
 }
 
 /// Where output goes, and whether it is coloured.
-struct Output {
+struct Output<'h> {
+    host: &'h dyn Host,
     stdout_color: bool,
     handler: miette::GraphicalReportHandler,
 }
 
-impl Output {
-    /// Colour follows anstream's rules: `--color always|never`, or for `auto`
-    /// a terminal without `NO_COLOR` (and not `TERM=dumb`; `CLICOLOR_FORCE` forces it).
-    fn new(choice: ColorChoice) -> Self {
-        let decide = |choice: anstream::ColorChoice| choice != anstream::ColorChoice::Never;
-        let global = match choice {
-            ColorChoice::Always => anstream::ColorChoice::Always,
-            ColorChoice::Never => anstream::ColorChoice::Never,
-            ColorChoice::Auto => anstream::ColorChoice::Auto,
+/// A line on standard output: `say!(out, "…", …)`.
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {
+        $out.host.write(Stream::Stdout, format!("{}\n", format_args!($($arg)*)).as_bytes())
+    };
+}
+
+/// A line on standard error: `tell!(out, "…", …)`.
+macro_rules! tell {
+    ($out:expr, $($arg:tt)*) => {
+        $out.host.write(Stream::Stderr, format!("{}\n", format_args!($($arg)*)).as_bytes())
+    };
+}
+
+impl<'h> Output<'h> {
+    /// Colour follows `--color always|never`, or for `auto` the host's
+    /// choice for each stream ([`Host::auto_color`]: on this machine,
+    /// anstream's rules — a terminal without `NO_COLOR`, not `TERM=dumb`;
+    /// `CLICOLOR_FORCE` forces it).
+    fn new(choice: ColorChoice, host: &'h dyn Host) -> Self {
+        let decide = |stream: Stream| match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => host.auto_color(stream),
         };
-        global.write_global();
-        let theme = if decide(anstream::AutoStream::choice(&std::io::stderr())) {
+        let theme = if decide(Stream::Stderr) {
             miette::GraphicalTheme::unicode()
         } else {
             miette::GraphicalTheme::unicode_nocolor()
         };
         Output {
-            stdout_color: decide(anstream::AutoStream::choice(&std::io::stdout())),
+            host,
+            stdout_color: decide(Stream::Stdout),
             handler: miette::GraphicalReportHandler::new_themed(theme),
         }
     }
 
+    /// Standard output, buffered (a large trace is written as it is made).
+    fn stdout(&self) -> std::io::BufWriter<host::Writer<'h>> {
+        std::io::BufWriter::with_capacity(64 << 10, host::Writer::new(self.host, Stream::Stdout))
+    }
+
     fn problems(&self, problems: &FileProblems) {
-        eprint!("{}", problems.render(&self.handler));
+        self.host.write(Stream::Stderr, problems.render(&self.handler).as_bytes());
     }
 
     fn one(&self, loaded: &Loaded, problem: Problem) {
@@ -323,7 +446,13 @@ impl Output {
     /// Loads a file for a command; `node`: the `--node` it runs with, if any
     /// (else the file's `node N`, else Node 26).
     fn load(&self, path: &Path, node: Option<crate::sched::NodeProfile>) -> Result<Loaded, Exit> {
-        match load::load(path) {
+        let name = path.display().to_string();
+        let loaded = self
+            .host
+            .read(path)
+            .map_err(|error| LoadError::Io { name: name.clone(), error })
+            .and_then(|bytes| load::load_vec(&name, bytes));
+        match loaded {
             Ok(loaded) => {
                 // `--node 10` with promise statements: refused (V8 6.8's await took 3 hops).
                 let profile = node.or(loaded.file.node.map(|n| n.value)).unwrap_or_default();
@@ -339,12 +468,12 @@ impl Output {
                 Ok(loaded)
             }
             Err(LoadError::Io { name, error }) => {
-                let hint = if path.is_dir() {
+                let hint = if self.host.kind(path, true).is_ok_and(|k| k == Kind::Dir) {
                     " (for a folder, use `loopsim test FOLDER`)"
                 } else {
                     ""
                 };
-                eprintln!("error: cannot read {}: {error}{hint}", escape(&name));
+                tell!(self, "error: cannot read {}: {error}{hint}", escape(&name));
                 Err(Exit::Invalid)
             }
             Err(LoadError::Invalid(problems)) => {
@@ -385,7 +514,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         );
         match crate::orders::race_warning(&trace, &orders) {
             Some(warning) => out.one(&loaded, warning),
-            None => race_check_note(&loaded.name, &orders),
+            None => race_check_note(out, &loaded.name, &orders),
         }
     }
     if format == Format::Text {
@@ -393,7 +522,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             let trace_limits = interp::resolve_limits(&loaded.file, args.options(false)).limits;
             let line = loaded.src[..span.start()].matches('\n').count() + 1;
             let head = loaded.src[span.start()..span.end()].lines().next().unwrap_or("");
-            eprintln!(
+            tell!(out,
                 "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run ({} turns or {} callbacks; --max-turns, --max-callbacks)",
                 escape(head.trim_end_matches('{').trim()),
                 trace_limits.max_turns,
@@ -401,7 +530,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             );
         }
     }
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut stdout = out.stdout();
     let _ = match format {
         Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),
         // Written as it is serialized: a large trace is not held twice.
@@ -434,10 +563,11 @@ fn leave_to_exit<T>(value: T) {
 
 /// On stderr, when a race check found one order but was cut short by a bound
 /// other than its two orders: other orders were not ruled out.
-fn race_check_note(name: &str, orders: &Orders) {
+fn race_check_note(out: &Output, name: &str, orders: &Orders) {
     match orders.cut {
         None | Some(Cut::Orders(_)) => {}
-        Some(cut) => eprintln!(
+        Some(cut) => tell!(
+            out,
             "note: {name}: the race check was cut short {}: {} may print other orders than this one \
              (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
             cut.describe(),
@@ -463,7 +593,7 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     } else {
         crate::orders::report::text(&orders, list)
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = out.stdout();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
     drop(stdout);
@@ -519,9 +649,9 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
 fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
     match verdict(loaded, args.options(false), args.time_limit()) {
         Verdict::Pass { lines: n, notes, race } => {
-            println!("ok: {} ({} as predicted)", escape(&loaded.name), lines(n));
+            say!(out, "ok: {} ({} as predicted)", escape(&loaded.name), lines(n));
             for note in notes {
-                println!("  note: {}", escape(&note));
+                say!(out, "  note: {}", escape(&note));
             }
             if let Some(warning) = race {
                 out.one(loaded, warning);
@@ -533,7 +663,8 @@ fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
             fail_code(limit)
         }
         Verdict::NoPrediction => {
-            println!(
+            say!(
+                out,
                 "no prediction: {} has no expect block (run it with `loopsim run`)",
                 escape(&loaded.name)
             );
@@ -550,8 +681,8 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     };
     let mut files = Vec::new();
     for root in &roots {
-        if let Err(e) = collect(root, &mut files) {
-            eprintln!("error: cannot read {}: {e}", escape(&root.display().to_string()));
+        if let Err(e) = collect(out, root, &mut files) {
+            tell!(out, "error: cannot read {}: {e}", escape(&root.display().to_string()));
             return Exit::Invalid;
         }
     }
@@ -561,7 +692,8 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         let loaded = match out.load(path, args.node_version()) {
             Ok(l) => l,
             Err(code) => {
-                println!(
+                say!(
+                    out,
                     "ERROR {}: not a valid .loop file (see the diagnostic above)",
                     escape(&path.display().to_string())
                 );
@@ -578,12 +710,13 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 } else {
                     ""
                 };
-                println!("PASS  {} ({}{racy})", escape(&loaded.name), lines(n));
+                say!(out, "PASS  {} ({}{racy})", escape(&loaded.name), lines(n));
                 for note in notes {
-                    println!("      note: {}", escape(&note));
+                    say!(out, "      note: {}", escape(&note));
                 }
                 if let Some(warning) = race {
-                    println!(
+                    say!(
+                        out,
                         "      warning: {}: {}",
                         escape(&warning.message),
                         escape(&warning.help.unwrap_or_default())
@@ -592,7 +725,8 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 passed += 1;
             }
             Verdict::Fail { problems, limit } => {
-                println!(
+                say!(
+                    out,
                     "FAIL  {}: {}",
                     escape(&loaded.name),
                     term::cut(&escape(&problems[0].message), MAX_MESSAGE)
@@ -609,16 +743,18 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             0 => String::new(),
             n => format!(" and {n} more"),
         };
-        eprintln!(
+        tell!(
+            out,
             "note: skipped {} file(s) without an expect block (nothing to check): {}{more}",
             unpredicted.len(),
             unpredicted[..unpredicted.len().min(SHOWN)].join(", ")
         );
     }
-    println!("{passed} passed, {failed} failed");
+    say!(out, "{passed} passed, {failed} failed");
     if passed + failed == 0 {
         let under: Vec<String> = roots.iter().map(|r| escape(&r.display().to_string()).into_owned()).collect();
-        eprintln!(
+        tell!(
+            out,
             "error: no .loop file with an expect block under {}: nothing was checked",
             under.join(", ")
         );
@@ -632,60 +768,73 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
 /// are invalid on purpose, under `tests/`). The file's first line says why.
 pub const SKIP_MARKER: &str = ".loopsim-skip";
 
-/// Every `.loop` file under `path` (a file or a folder), in order of name;
-/// what is skipped gets a note on stderr. Symbolic links to folders are not
-/// followed (a link to `.` would make the walk endless); a link to a file is.
-/// Named pipes, devices and sockets named `*.loop` are skipped (reading one
-/// could wait forever); a path given by name is checked when it is loaded.
-fn collect(path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if !std::fs::metadata(path)?.is_dir() {
+/// Every `.loop` file under `path` (a file or a folder), in order of name
+/// (a folder's entries sorted by name, each folder's files before the next
+/// entry: depth first); what is skipped gets a note on stderr. Symbolic links
+/// to folders are not followed (a link to `.` would make the walk endless); a
+/// link to a file is. Named pipes, devices and sockets named `*.loop` are
+/// skipped (reading one could wait forever); a path given by name is checked
+/// when it is loaded. Hidden folders (`.git`) and `target` are not walked.
+fn collect(out: &Output, path: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if out.host.kind(path, true)? != Kind::Dir {
         files.push(path.to_path_buf());
         return Ok(());
     }
-    let hidden = |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.') || name == "target";
-    let skip = |path: &Path, why: &str| eprintln!("note: skipped {}: {why}", escape(&path.display().to_string()));
-    let walk = walkdir::WalkDir::new(path)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            if e.depth() == 0 || !e.file_type().is_dir() {
-                return true;
+    // The folder given is walked even when it is a link.
+    walk(out, path, files)
+}
+
+/// `error` about `path`, saying which.
+fn at(path: &Path) -> impl Fn(std::io::Error) -> std::io::Error + '_ {
+    move |e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// [`collect`]'s walk of one folder.
+fn walk(out: &Output, dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let skip = |path: &Path, why: &str| tell!(out, "note: skipped {}: {why}", escape(&path.display().to_string()));
+    // An error names the path it is about (the message starts "cannot read ROOT").
+    let mut names = out.host.names(dir).map_err(at(dir))?;
+    names.sort_unstable();
+    for name in names {
+        let path = dir.join(&name);
+        let is_loop = path.extension().is_some_and(|e| e == "loop");
+        match out.host.kind(&path, false).map_err(at(&path))? {
+            Kind::Dir => {
+                if let Ok(why) = out.host.read(&path.join(SKIP_MARKER)) {
+                    let why = String::from_utf8_lossy(&why);
+                    let why = why.lines().next().unwrap_or("").trim();
+                    skip(&path, &format!("its {SKIP_MARKER} file says: {why}"));
+                } else if !(name.to_string_lossy().starts_with('.') || name == "target") {
+                    walk(out, &path, files)?;
+                }
             }
-            if let Ok(why) = std::fs::read_to_string(e.path().join(SKIP_MARKER)) {
-                let why = why.lines().next().unwrap_or("").trim();
-                skip(e.path(), &format!("its {SKIP_MARKER} file says: {why}"));
-                return false;
-            }
-            !hidden(e.file_name())
-        });
-    for entry in walk {
-        let entry = entry?;
-        if entry.depth() == 0 {
-            continue; // the folder given (followed even when it is a link)
-        }
-        let is_loop = entry.path().extension().is_some_and(|e| e == "loop");
-        let kind = entry.file_type();
-        if kind.is_symlink() {
-            match std::fs::metadata(entry.path()) {
-                Ok(target) if target.is_dir() => skip(entry.path(), "a symbolic link to a folder (not followed)"),
-                Ok(target) if target.is_file() && is_loop => files.push(entry.into_path()),
-                Ok(target) if is_loop => skip(
-                    entry.path(),
-                    &format!("a symbolic link to {}, not to a regular file", load::file_kind(&target.file_type())),
-                ),
-                Err(e) if is_loop => skip(entry.path(), &format!("a symbolic link that cannot be followed ({e})")),
+            Kind::Symlink => match out.host.kind(&path, true) {
+                Ok(Kind::Dir) => skip(&path, "a symbolic link to a folder (not followed)"),
+                Ok(Kind::File) if is_loop => files.push(path),
+                Ok(target) if is_loop => skip(&path, &format!("a symbolic link to {}, not to a regular file", target.describe())),
+                Err(e) if is_loop => skip(&path, &format!("a symbolic link that cannot be followed ({e})")),
                 _ => {}
-            }
-        } else if is_loop && kind.is_file() {
-            files.push(entry.into_path());
-        } else if is_loop && !kind.is_dir() {
-            skip(entry.path(), &format!("not a regular file ({})", load::file_kind(&kind)));
+            },
+            Kind::File if is_loop => files.push(path),
+            kind if is_loop => skip(&path, &format!("not a regular file ({})", kind.describe())),
+            _ => {}
         }
     }
     Ok(())
 }
 
+/// `emit-js` in the WebAssembly build (the npm package): not there, to keep
+/// the module small; the loopsim binary has it.
+#[cfg(target_family = "wasm")]
+fn cmd_emit_js(out: &Output, _path: &Path, _scale: u64) -> Exit {
+    tell!(
+        out,
+        "error: emit-js is in the loopsim binary only (`cargo install --path .` in loopsim's repository), not in the npm package"
+    );
+    Exit::Invalid
+}
+
+#[cfg(not(target_family = "wasm"))]
 fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
     let loaded = match out.load(path, None) {
         Ok(l) => l,
@@ -702,12 +851,23 @@ fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
             return Exit::Invalid;
         }
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = out.stdout();
     let _ = stdout.write_all(program.js.as_bytes());
     let _ = stdout.flush();
     Exit::Ok
 }
 
+/// `verify` in a build without processes (WebAssembly: the npm package).
+#[cfg(target_family = "wasm")]
+fn cmd_verify(out: &Output, _files: &[PathBuf], _runs: u32, _scale: u64, _jobs: Option<u32>) -> Exit {
+    tell!(
+        out,
+        "error: verify starts real `node` processes, which this build cannot: use the loopsim binary (`cargo install --path .` in loopsim's repository)"
+    );
+    Exit::Invalid
+}
+
+#[cfg(not(target_family = "wasm"))]
 fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Option<u32>) -> Exit {
     // Every file is loaded, emitted and planned first: one that is invalid, has
     // a timer Node would clamp at this scale, or whose run would last too long,

@@ -175,12 +175,53 @@ pub(crate) fn loop_config(file: &File, opts: &RunOptions) -> (usize, crate::sche
 
 /// Runs a checked file; returns its trace (ended normally or by a limit).
 pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
+    run_on(file, src, title, opts, false).0
+}
+
+/// Most queue snapshots [`run_with_queues`] records (the first callbacks').
+pub const MAX_QUEUE_SNAPSHOTS: usize = 10_000;
+
+/// Most callbacks of one queue a snapshot names; the rest are counted.
+pub const MAX_QUEUE_ITEMS: usize = 50;
+
+/// What waited in each queue of the seed model's loop when one callback
+/// started (the callback itself taken off): the queues in the order of a turn
+/// (nextTick, microtask, timers, pool, poll, pending, check, close), empty
+/// ones left out. The playground's step-through shows them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct QueueSnapshot {
+    pub queues: Vec<QueueContents>,
+}
+
+/// One queue's callbacks, in the order they are taken.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct QueueContents {
+    /// `nextTick`, `microtask`, `timers`, `pool` (jobs running or waiting for a
+    /// thread), `poll` (completions and `io` events), `pending`, `check`, `close`.
+    pub name: &'static str,
+    /// `timeout "a" (line 3), due at 5`, … (at most [`MAX_QUEUE_ITEMS`]).
+    pub items: Vec<String>,
+    /// How many there are in all.
+    pub count: usize,
+}
+
+/// [`run`] with verbose events, and for each callback entered (each `call`
+/// event, the main module first) what waited in each queue: at most
+/// [`MAX_QUEUE_SNAPSHOTS`] of them.
+pub fn run_with_queues(file: &File, src: &str, title: &str, opts: RunOptions) -> (Trace, Vec<QueueSnapshot>) {
+    run_on(file, src, title, RunOptions { verbose: true, ..opts }, true)
+}
+
+fn run_on(file: &File, src: &str, title: &str, opts: RunOptions, queues: bool) -> (Trace, Vec<QueueSnapshot>) {
     let opts = resolve_limits(file, opts);
     let (pool, module) = loop_config(file, &opts);
     let mut sched: Scheduler<Task> = Scheduler::new(pool, module, opts.limits)
         .with_node(opts.profile(file))
         .with_decisions(opts.explain);
     let mut interp = Interp::new(file, src, opts);
+    if queues {
+        interp.queues = Some(Vec::new());
+    }
     let ending = match sched.run(MAIN, &mut interp) {
         Ok(()) => match interp.unsettled_line() {
             Some(line) => Ending::Unsettled {
@@ -204,7 +245,8 @@ pub fn run(file: &File, src: &str, title: &str, opts: RunOptions) -> Trace {
             callbacks: sched.callbacks(),
         },
     };
-    interp.into_trace(title, ending)
+    let snapshots = interp.queues.take().unwrap_or_default();
+    (interp.into_trace(title, ending), snapshots)
 }
 
 /// Most `log` lines a trace holds; a run that prints more stops with
@@ -267,7 +309,7 @@ struct Budget {
     /// Callbacks scheduled so far.
     scheduled: u64,
     /// When the orders search this replay belongs to must stop.
-    deadline: Option<std::time::Instant>,
+    deadline: Option<web_time::Instant>,
     /// Steps since the clock was last read (for the deadline).
     steps: u32,
 }
@@ -281,7 +323,7 @@ impl Budget {
         self.steps += 1;
         if self.steps >= DEADLINE_EVERY {
             self.steps = 0;
-            if std::time::Instant::now() >= deadline {
+            if web_time::Instant::now() >= deadline {
                 return Err(Stop::TimeUp);
             }
         }
@@ -398,6 +440,8 @@ struct Live {
 pub(crate) struct Interp<'a> {
     /// The source text, for line numbers.
     src: &'a str,
+    /// With [`run_with_queues`]: what waited in each queue at each callback's start.
+    queues: Option<Vec<QueueSnapshot>>,
     /// The byte offset of each line's start (32 bits: `load` refuses files of 4 GiB),
     /// found the first time a line number is asked for: a run that reports no
     /// line (most runs without `--verbose`) does not read the text once more.
@@ -432,6 +476,7 @@ impl<'a> Interp<'a> {
     pub(crate) fn new(file: &'a File, src: &'a str, opts: RunOptions) -> Self {
         Interp {
             src,
+            queues: None,
             src_lines: std::cell::OnceCell::new(),
             main: &file.body,
             profile: opts.profile(file),
@@ -500,7 +545,7 @@ impl<'a> Interp<'a> {
 
     /// Stops the run with [`Stop::TimeUp`] once `deadline` has passed (checked
     /// every few thousand statements and callbacks).
-    pub(crate) fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Self {
+    pub(crate) fn with_deadline(mut self, deadline: Option<web_time::Instant>) -> Self {
         self.budget.deadline = deadline;
         self
     }
@@ -725,6 +770,10 @@ impl<'a> Interp<'a> {
     }
 
     fn push<L: EventLoop<Task<'a>>>(&mut self, sched: &L, kind: EventKind) {
+        if matches!(kind, EventKind::Call { .. }) && self.queues.as_ref().is_some_and(|q| q.len() < MAX_QUEUE_SNAPSHOTS) {
+            let snapshot = self.snapshot(sched);
+            self.queues.as_mut().expect("checked above").push(snapshot);
+        }
         let event = Event {
             turn: sched.turn(),
             tick: sched.now(),
@@ -743,6 +792,50 @@ impl<'a> Interp<'a> {
             inst.cb.site
         } else {
             inst.cb.links()[inst.link as usize - 1].site
+        }
+    }
+
+    /// What waits in each queue of `sched` now ([`QueueSnapshot`]).
+    fn snapshot<L: EventLoop<Task<'a>>>(&self, sched: &L) -> QueueSnapshot {
+        use crate::sched::{PoolItem, Queued};
+        let mut queues: Vec<QueueContents> = Vec::new();
+        sched.each_queued(&mut |at, task| {
+            let what = self.describe_task(task);
+            let (name, item) = match at {
+                Queued::NextTick => ("nextTick", what),
+                Queued::Microtask => ("microtask", what),
+                Queued::Timer { due } => ("timers", format!("{what}, due at {due}")),
+                Queued::Pool(PoolItem::Running { thread }) => ("pool", format!("{what}, running on thread {thread}")),
+                Queued::Pool(PoolItem::Waiting { job }) => ("pool", format!("{what}, job {job} waiting for a thread")),
+                Queued::Pool(PoolItem::Ready { at, io: true }) => ("poll", format!("{what}, arrives at {at}")),
+                Queued::Pool(PoolItem::Ready { at, io: false }) => ("poll", format!("{what}, done at {at}")),
+                Queued::Pending => ("pending", what),
+                Queued::Check => ("check", what),
+                Queued::Close => ("close", what),
+            };
+            if queues.last().is_none_or(|q| q.name != name) {
+                queues.push(QueueContents {
+                    name,
+                    items: Vec::new(),
+                    count: 0,
+                });
+            }
+            let queue = queues.last_mut().expect("pushed above");
+            queue.count += 1;
+            if queue.items.len() < MAX_QUEUE_ITEMS {
+                queue.items.push(item);
+            }
+        });
+        QueueSnapshot { queues }
+    }
+
+    /// `timeout "a" (line 3)`: what a queued callback is, as the verbose trace names it.
+    fn describe_instance(&self, inst: &Instance<'a>) -> String {
+        let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+        let line = self.line(self.site_span(inst));
+        match inst.label.get() {
+            Some(l) => format!("{kind} \"{}\" (line {line})", crate::term::escape(&self.labels[l as usize])),
+            None => format!("{kind} (line {line})"),
         }
     }
 

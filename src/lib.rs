@@ -21,4 +21,5 @@ pub mod syntax;
 pub mod term;
 pub mod trace;
 pub mod verdict;
+#[cfg(not(target_family = "wasm"))]
 pub mod verify;

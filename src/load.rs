@@ -60,22 +60,13 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
 /// What opening or reading fails with; `InvalidInput` for what is not a
 /// regular file or pipe, or is too large.
 pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::{Error, ErrorKind, Read};
+    use std::io::Read;
     let regular = |meta: &std::fs::Metadata| -> std::io::Result<()> {
         if meta.is_file() || is_pipe(&meta.file_type()) {
             Ok(())
         } else {
-            Err(Error::new(
-                ErrorKind::InvalidInput,
-                format!("not a regular file ({})", file_kind(&meta.file_type())),
-            ))
+            Err(not_regular(file_kind(&meta.file_type())))
         }
-    };
-    let too_large = || {
-        Error::new(
-            ErrorKind::InvalidInput,
-            format!("the file is larger than {} MiB, the most loopsim reads", MAX_FILE_BYTES >> 20),
-        )
     };
     regular(&std::fs::metadata(path)?)?;
     let file = std::fs::File::open(path)?;
@@ -91,6 +82,19 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
         return Err(too_large());
     }
     Ok(bytes)
+}
+
+/// [`read`]'s error for what is not a regular file or pipe (`what`: "a folder", …).
+pub fn not_regular(what: &str) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("not a regular file ({what})"))
+}
+
+/// [`read`]'s error for a file larger than [`MAX_FILE_BYTES`].
+pub fn too_large() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("the file is larger than {} MiB, the most loopsim reads", MAX_FILE_BYTES >> 20),
+    )
 }
 
 /// Whether `kind` is a named pipe (what `/dev/stdin` is when input is piped).
@@ -145,7 +149,10 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
 }
 
 /// [`load_bytes`] of bytes it may keep as the text (no copy of a large file).
-fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
+///
+/// # Errors
+/// [`LoadError::Invalid`] with every problem found.
+pub fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
     if bytes.len() >= u32::MAX as usize {
         let p = Diag::TooLarge.at(Span::new(0, 0));
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));

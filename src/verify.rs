@@ -25,17 +25,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// `verify`'s exit codes.
-pub const EXIT_CODES: &str = "\
-Exit codes:
-  0    every order real Node printed is one loopsim allows
-  1    some run printed an order loopsim does not allow, crashed, or hung (killed
-       at its time limit: 2 x the file's run at --scale, plus 20 s)
-  2    the input is invalid (syntax or check errors, unreadable file, a timer whose
-       delay at --scale is above Node's maximum, a run that would last over 10
-       minutes at this --scale), or `node` is missing
-  130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP. Running `node`
-       processes (their whole process groups) are killed and the temporary
-       folders removed first";
+pub use crate::cli::VERIFY_EXIT_CODES as EXIT_CODES;
 
 /// The longest one run of a file may last at the chosen `--scale` (loopsim's
 /// run of it, in ticks, times milliseconds per tick): 10 minutes. A longer

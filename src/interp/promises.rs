@@ -475,6 +475,24 @@ impl<'a> Interp<'a> {
         self.rt.main_waiting.map(|(_, at)| self.site_line(at))
     }
 
+    /// What a queued task is, for [`super::QueueSnapshot`]: a callback as the
+    /// verbose trace names it, or the promise work it stands for.
+    pub(super) fn describe_task(&self, task: &Task<'a>) -> String {
+        match task {
+            Task::Cb(inst)
+            | Task::Fs {
+                then: FsThen::Callback(inst),
+                ..
+            } => self.describe_instance(inst),
+            Task::Job { site, .. } => format!("promise job (line {})", self.site_line(Site(*site))),
+            Task::Settle { site, .. } => format!("timers/promises timer (line {})", self.site_line(*site)),
+            Task::Fs {
+                then: FsThen::Settle { site, .. },
+                ..
+            } => format!("fs.promises call (line {})", self.site_line(*site)),
+        }
+    }
+
     fn site_line(&self, site: Site) -> usize {
         self.line(Span::new(site.0 as usize, site.0 as usize))
     }

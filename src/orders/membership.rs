@@ -29,7 +29,7 @@ pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stop
     let opts = interp::resolve_limits(file, opts);
     let mut search = Search {
         budget: usize::MAX,
-        deadline: bounds.time_limit.map(|t| (std::time::Instant::now() + t, t.as_secs())),
+        deadline: bounds.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs())),
         max_states: bounds.max_states,
         ..Search::default()
     };

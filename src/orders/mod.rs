@@ -19,7 +19,8 @@ use indexmap::map::Entry;
 use indexmap::IndexMap;
 use node20::{Chooser, Halt};
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// One possible order of log lines and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

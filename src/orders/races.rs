@@ -158,7 +158,7 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
         .map(|m| symmetry::positions(&entry.meta, m))
         .filter(|p| !p.is_empty())
         .collect();
-    blocks.sort();
+    blocks.sort_unstable();
     let lines: Vec<String> = blocks.iter().map(|p| entry.logs[p[0]].clone()).collect();
     let contents: Vec<Vec<String>> = blocks.iter().map(|p| p.iter().map(|&q| entry.logs[q].clone()).collect()).collect();
     let orders = symmetry::multinomial(&contents);
@@ -268,8 +268,8 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
     let same_lines = logs.iter().all(|l| {
         let mut a = l.to_vec();
         let mut b = logs[0].to_vec();
-        a.sort();
-        b.sort();
+        a.sort_unstable();
+        b.sort_unstable();
         a == b
     });
     if !same_lines {
@@ -299,7 +299,7 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
     let mut start = 0;
     for end in ends {
         let mut blocks: Vec<&[String]> = logs.iter().map(|l| &l[start..end]).collect();
-        blocks.sort();
+        blocks.sort_unstable();
         blocks.dedup();
         if blocks.len() > 1 {
             let model_block = model.get(start..end);
@@ -334,7 +334,7 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
     let orders = blocks.len() as u128;
     let distinct = {
         let mut l = lines.clone();
-        l.sort();
+        l.sort_unstable();
         l.dedup();
         l.len() == k
     };

@@ -127,7 +127,7 @@ fn contents(logs: &[String], meta: &[LineMeta], slots: &[(usize, usize)]) -> Vec
 /// `n! / Π m!` over the multiplicities `m` of equal blocks.
 pub(crate) fn multinomial(blocks: &[Vec<String>]) -> u128 {
     let mut sorted: Vec<&Vec<String>> = blocks.iter().collect();
-    sorted.sort();
+    sorted.sort_unstable();
     let mut out = factorial(blocks.len());
     let mut run = 1;
     for w in sorted.windows(2) {

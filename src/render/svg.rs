@@ -100,6 +100,10 @@ enum Body {
 /// A callback that ran, from its `Call` to its `Return`.
 #[derive(Debug, Clone)]
 struct Call {
+    /// Which callback of the run this is: 0 for the first `Call` event (the
+    /// main module), 1 for the next, … (`data-call` in the picture; the
+    /// playground's steps count the same way).
+    index: u64,
     lane: usize,
     /// `timeout`, `.then`, `main`, …
     kind: String,
@@ -212,6 +216,7 @@ fn collect(trace: &Trace) -> Collected {
     let mut capped = false;
     let mut elided = Elided::default();
     let mut threads = 0;
+    let mut calls = 0u64;
     for e in &trace.events {
         if !matches!(e.kind, EventKind::TurnStart | EventKind::Exit) && !capped {
             if let Item::Turn { last, .. } = &mut items[turn_item] {
@@ -263,6 +268,8 @@ fn collect(trace: &Trace) -> Collected {
                     push_call(&mut items, call, &mut boxes);
                 }
                 let lane = lane_of(e.phase);
+                let index = calls;
+                calls += 1;
                 if capped || boxes >= MAX_BOXES {
                     capped = true;
                     elided.per_lane[lane] += 1;
@@ -271,6 +278,7 @@ fn collect(trace: &Trace) -> Collected {
                     continue;
                 }
                 open = Some(Call {
+                    index,
                     lane,
                     kind: kind.to_string(),
                     label: label.clone(),
@@ -360,6 +368,9 @@ struct Placed {
     tooltip: String,
     /// `None`: a callback (`class="cb"`); `Some(n)`: stands for n callbacks.
     more: Option<u64>,
+    /// The callback's index ([`Call::index`]; the first of a `more` box's
+    /// callbacks), if it is known (not for callbacks not drawn at all).
+    call: Option<u64>,
     took_time: bool,
 }
 
@@ -432,6 +443,7 @@ fn boxed(lane: usize, x: f64, w: f64, title: &str, meta: &str, tick: String, lin
         lines,
         tooltip,
         more: None,
+        call: None,
         took_time: false,
     }
 }
@@ -495,6 +507,7 @@ fn place_call(call: &Call, x: f64) -> Placed {
     let tick = tick_span(call.start, call.end);
     Placed {
         took_time: took > 0,
+        call: Some(call.index),
         ..boxed(call.lane, x, w, call.title(), &call.meta(), tick, lines, tooltip)
     }
 }
@@ -598,7 +611,10 @@ fn layout(collected: &Collected, x_start: f64) -> Layout {
                     like.line,
                     like.start
                 );
-                let placed = place_more(like.lane, cursor, like.title(), &like.meta(), *count, (like.start, *end), tooltip);
+                let placed = Placed {
+                    call: Some(like.index),
+                    ..place_more(like.lane, cursor, like.title(), &like.meta(), *count, (like.start, *end), tooltip)
+                };
                 advance(placed.w, &mut cursor, &mut content_end, &mut drawn);
                 boxes.push(placed);
             }
@@ -939,10 +955,13 @@ pub fn to_svg(trace: &Trace) -> String {
     for b in &lay.boxes {
         let c = colors(b.lane);
         let y0 = lane_y[b.lane] + LANE_PAD;
-        let (class, calls) = match b.more {
+        let (class, mut calls) = match b.more {
             None => ("cb", String::new()),
             Some(count) => ("more", format!(" data-calls=\"{count}\"")),
         };
+        if let Some(index) = b.call {
+            let _ = write!(calls, " data-call=\"{index}\"");
+        }
         let _ = writeln!(
             out,
             "<g class=\"{class}\" data-lane=\"{}\"{calls}><title>{}</title>",

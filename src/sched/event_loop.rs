@@ -3,7 +3,7 @@
 //! ([`Scheduler`](super::Scheduler)) and real Node 20 with its unknown timings
 //! (`crate::orders`).
 
-use super::{Ctx, Handle, LimitKind, LoopEvent, Phase, Waiting};
+use super::{Ctx, Handle, LimitKind, LoopEvent, Phase, Queued, Waiting};
 
 /// The scheduling API a callback body uses (`setTimeout`, `setImmediate` …).
 /// Times are in ticks.
@@ -14,6 +14,9 @@ pub trait EventLoop<C> {
     fn turn(&self) -> u64;
     /// What is still queued, for limit diagnostics.
     fn waiting(&self) -> Waiting;
+    /// Each queued callback and where it waits (the seed model's loop: the
+    /// playground's step-through); by default, none.
+    fn each_queued(&self, _f: &mut dyn FnMut(Queued, &C)) {}
     /// `setTimeout(cb, delay)`: due at `now + coerce_delay(delay)` (rule 3).
     fn set_timeout(&mut self, delay: u64, cb: C) -> Handle;
     /// `setInterval(cb, delay)`: like a timeout, re-armed from each run's start.

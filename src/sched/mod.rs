@@ -43,7 +43,7 @@ pub use decision::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued,
 pub use event_loop::{EventLoop, Host};
 pub use phase::Phase;
 pub(crate) use pool::ThreadPool;
-pub use pool::{Completion, PoolEvent};
+pub use pool::{Completion, PoolEvent, PoolItem};
 pub use profile::{DrainRule, Entry, NodeProfile, NodeVersion};
 pub(crate) use timers::NodeTimers;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
@@ -142,6 +142,26 @@ pub enum LoopEvent {
     Exit { turn: u64, now: u64 },
 }
 
+/// Where a queued callback waits, for a picture of the queues at one moment
+/// ([`EventLoop::each_queued`]: the playground's step-through).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Queued {
+    /// A timer or interval, due at the tick given.
+    Timer { due: u64 },
+    /// Held by the thread pool, or an `io` event not yet taken by a poll phase.
+    Pool(PoolItem),
+    /// libuv's pending queue (the pending phase).
+    Pending,
+    /// The check phase's queue (`setImmediate`).
+    Check,
+    /// The close phase's callbacks (run last-in, first-out).
+    Close,
+    /// `process.nextTick`'s queue.
+    NextTick,
+    /// V8's microtask queue (promise reactions, `queueMicrotask`).
+    Microtask,
+}
+
 /// What is still queued when a run stops: "what was left waiting".
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -206,6 +226,10 @@ pub struct LoopState<C> {
     pub(crate) pool: ThreadPool<C>,
     pub(crate) pool_log: Vec<PoolEvent>,
     pub(crate) pending: VecDeque<C>,
+    /// The completions the poll phase running took, not yet run.
+    poll_taken: VecDeque<Completion<C>>,
+    /// The callbacks the pending or close phase running took, not yet run.
+    taken: VecDeque<C>,
     check: VecDeque<Immediate<C>>,
     pub(crate) live_immediates: usize,
     pub(crate) close: Vec<C>,
@@ -236,6 +260,8 @@ impl<C> LoopState<C> {
             pool: ThreadPool::new(pool_size.max(1)),
             pool_log: Vec::new(),
             pending: VecDeque::new(),
+            poll_taken: VecDeque::new(),
+            taken: VecDeque::new(),
             check: VecDeque::new(),
             live_immediates: 0,
             close: Vec::new(),
@@ -284,6 +310,50 @@ impl<C> LoopState<C> {
         }
         self.close.hash(h);
         self.main.is_some().hash(h);
+    }
+
+    /// Each queued callback and where it waits, queue by queue in the order
+    /// of a turn (timers, pool and poll, pending, check, close) after the
+    /// nextTick and microtask queues, each queue in the order it is taken.
+    fn each_queued(&self, f: &mut dyn FnMut(Queued, &C)) {
+        for cb in &self.next_ticks {
+            f(Queued::NextTick, cb);
+        }
+        for cb in &self.microtasks {
+            f(Queued::Microtask, cb);
+        }
+        self.timers.each(&mut |due, cb| f(Queued::Timer { due }, cb));
+        self.pool.each_job(&mut |item, cb| f(Queued::Pool(item), cb));
+        // What the running poll phase took comes first, then what later polls take.
+        for c in &self.poll_taken {
+            f(
+                Queued::Pool(PoolItem::Ready {
+                    at: c.ready,
+                    io: c.job == 0,
+                }),
+                &c.cb,
+            );
+        }
+        self.pool.each_completion(&mut |item, cb| f(Queued::Pool(item), cb));
+        if self.loop_phase == Phase::Pending {
+            for cb in &self.taken {
+                f(Queued::Pending, cb);
+            }
+        }
+        for cb in &self.pending {
+            f(Queued::Pending, cb);
+        }
+        for cb in self.check.iter().filter_map(|im| im.cb.as_ref()) {
+            f(Queued::Check, cb);
+        }
+        if self.loop_phase == Phase::Close {
+            for cb in &self.taken {
+                f(Queued::Close, cb);
+            }
+        }
+        for cb in self.close.iter().rev() {
+            f(Queued::Close, cb);
+        }
     }
 
     fn waiting(&self) -> Waiting {
@@ -578,7 +648,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.main_module(MainEntry::InPoll, host)?;
         let ready = self.timing.poll_ready(&mut self.state, entry);
         self.flush_pool_log(host);
-        for done in ready {
+        // Kept in the state while they run, so that what waits can be shown (`each_queued`).
+        self.state.poll_taken = ready.into();
+        while let Some(done) = self.state.poll_taken.pop_front() {
             let decision = self.recorded(|s| s.completion(&done));
             self.run_one(host, done.cb, Phase::Poll, decision)?;
         }
@@ -603,9 +675,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         if self.state.pending.is_empty() {
             return Ok(());
         }
-        let batch = std::mem::take(&mut self.state.pending);
+        self.state.taken = std::mem::take(&mut self.state.pending);
         let mut deferred_in = self.state.facts.as_deref_mut().map(|f| std::mem::take(&mut f.pending));
-        for cb in batch {
+        while let Some(cb) = self.state.taken.pop_front() {
             let decision = deferred_in
                 .as_mut()
                 .and_then(VecDeque::pop_front)
@@ -642,9 +714,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         if self.state.close.is_empty() {
             return Ok(());
         }
-        let batch = std::mem::take(&mut self.state.close);
+        self.state.taken = std::mem::take(&mut self.state.close).into_iter().rev().collect();
         let decision = self.recorded(|_| Decision::Close);
-        for cb in batch.into_iter().rev() {
+        while let Some(cb) = self.state.taken.pop_front() {
             self.run_one(host, cb, Phase::Close, decision)?;
         }
         Ok(())
@@ -794,6 +866,10 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
 
     fn turn(&self) -> u64 {
         self.state.turn
+    }
+
+    fn each_queued(&self, f: &mut dyn FnMut(Queued, &C)) {
+        self.state.each_queued(f);
     }
 
     fn waiting(&self) -> Waiting {

@@ -57,6 +57,18 @@ pub enum PoolEvent {
     Finish { thread: usize, job: u64, at: u64 },
 }
 
+/// Where a callback held by the pool is ([`ThreadPool::each_job`], [`ThreadPool::each_completion`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolItem {
+    /// Its job runs on pool thread `thread` (1-based).
+    Running { thread: usize },
+    /// Its job `job` waits for a free thread.
+    Waiting { job: u64 },
+    /// Its job finished (or its `io` arrives, when `io`): its callback is for
+    /// the poll phase from tick `at` on.
+    Ready { at: u64, io: bool },
+}
+
 /// A busy thread: (finish tick, thread, job, start seq, start tick).
 type Busy = (u64, usize, u64, u64, u64);
 
@@ -80,6 +92,35 @@ pub struct ThreadPool<C> {
 }
 
 impl<C> ThreadPool<C> {
+    /// Each job the pool holds, in order: running on a thread (by thread),
+    /// then waiting for one (FIFO).
+    pub fn each_job(&self, f: &mut dyn FnMut(PoolItem, &C)) {
+        for (thread, cb) in self.running_cbs.iter().enumerate() {
+            if let Some(cb) = cb {
+                f(PoolItem::Running { thread: thread + 1 }, cb);
+            }
+        }
+        for w in &self.waiting {
+            f(PoolItem::Waiting { job: w.job }, &w.cb);
+        }
+    }
+
+    /// Each completion (and `io` event), in the order poll phases take them,
+    /// with the tick each is ready at.
+    pub fn each_completion(&self, f: &mut dyn FnMut(PoolItem, &C)) {
+        let mut done: Vec<&Completion<C>> = self.completions.iter().map(|Reverse(c)| c).collect();
+        done.sort_unstable_by_key(|c| c.key());
+        for c in done {
+            f(
+                PoolItem::Ready {
+                    at: c.ready,
+                    io: c.job == 0,
+                },
+                &c.cb,
+            );
+        }
+    }
+
     /// A pool of `size` threads (`UV_THREADPOOL_SIZE`, 1..=1024).
     pub fn new(size: usize) -> Self {
         ThreadPool {

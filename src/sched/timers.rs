@@ -231,6 +231,23 @@ impl<C> Default for NodeTimers<C> {
 }
 
 impl<C> NodeTimers<C> {
+    /// Each armed timer's callback with the tick it is due at, list by list
+    /// in the order the timers phase takes the lists, each list in its order.
+    pub fn each(&self, f: &mut dyn FnMut(u64, &C)) {
+        let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive).collect();
+        lists.sort_unstable_by_key(|l| (l.expiry, l.id));
+        for list in lists {
+            let mut at = list.head;
+            while at != NIL {
+                let timer = &self.timers[at as usize];
+                if let (TimerState::Listed, Some(cb)) = (timer.state, &timer.cb) {
+                    f(timer.start.saturating_add(u64::from(timer.delay)), cb);
+                }
+                at = timer.next;
+            }
+        }
+    }
+
     /// Number of timers and intervals still armed (they keep the loop alive).
     pub fn live(&self) -> usize {
         self.live
@@ -562,7 +579,7 @@ impl<C> NodeTimers<C> {
         use std::hash::Hash;
         let rel = |t: u64| if t == u64::MAX { i128::MAX } else { t as i128 - base as i128 };
         let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive).collect();
-        lists.sort_by_key(|l| (l.expiry, l.id));
+        lists.sort_unstable_by_key(|l| (l.expiry, l.id));
         for l in lists {
             (u64::from(l.delay), rel(l.expiry)).hash(h);
             let mut index = l.head;
