@@ -397,6 +397,8 @@ function renderStep() {
       const dd = make('dd');
       const ul = make('ul');
       for (const item of q.items) ul.append(make('li', '', item));
+      const more = (q.count || 0) - q.items.length;
+      if (more > 0) ul.append(make('li', 'muted', `… and ${more} more`));
       dd.append(ul);
       dl.append(dd);
     }

@@ -289,7 +289,11 @@ test('predict mode: a wrong prediction names the wrong line and why, a right one
   assert.equal(await page.textContent('#verdict-title'), `✗ Line ${index + 1} is wrong.`);
   assert.deepEqual(await page.$$eval('#prediction-list li.wrong .pred-text', (els) => els.map((e) => e.textContent)), [wrong[index]]);
   assert.equal(await page.textContent('#verdict-expected'), failed[2]);
-  assert.equal(await page.textContent('#verdict-got'), failed[3]);
+  // What ran there, as the label of `check`'s diagnostic says it: `actually: turn 1 at 0 poll "…"`.
+  const actually = check.stderr.match(/actually: (.*)$/m);
+  assert.ok(actually, check.stderr);
+  assert.equal(await page.textContent('#verdict-got'), actually[1]);
+  assert.ok(actually[1].endsWith(`"${failed[3]}"`));
   const explained = JSON.parse(loopsim(['run', '--format', 'json', '--explain', `examples/${P2}`]).stdout).explanations;
   assert.ok((await page.textContent('#verdict-help')).includes(explained[index]), 'the explanation of what ran there');
   await shot(page, 'predict-wrong');
