@@ -840,9 +840,11 @@ function wire() {
 }
 
 async function main() {
+  document.documentElement.dataset.scriptMs = String(Math.round(performance.now()));
   wire();
   try {
     await init();
+    document.documentElement.dataset.readyMs = String(Math.round(performance.now()));
   } catch (err) {
     setStatus('the simulator could not be loaded: ' + err.message);
     return;

@@ -184,9 +184,19 @@ test('the first trace appears soon after the page loads', async () => {
   const page = await open();
   await page.waitForSelector('#trace-rows tr.log-row');
   const outside = Date.now() - started;
-  const inside = Number(await page.evaluate(() => document.documentElement.dataset.firstTraceMs));
-  console.log(`# time to the first trace: ${inside} ms after navigation began (page clock), ${outside} ms from goto (test clock)`);
+  const marks = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+  const inside = Number(marks.firstTraceMs);
+  console.log(
+    `# time to the first trace: ${inside} ms after navigation began (page clock; app.js started at ${marks.scriptMs} ms, ` +
+      `the module was ready at ${marks.readyMs} ms), ${outside} ms from goto (test clock)`,
+  );
   if (inside > 200) console.log(`# note: over the 200 ms aim (${inside} ms); a busy machine can do this`);
+  // Once more, with the browser and its caches warm.
+  const again = await open();
+  await again.waitForSelector('#trace-rows tr.log-row');
+  const warm = Number(await again.evaluate(() => document.documentElement.dataset.firstTraceMs));
+  console.log(`# time to the first trace, second load: ${warm} ms`);
+  await again.close();
   assert.ok(Number.isFinite(inside), 'the page records when it showed its first trace');
   assert.ok(inside <= 2000, `the first trace took ${inside} ms`);
   // With no fragment the page opens P2.
