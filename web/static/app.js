@@ -221,7 +221,11 @@ function renderDiagnostics(res) {
   const parts = [];
   if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
   if (warnings) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
-  el.diagSummary.textContent = parts.length ? parts.join(', ') : 'no problems';
+  el.diagSummary.textContent = parts.length
+    ? parts.join(', ')
+    : res.raceWarning
+      ? 'no problems' + (state.predict ? '' : '; Node can print another order (see the trace)')
+      : 'no problems';
   el.diagSummary.className = errors ? 'error-text' : 'muted';
   for (const d of list) {
     const item = make('li', 'diag ' + (d.severity === 'warning' ? 'warning' : 'error'));
@@ -247,6 +251,8 @@ function renderDiagnostics(res) {
   }
   el.rendered.textContent = res.rendered || '';
   el.renderedBox.hidden = !res.rendered;
+  // Without errors it holds only warnings and notes, such as the race warning: part of the answer.
+  el.renderedBox.classList.toggle('answer-only', errors === 0);
 }
 
 function renderTrace(res) {
@@ -534,6 +540,7 @@ function setPredict(on) {
   el.predictToggle.textContent = on ? 'Leave predict mode' : 'Predict mode';
   el.predictPanel.hidden = !on;
   for (const panel of document.querySelectorAll('.answer')) panel.hidden = on;
+  if (state.result) renderDiagnostics(state.result);
   if (on && state.step !== null) {
     state.step = null;
     renderStep();
