@@ -8,8 +8,11 @@
 import init, * as loopsim from './loopsim_web.js';
 import { renderHighlighted } from './highlight.js';
 import { buildFragment, parseFragment, NODE_PROFILES, MAX_SHARED_BYTES } from './share.js';
+import { Slot, Cancelled, compileModule } from './engine.js';
 
 const RUN_DELAY_MS = 150;
+/** A run that takes longer than this says "running…". */
+const RUNNING_NOTE_MS = 250;
 const ORDERS_DELAY_MS = 600;
 const ORDERS_TIME_LIMIT_MS = 2000;
 /** Trace rows drawn at most (a run may log two million lines). */
@@ -84,6 +87,9 @@ const state = {
   firstTraceShown: false,
 };
 
+/** The simulator's workers (engine.js): one per kind of call. */
+const engine = { run: null, orders: null, predict: null };
+
 // ---------------------------------------------------------------- helpers
 
 function make(tag, className, text) {
@@ -102,11 +108,6 @@ function options(extra = {}) {
   const opts = { ...extra };
   if (el.node.value) opts.node = el.node.value;
   return JSON.stringify(opts);
-}
-
-/** Runs `fn` after the browser has painted what was set before (for "searching…"). */
-function afterPaint(fn) {
-  requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 // ---------------------------------------------------------------- editor
@@ -177,16 +178,27 @@ function scheduleRun(delay = RUN_DELAY_MS) {
   state.runTimer = setTimeout(doRun, delay);
 }
 
-function doRun() {
+async function doRun() {
   clearTimeout(state.runTimer);
   const source = el.source.value;
+  const opts = options();
+  const note = setTimeout(() => {
+    document.body.classList.add('running');
+    setStatus('running…');
+  }, RUNNING_NOTE_MS);
   let res;
   try {
-    res = JSON.parse(loopsim.run(source, options()));
+    res = JSON.parse(await engine.run.call('run', [source, opts]));
   } catch (err) {
+    clearTimeout(note);
+    if (err instanceof Cancelled) return; // a newer run replaced this one
+    document.body.classList.remove('running');
     setStatus('the simulator failed: ' + err.message);
     return;
   }
+  clearTimeout(note);
+  document.body.classList.remove('running');
+  if (source !== el.source.value || opts !== options()) return; // the text changed meanwhile: its own run follows
   state.result = res;
   state.resultSource = source;
   if (state.step !== null && (!res.steps || state.step >= res.steps.length)) state.step = null;
@@ -223,7 +235,9 @@ function renderDiagnostics(res) {
   if (warnings) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
   el.diagSummary.textContent = parts.length
     ? parts.join(', ')
-    : res.raceWarning
+    : res.exit === 3
+      ? 'the run stopped at a limit: the command line says why below'
+      : res.raceWarning
       ? 'no problems' + (state.predict ? '' : '; Node can print another order (see the trace)')
       : 'no problems';
   el.diagSummary.className = errors ? 'error-text' : 'muted';
@@ -251,6 +265,7 @@ function renderDiagnostics(res) {
   }
   el.rendered.textContent = res.rendered || '';
   el.renderedBox.hidden = !res.rendered;
+  if (res.exit === 3 && errors === 0) el.renderedBox.open = true;
   // Without errors it holds only warnings and notes, such as the race warning: part of the answer.
   el.renderedBox.classList.toggle('answer-only', errors === 0);
 }
@@ -427,13 +442,7 @@ function scrollIntoPicture(box) {
 
 // ---------------------------------------------------------------- orders
 
-/** Orders run in a worker when one can be had, so a long search never blocks typing. */
-const orders = {
-  worker: null,
-  busy: false,
-  seq: 0,
-  broken: false,
-};
+const orders = { seq: 0 };
 
 function scheduleOrders() {
   clearTimeout(state.ordersTimer);
@@ -447,60 +456,30 @@ function scheduleOrders() {
   state.ordersTimer = setTimeout(startOrders, ORDERS_DELAY_MS);
 }
 
-function startOrders() {
+async function startOrders() {
   const source = el.source.value;
-  const opts = options({ timeLimitMs: ORDERS_TIME_LIMIT_MS });
   const seq = ++orders.seq;
-  if (state.result && state.result.exit === 2 && state.resultSource === source) {
-    showOrders({ exit: 2, text: '', report: null, rendered: '' }, seq);
+  let answer;
+  try {
+    answer = JSON.parse(await engine.orders.call('orders', [source, options({ timeLimitMs: ORDERS_TIME_LIMIT_MS })]));
+  } catch (err) {
+    if (!(err instanceof Cancelled)) showOrdersError(err.message, seq);
     return;
   }
-  el.ordersStatus.textContent = 'searching…';
-  if (!orders.broken && typeof Worker === 'function') {
-    try {
-      if (orders.worker && orders.busy) {
-        // A search for an older text is still running: drop it.
-        orders.worker.terminate();
-        orders.worker = null;
-      }
-      if (!orders.worker) {
-        orders.worker = new Worker(new URL('./orders-worker.js', import.meta.url), { type: 'module' });
-        orders.worker.onmessage = (event) => {
-          orders.busy = false;
-          if (event.data.error) {
-            showOrdersError(event.data.error, event.data.seq);
-          } else showOrders(JSON.parse(event.data.answer), event.data.seq);
-        };
-        orders.worker.onerror = (event) => {
-          event.preventDefault();
-          orders.broken = true;
-          orders.worker = null;
-          orders.busy = false;
-          afterPaint(() => ordersHere(source, opts, seq));
-        };
-      }
-      orders.busy = true;
-      orders.worker.postMessage({ seq, source, options: opts });
-      return;
-    } catch {
-      orders.broken = true;
-    }
-  }
-  afterPaint(() => ordersHere(source, opts, seq));
-}
-
-function ordersHere(source, opts, seq) {
-  try {
-    showOrders(JSON.parse(loopsim.orders(source, opts)), seq);
-  } catch (err) {
-    showOrdersError(err.message, seq);
-  }
+  showOrders(answer, seq);
 }
 
 function showOrdersError(message, seq) {
   if (seq !== orders.seq) return;
   el.ordersStatus.classList.remove('busy');
   el.ordersStatus.textContent = 'the search failed: ' + message;
+}
+
+/** `{ bound: 'seconds', max: 2 }` → `its 2 s time limit`. */
+function cutText(cut) {
+  if (!cut || typeof cut !== 'object') return String(cut);
+  if (cut.bound === 'seconds') return `by its ${cut.max} s time limit`;
+  return `by its bound of ${cut.max} ${cut.bound}`;
 }
 
 function showOrders(answer, seq) {
@@ -522,7 +501,7 @@ function showOrders(answer, seq) {
         ? 'one order: real Node prints the trace’s order, whatever the timing'
         : exact
           ? `${report.count} orders`
-          : `the search was cut short${report.cut ? ' (' + report.cut + ')' : ''}: a partial answer`;
+          : `the search was cut short${report.cut ? ' (' + cutText(report.cut) + ')' : ''}: a partial answer`;
     for (const race of report.races || []) el.races.append(make('li', 'race', race.statement));
   } else {
     el.ordersCount.textContent = '';
@@ -608,8 +587,8 @@ function moveLine(from, to) {
   if (button && !button.disabled) button.focus();
 }
 
-function fillShuffled() {
-  if (!state.result || state.resultSource !== el.source.value) doRun();
+async function fillShuffled() {
+  if (!state.result || state.resultSource !== el.source.value) await doRun();
   const texts = logEvents(state.result).map((e) => e.text);
   if (texts.length === 0) {
     setPredictedLines([]);
@@ -642,41 +621,39 @@ function showVerdictMessage(text) {
   el.verdictText.textContent = '';
 }
 
-function checkPrediction() {
+async function checkPrediction() {
   const lines = predictedLines();
   showVerdictMessage('checking…');
-  afterPaint(() => {
-    let answer;
-    try {
-      answer = JSON.parse(loopsim.predict(el.source.value, JSON.stringify(lines), options()));
-    } catch (err) {
-      showVerdictMessage('the check failed: ' + err.message);
-      return;
-    }
-    el.verdict.hidden = false;
-    el.verdictText.textContent = answer.text || '';
-    if (answer.pass) {
-      el.verdict.className = 'verdict pass';
-      el.verdictTitle.textContent = `✓ Right: ${lines.length} line${lines.length === 1 ? '' : 's'} as predicted.`;
-      el.verdictDetail.hidden = true;
-      renderPredictionList();
-    } else if (answer.firstWrong !== null && answer.firstWrong !== undefined) {
-      el.verdict.className = 'verdict fail';
-      el.verdictTitle.textContent = `✗ Line ${answer.firstWrong + 1} is wrong.`;
-      el.verdictExpected.textContent = answer.expected !== null && answer.expected !== undefined ? answer.expected : '(nothing: your prediction ends here)';
-      el.verdictGot.textContent = answer.got !== null && answer.got !== undefined ? answer.got : '(nothing: the run ends here)';
-      el.verdictHelp.textContent = answer.help || '';
-      el.verdictDetail.hidden = false;
-      renderPredictionList(answer.firstWrong);
-      selectPredictionLine(answer.firstWrong);
-    } else {
-      el.verdict.className = 'verdict fail';
-      el.verdictTitle.textContent =
-        answer.exit === 2 ? '✗ The file has errors: fix them first (see under the editor).' : '✗ Not as predicted (see below).';
-      el.verdictDetail.hidden = true;
-      renderPredictionList();
-    }
-  });
+  let answer;
+  try {
+    answer = JSON.parse(await engine.predict.call('predict', [el.source.value, JSON.stringify(lines), options()]));
+  } catch (err) {
+    if (!(err instanceof Cancelled)) showVerdictMessage('the check failed: ' + err.message);
+    return;
+  }
+  el.verdict.hidden = false;
+  el.verdictText.textContent = answer.text || '';
+  if (answer.pass) {
+    el.verdict.className = 'verdict pass';
+    el.verdictTitle.textContent = `✓ Right: ${lines.length} line${lines.length === 1 ? '' : 's'} as predicted.`;
+    el.verdictDetail.hidden = true;
+    renderPredictionList();
+  } else if (answer.firstWrong !== null && answer.firstWrong !== undefined) {
+    el.verdict.className = 'verdict fail';
+    el.verdictTitle.textContent = `✗ Line ${answer.firstWrong + 1} is wrong.`;
+    el.verdictExpected.textContent = answer.expected !== null && answer.expected !== undefined ? answer.expected : '(nothing: your prediction ends here)';
+    el.verdictGot.textContent = answer.got !== null && answer.got !== undefined ? answer.got : '(nothing: the run ends here)';
+    el.verdictHelp.textContent = answer.help || '';
+    el.verdictDetail.hidden = false;
+    renderPredictionList(answer.firstWrong);
+    selectPredictionLine(answer.firstWrong);
+  } else {
+    el.verdict.className = 'verdict fail';
+    el.verdictTitle.textContent =
+      answer.exit === 2 ? '✗ The file has errors: fix them first (see under the editor).' : '✗ Not as predicted (see below).';
+    el.verdictDetail.hidden = true;
+    renderPredictionList();
+  }
 }
 
 /** Selects line `index` (of the non-blank lines) in the prediction textarea. */
@@ -850,7 +827,12 @@ async function main() {
   document.documentElement.dataset.scriptMs = String(Math.round(performance.now()));
   wire();
   try {
-    await init();
+    const module = await compileModule(new URL('./loopsim_web_bg.wasm', import.meta.url));
+    await init({ module_or_path: module });
+    engine.run = new Slot(module, loopsim);
+    engine.run.warm(); // its worker starts while this thread reads the examples
+    engine.orders = new Slot(module, loopsim);
+    engine.predict = new Slot(module, loopsim);
     document.documentElement.dataset.readyMs = String(Math.round(performance.now()));
   } catch (err) {
     setStatus('the simulator could not be loaded: ' + err.message);
