@@ -407,6 +407,23 @@ test('a syntax error is shown at its span, with the command line’s message', a
   await page.close();
 });
 
+test('a newer text cancels a long run still going (the page never waits for it)', async () => {
+  const page = await open();
+  await page.waitForSelector('#trace-rows tr.log-row');
+  // P16 runs until its limit of five million callbacks.
+  await page.selectOption('#examples', 'starvation/p16-microtask-starvation.loop');
+  await page.waitForTimeout(300);
+  const started = Date.now();
+  const answered = await page.evaluate(() => document.querySelector('#status').textContent);
+  assert.ok(Date.now() - started < 1000, 'the page answers while the run goes on');
+  console.log(`# while P16 runs the status says: ${answered}`);
+  await page.fill('#source', 'log "quick"\n');
+  await waitForRows(page, [['0', '0', 'main', 'quick']]);
+  await page.waitForTimeout(500);
+  assert.deepEqual(await pageRows(page), [['0', '0', 'main', 'quick']], 'the older run’s answer never replaces the newer');
+  await page.close();
+});
+
 test('links: an example by path with a Node profile, and broken links show a message', async () => {
   let page = await open(`#example=${P2}&node=24`);
   await page.waitForSelector('#trace-rows tr.log-row');
