@@ -451,6 +451,7 @@ function scheduleOrders() {
     showOrders({ exit: 2, text: '', report: null, rendered: '' }, ++orders.seq);
     return;
   }
+  orders.seq++; // an answer still coming is for an older text
   el.ordersStatus.textContent = 'searching…';
   el.ordersStatus.classList.add('busy');
   state.ordersTimer = setTimeout(startOrders, ORDERS_DELAY_MS);
