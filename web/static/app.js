@@ -72,7 +72,10 @@ const el = {
 };
 
 const state = {
-  examples: [],
+  /** Every example, once read (see examples()). */
+  examples: null,
+  /** The example the editor holds, if it came from one. */
+  openedExample: null,
   /** The last `run` answer, parsed. */
   result: null,
   /** The source the last answer is for. */
@@ -676,7 +679,7 @@ function selectPredictionLine(index) {
 
 function fillExampleMenu() {
   const groups = new Map();
-  for (const ex of state.examples) {
+  for (const ex of examples()) {
     const slash = ex.path.lastIndexOf('/');
     const folder = slash < 0 ? '.' : ex.path.slice(0, slash);
     if (!groups.has(folder)) groups.set(folder, []);
@@ -695,9 +698,22 @@ function fillExampleMenu() {
   }
 }
 
+/** Every example (`loopsim.examples()`, read once). */
+function examples() {
+  if (state.examples === null) {
+    try {
+      state.examples = JSON.parse(loopsim.examples());
+    } catch {
+      state.examples = [];
+    }
+  }
+  return state.examples;
+}
+
 function openExample(path) {
-  const ex = state.examples.find((e) => e.path === path);
+  const ex = examples().find((e) => e.path === path);
   if (!ex) return false;
+  state.openedExample = path;
   el.examples.value = path;
   setSource(ex.source, path);
   return true;
@@ -716,6 +732,7 @@ function openFragment(hash) {
   switch (link.kind) {
     case 'code':
       el.examples.value = '';
+      state.openedExample = null;
       setSource(link.source, 'from a link');
       return true;
     case 'example':
@@ -729,6 +746,7 @@ function openFragment(hash) {
       showLinkError(link.message);
       if (link.source !== undefined) {
         el.examples.value = '';
+        state.openedExample = null;
         setSource(link.source, 'from a link');
         return true;
       }
@@ -831,7 +849,9 @@ async function main() {
     const module = await compileModule(new URL('./loopsim_web_bg.wasm', import.meta.url));
     await init({ module_or_path: module });
     engine.run = new Slot(module, loopsim);
-    engine.run.warm(); // its worker starts while this thread reads the examples
+    // The worker index.html started, booted meanwhile (or a new one, starting while this thread reads the examples).
+    engine.run.warm(window.loopsimEarlyWorker || null);
+    window.loopsimEarlyWorker = null;
     engine.orders = new Slot(module, loopsim);
     engine.predict = new Slot(module, loopsim);
     document.documentElement.dataset.readyMs = String(Math.round(performance.now()));
@@ -839,17 +859,14 @@ async function main() {
     setStatus('the simulator could not be loaded: ' + err.message);
     return;
   }
-  el.version.textContent = String(loopsim.version()).replace(/^loopsim\s+/, '');
-  try {
-    state.examples = JSON.parse(loopsim.examples());
-  } catch {
-    state.examples = [];
-  }
-  fillExampleMenu();
   if (!openFragment(location.hash) && !el.source.value) {
-    if (!openExample(DEFAULT_EXAMPLE) && state.examples.length) openExample(state.examples[0].path);
+    if (!openExample(DEFAULT_EXAMPLE) && examples().length) openExample(examples()[0].path);
   }
+  // The first run goes to its worker before this thread builds the menu.
   doRun();
+  el.version.textContent = String(loopsim.version()).replace(/^loopsim\s+/, '');
+  fillExampleMenu();
+  el.examples.value = state.openedExample || '';
 }
 
 main();

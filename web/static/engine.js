@@ -54,10 +54,11 @@ export class Slot {
   }
 
   /** Starts the worker now, so that the first call does not wait for it. */
-  warm() {
+  warm(early = null) {
     if (this.broken || this.worker) return;
     try {
-      this.spawn();
+      if (early) this.adopt(early);
+      else this.spawn();
     } catch {
       this.broken = true;
     }
@@ -79,7 +80,11 @@ export class Slot {
   }
 
   spawn() {
-    const worker = new Worker(WORKER_URL, { type: 'module' });
+    this.adopt(new Worker(WORKER_URL, { type: 'module' }));
+  }
+
+  /** Takes on a worker of engine-worker.js started earlier (index.html starts one before any module loads). */
+  adopt(worker) {
     worker.onmessage = (event) => {
       const p = this.pending;
       if (!p || event.data.seq !== p.seq) return;
