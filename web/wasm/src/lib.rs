@@ -7,7 +7,7 @@
 //! memory (or asks the JavaScript host for files), so the page and the package
 //! print what `loopsim` prints.
 
-use loopsim::cli::{self, Format, Host, Kind, Request, Stream};
+use loopsim::cli::{self, Host, Kind, Request, Stream};
 use loopsim::interp::{self, RunOptions};
 use loopsim::load::{self, LoadError, Loaded};
 use loopsim::orders::{self, SearchBounds};
@@ -110,7 +110,18 @@ struct Memory {
     files: Vec<(PathBuf, Vec<u8>)>,
     stdout: RefCell<Vec<u8>>,
     stderr: RefCell<Vec<u8>>,
+    /// Bytes written past [`MAX_PAGE_TEXT`] (not kept), per stream.
+    dropped: RefCell<[usize; 2]>,
 }
+
+/// Most bytes of one stream the page is given (1 MiB): the command line
+/// prints all of a trace of millions of lines; the page shows its start and
+/// says how much more there is.
+pub const MAX_PAGE_TEXT: usize = 1 << 20;
+
+/// Most trace events (`trace.events` of [`run`]) the page is given; the rest
+/// are counted in `eventsCut`.
+pub const MAX_PAGE_EVENTS: usize = 10_000;
 
 impl Memory {
     fn with(name: &str, text: &str) -> Memory {
@@ -120,13 +131,28 @@ impl Memory {
         }
     }
 
-    /// Runs the CLI's `request`: (exit code, stdout, stderr).
+    /// Runs the CLI's `request`: (exit code, stdout, stderr), each stream at
+    /// most [`MAX_PAGE_TEXT`] bytes, cut at a line's end, then a line saying
+    /// how much was left out.
     fn cli(&self, request: &Request) -> (u8, String, String) {
         self.stdout.borrow_mut().clear();
         self.stderr.borrow_mut().clear();
+        *self.dropped.borrow_mut() = [0, 0];
         let code = cli::request(request, self);
-        let text = |b: &RefCell<Vec<u8>>| String::from_utf8_lossy(&b.borrow()).into_owned();
-        (code, text(&self.stdout), text(&self.stderr))
+        let text = |b: &RefCell<Vec<u8>>, i: usize| {
+            let b = b.borrow();
+            let dropped = self.dropped.borrow()[i];
+            if dropped == 0 {
+                return String::from_utf8_lossy(&b).into_owned();
+            }
+            let end = b.iter().rposition(|&c| c == b'\n').map_or(0, |n| n + 1);
+            let more = dropped + b.len() - end;
+            format!(
+                "{}… {more} more bytes: the page shows the first MiB (`loopsim run` prints them all)\n",
+                String::from_utf8_lossy(&b[..end])
+            )
+        };
+        (code, text(&self.stdout, 0), text(&self.stderr, 1))
     }
 }
 
@@ -148,10 +174,14 @@ impl Host for Memory {
     }
 
     fn write(&self, stream: Stream, bytes: &[u8]) {
-        match stream {
-            Stream::Stdout => self.stdout.borrow_mut().extend_from_slice(bytes),
-            Stream::Stderr => self.stderr.borrow_mut().extend_from_slice(bytes),
-        }
+        let (buffer, i) = match stream {
+            Stream::Stdout => (&self.stdout, 0),
+            Stream::Stderr => (&self.stderr, 1),
+        };
+        let mut buffer = buffer.borrow_mut();
+        let room = MAX_PAGE_TEXT.saturating_sub(buffer.len()).min(bytes.len());
+        buffer.extend_from_slice(&bytes[..room]);
+        self.dropped.borrow_mut()[i] += bytes.len() - room;
     }
 
     fn auto_color(&self, _stream: Stream) -> bool {
@@ -270,32 +300,48 @@ pub fn run(source: &str, options: &str) -> String {
                        "verbose": null, "svg": null, "raceWarning": null, "steps": null })
         .to_string();
     };
-    let quiet = |r: Request| memory.cli(&Request { no_race_check: true, ..r }).1;
-    let base = opts.request(&name);
-    let trace = quiet(Request {
-        format: Some(Format::Json),
-        explain: true,
-        ..base.clone()
-    });
-    let trace: Value = serde_json::from_str(&trace).unwrap_or(Value::Null);
-    let verbose = quiet(Request {
-        verbose: true,
-        ..base.clone()
-    });
-    let svg = quiet(Request {
-        format: Some(Format::Svg),
-        ..base
-    });
+    // The model's run: how it ends (a limit is a diagnostic), and the race check's seed.
+    let plain = interp::run(&loaded.file, &loaded.src, &loaded.title(), opts.run_options());
+    let mut diagnostics = diagnostics;
+    if let loopsim::trace::Ending::Limit(hit) = &plain.ending {
+        diagnostics.push(diagnostic(source, &loopsim::limit::problem(hit)));
+    }
     let race = if rendered.contains("loop::race") {
-        race_warning(&loaded, &opts)
+        race_warning(&loaded, &opts, &plain, source)
     } else {
         Value::Null
     };
+    // `run --format json --explain`'s trace for the page: its first events,
+    // from a run stopped soon after them (explaining millions of callbacks
+    // takes seconds), with the whole run's ending.
+    let explained = interp::run(
+        &loaded.file,
+        &loaded.src,
+        &loaded.title(),
+        RunOptions {
+            explain: true,
+            ..bounded(&opts, MAX_PAGE_EVENTS as u64)
+        },
+    );
+    let (trace, events_cut) = page_trace(explained, &plain);
+    // `run --verbose` and `run --format svg` draw the same (verbose) trace.
+    let drawn = interp::run(
+        &loaded.file,
+        &loaded.src,
+        &loaded.title(),
+        RunOptions {
+            verbose: true,
+            ..opts.run_options()
+        },
+    );
+    let verbose = cut_text(drawn.to_text(true, &loopsim::trace::Style::default()));
+    let svg = loopsim::render::to_svg(&drawn);
     json!({
         "exit": exit,
         "diagnostics": diagnostics,
         "rendered": rendered,
         "trace": trace,
+        "eventsCut": events_cut,
         "text": text,
         "verbose": verbose,
         "svg": svg,
@@ -305,19 +351,59 @@ pub fn run(source: &str, options: &str) -> String {
     .to_string()
 }
 
-/// The race warning `run` shows, as `{ "message", "help" }`.
-fn race_warning(loaded: &Loaded, opts: &Options) -> Value {
-    let run_opts = opts.run_options();
-    let trace = interp::run(&loaded.file, &loaded.src, &loaded.title(), run_opts);
+/// The race warning `run` shows, as a diagnostic (`message`, `help`, the
+/// labels at the two statements).
+fn race_warning(loaded: &Loaded, opts: &Options, trace: &loopsim::trace::Trace, source: &str) -> Value {
     let bounds = SearchBounds {
         time_limit: Some(std::time::Duration::from_millis(opts.time_limit_ms())),
         ..SearchBounds::race_check()
     };
-    let found = orders::all_orders_after(&loaded.file, &loaded.src, run_opts, bounds, &trace);
-    match orders::race_warning(&trace, &found) {
-        Some(w) => json!({ "message": w.message, "help": w.help }),
+    let found = orders::all_orders_after(&loaded.file, &loaded.src, opts.run_options(), bounds, trace);
+    match orders::race_warning(trace, &found) {
+        Some(w) => serde_json::to_value(diagnostic(source, &w)).unwrap_or(Value::Null),
         None => Value::Null,
     }
+}
+
+/// The trace as `run --format json --explain` prints it, with at most
+/// [`MAX_PAGE_EVENTS`] events (the first ones, and the explanations of the
+/// log lines among them) and the ending of `whole`, the same run not stopped
+/// early; and how many of `whole`'s events were left out.
+fn page_trace(mut trace: loopsim::trace::Trace, whole: &loopsim::trace::Trace) -> (Value, usize) {
+    use loopsim::trace::EventKind;
+    trace.events.truncate(MAX_PAGE_EVENTS.min(whole.events.len()));
+    let logs = trace.events.iter().filter(|e| matches!(e.kind, EventKind::Log { .. })).count();
+    trace.explanations.truncate(logs);
+    trace.ending = whole.ending.clone();
+    let cut = whole.events.len() - trace.events.len();
+    (serde_json::to_value(&trace).unwrap_or(Value::Null), cut)
+}
+
+/// `opts` with a run stopped after `callbacks` callbacks (and as many turns):
+/// a prefix of the full run, which a limit only ends.
+fn bounded(opts: &Options, callbacks: u64) -> RunOptions {
+    RunOptions {
+        auto_limits: false,
+        limits: loopsim::sched::Limits {
+            max_turns: callbacks.max(loopsim::sched::Limits::default().max_turns),
+            max_callbacks: callbacks,
+        },
+        max_statements: callbacks.saturating_mul(1000),
+        ..opts.run_options()
+    }
+}
+
+/// `text` cut to [`MAX_PAGE_TEXT`] bytes at a line's end, with a line saying how much more.
+fn cut_text(text: String) -> String {
+    if text.len() <= MAX_PAGE_TEXT {
+        return text;
+    }
+    let end = text[..MAX_PAGE_TEXT].rfind('\n').map_or(0, |n| n + 1);
+    let more = text.len() - end;
+    format!(
+        "{}… {more} more bytes: the page shows the first MiB (`loopsim run` prints them all)\n",
+        &text[..end]
+    )
 }
 
 /// One step per callback entered: where and when it ran, the log lines
@@ -326,16 +412,7 @@ fn steps(loaded: &Loaded, opts: &Options) -> Value {
     use loopsim::trace::EventKind;
     // Stopped after the callbacks that get a snapshot: a run of millions
     // (P16's starvation) is not run once more for steps nobody can reach.
-    let most = interp::MAX_QUEUE_SNAPSHOTS as u64;
-    let run = RunOptions {
-        auto_limits: false,
-        limits: loopsim::sched::Limits {
-            max_turns: loopsim::sched::Limits::default().max_turns,
-            max_callbacks: most,
-        },
-        max_statements: most * 1000,
-        ..opts.run_options()
-    };
+    let run = bounded(opts, interp::MAX_QUEUE_SNAPSHOTS as u64);
     let (trace, snapshots) = interp::run_with_queues(&loaded.file, &loaded.src, &loaded.title(), run);
     let mut steps: Vec<Value> = Vec::new();
     let mut logs = 0usize;
@@ -495,6 +572,47 @@ mod npm;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use loopsim::cli::Format;
+
+    /// The page's trace, verbose text and picture are the command line's,
+    /// on every example (but the two that run 5,000,000 callbacks).
+    #[test]
+    fn run_shows_what_the_command_line_prints() {
+        for (path, _, source) in EXAMPLES
+            .iter()
+            .filter(|(p, _, _)| !p.starts_with("starvation/p16") && !p.starts_with("starvation/p21"))
+        {
+            let out: Value = serde_json::from_str(&run(source, &format!("{{\"name\":{path:?}}}"))).unwrap();
+            let memory = Memory::with(path, source);
+            let request = Options::default().request(path);
+            let cli = |r: Request| memory.cli(&Request { no_race_check: true, ..r });
+            let (_, svg, _) = cli(Request {
+                format: Some(Format::Svg),
+                ..request.clone()
+            });
+            assert_eq!(out["svg"].as_str().unwrap(), svg, "{path}");
+            let (_, verbose, _) = cli(Request {
+                verbose: true,
+                ..request.clone()
+            });
+            assert_eq!(out["verbose"].as_str().unwrap(), verbose, "{path}");
+            let (_, json, _) = cli(Request {
+                format: Some(Format::Json),
+                explain: true,
+                ..request.clone()
+            });
+            let json: Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(out["trace"], json, "{path}");
+            assert_eq!(out["eventsCut"], 0, "{path}");
+            let (exit, text, rendered) = memory.cli(&request);
+            assert_eq!(
+                (out["exit"].as_u64().unwrap(), out["text"].as_str().unwrap()),
+                (u64::from(exit), text.as_str()),
+                "{path}"
+            );
+            assert_eq!(out["rendered"].as_str().unwrap(), rendered, "{path}");
+        }
+    }
 
     #[test]
     fn examples_carry_their_titles() {
@@ -600,6 +718,32 @@ mod tests {
         assert_eq!(first["name"], "check");
         assert_eq!(first["count"], 4_999);
         assert_eq!(first["items"].as_array().unwrap().len(), interp::MAX_QUEUE_ITEMS);
+    }
+
+    #[test]
+    fn long_traces_are_cut_for_the_page() {
+        let src = "repeat 40000 {\n  log \"a line of the main module, long enough\"\n}\n";
+        let out: Value = serde_json::from_str(&run(src, "{}")).unwrap();
+        assert_eq!(out["exit"], 0);
+        assert_eq!(out["trace"]["events"].as_array().unwrap().len(), MAX_PAGE_EVENTS);
+        assert_eq!(out["eventsCut"], 40_000 - MAX_PAGE_EVENTS);
+        let text = out["text"].as_str().unwrap();
+        assert!(text.len() <= MAX_PAGE_TEXT + 200, "{}", text.len());
+        assert!(text.ends_with("more bytes: the page shows the first MiB (`loopsim run` prints them all)\n"));
+        let kept = text.lines().filter(|l| l.ends_with("long enough")).count();
+        assert!(kept > 10_000 && kept < 40_000, "{kept}");
+    }
+
+    #[test]
+    fn a_limit_is_a_diagnostic() {
+        let src = "nextTick \"spin\" {\n  again\n}\n";
+        let out: Value = serde_json::from_str(&run(src, "{}")).unwrap();
+        assert_eq!(out["exit"], 3);
+        let d = out["diagnostics"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(d["severity"], "error");
+        assert_eq!(d["code"], "loop::limit");
+        assert_eq!(d["message"], "the nextTick queue never empties: the loop is starved");
+        assert_eq!(d["labels"][0]["text"], "feeds the nextTick queue");
     }
 
     #[test]
