@@ -119,59 +119,95 @@ impl ListKey {
 /// A 4-ary min-heap of [`ListKey`]s by `(expiry, id)`: half the depth of a
 /// binary heap, so fewer cache misses per pop with a million lists. Keys are
 /// unique (ids are never reused), so the pop order is that of any priority queue.
+///
+/// The keys are stored in cache-line groups of four, shifted by three slots
+/// (key `i` in slot `i + 3`), so that the four children of a key (`4i+1` to
+/// `4i+4`, slots `4(i+1)` to `4(i+1)+3`) are one aligned cache line: a pop
+/// reads one line per level instead of two for most levels.
 #[derive(Default)]
 struct ListHeap {
-    keys: Vec<ListKey>,
+    groups: Vec<KeyGroup>,
+    len: usize,
 }
+
+/// Four heap keys, one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct KeyGroup([ListKey; 4]);
+
+/// Empty slots of [`ListHeap`]'s first group (keys start at slot 3).
+const HEAP_SHIFT: usize = ListHeap::ARITY - 1;
 
 impl ListHeap {
     const ARITY: usize = 4;
 
-    fn peek(&self) -> Option<&ListKey> {
-        self.keys.first()
+    fn key(&self, i: usize) -> ListKey {
+        let slot = i + HEAP_SHIFT;
+        self.groups[slot / Self::ARITY].0[slot % Self::ARITY]
+    }
+
+    fn set(&mut self, i: usize, key: ListKey) {
+        let slot = i + HEAP_SHIFT;
+        self.groups[slot / Self::ARITY].0[slot % Self::ARITY] = key;
+    }
+
+    fn peek(&self) -> Option<ListKey> {
+        (self.len > 0).then(|| self.key(0))
     }
 
     fn push(&mut self, key: ListKey) {
-        let mut i = self.keys.len();
-        self.keys.push(key);
+        let mut i = self.len;
+        self.len += 1;
+        if (self.len + HEAP_SHIFT).div_ceil(Self::ARITY) > self.groups.len() {
+            let empty = ListKey { expiry: 0, id_list: 0 };
+            self.groups.push(KeyGroup([empty; 4]));
+        }
         while i > 0 {
             let parent = (i - 1) / Self::ARITY;
-            if self.keys[parent].key() <= key.key() {
+            let p = self.key(parent);
+            if p.key() <= key.key() {
                 break;
             }
-            self.keys[i] = self.keys[parent];
+            self.set(i, p);
             i = parent;
         }
-        self.keys[i] = key;
+        self.set(i, key);
     }
 
     fn pop(&mut self) -> Option<ListKey> {
-        let last = self.keys.pop()?;
-        if self.keys.is_empty() {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        let len = self.len;
+        let last = self.key(len);
+        if len == 0 {
             return Some(last);
         }
-        let top = self.keys[0];
-        let len = self.keys.len();
+        let top = self.key(0);
         let mut i = 0;
         loop {
             let first = i * Self::ARITY + 1;
             if first >= len {
                 break;
             }
-            let end = (first + Self::ARITY).min(len);
-            let mut min = first;
-            for c in first + 1..end {
-                if self.keys[c].key() < self.keys[min].key() {
+            // The children `first..first + 4` are one group (see the type's comment).
+            let group = &self.groups[(first + HEAP_SHIFT) / Self::ARITY].0;
+            let count = (len - first).min(Self::ARITY);
+            let mut min = 0;
+            for c in 1..count {
+                if group[c].key() < group[min].key() {
                     min = c;
                 }
             }
-            if last.key() <= self.keys[min].key() {
+            let child = group[min];
+            if last.key() <= child.key() {
                 break;
             }
-            self.keys[i] = self.keys[min];
-            i = min;
+            self.set(i, child);
+            i = first + min;
         }
-        self.keys[i] = last;
+        self.set(i, last);
         Some(top)
     }
 }
@@ -421,7 +457,7 @@ impl<C> NodeTimers<C> {
 
     /// The list with the smallest `(expiry, id)` key, dropping stale heap entries.
     fn peek_list(&mut self) -> Option<usize> {
-        while let Some(&key) = self.heap.peek() {
+        while let Some(key) = self.heap.peek() {
             let (expiry, id, l) = (key.expiry, key.id(), key.list());
             let list = &self.lists[l as usize];
             if list.alive && list.id == id && list.expiry == expiry {
