@@ -238,8 +238,12 @@ pub struct NodeTimers<C> {
     free: Vec<u32>,
     lists: Vec<TimerList>,
     free_lists: Vec<u32>,
-    /// The list of each delay (Node's `timerListMap`): delay in ticks to list slot.
+    /// The list of each delay (Node's `timerListMap`): delay in ticks to list
+    /// slot. A dropped list's entry is left in place (see [`Self::list_of`]):
+    /// with many distinct delays, each drop would otherwise be one more cache
+    /// miss. `stale` counts such entries; they are swept when they are many.
     by_delay: FxHashMap<u32, u32>,
+    stale: usize,
     heap: ListHeap,
     next_list_id: u64,
     /// Node's `nextExpiry`: the expiry it last told the handle about.
@@ -257,6 +261,7 @@ impl<C> Default for NodeTimers<C> {
             lists: Vec::new(),
             free_lists: Vec::new(),
             by_delay: FxHashMap::default(),
+            stale: 0,
             heap: ListHeap::default(),
             next_list_id: 0,
             next_expiry: None,
@@ -334,8 +339,8 @@ impl<C> NodeTimers<C> {
     }
 
     fn link(&mut self, index: u32, start: u64, delay: u32) {
-        let list = match self.by_delay.get(&delay) {
-            Some(&l) => l as usize,
+        let list = match self.list_of(delay) {
+            Some(l) => l,
             None => {
                 let expiry = start.saturating_add(u64::from(delay));
                 let l = self.new_list(delay, expiry);
@@ -356,6 +361,16 @@ impl<C> NodeTimers<C> {
         let list = &mut self.lists[list];
         list.tail = index;
         list.live += 1;
+    }
+
+    /// The live list of `delay`, if any. An entry of `by_delay` is live when
+    /// its slot holds a live list of that delay: a dropped list's entry is
+    /// left behind, and its slot may since hold a list of another delay (a
+    /// new list of the same delay overwrites the entry).
+    fn list_of(&self, delay: u32) -> Option<usize> {
+        let &l = self.by_delay.get(&delay)?;
+        let list = &self.lists[l as usize];
+        (list.alive && list.delay == delay).then_some(l as usize)
     }
 
     fn new_list(&mut self, delay: u32, expiry: u64) -> usize {
@@ -380,7 +395,10 @@ impl<C> NodeTimers<C> {
                 self.lists.len() - 1
             }
         };
-        self.by_delay.insert(delay, l as u32);
+        if self.by_delay.insert(delay, l as u32).is_some() {
+            // A dropped list's entry (a live list's would have been found).
+            self.stale -= 1;
+        }
         self.heap.push(ListKey::new(expiry, id, l as u32));
         l
     }
@@ -398,10 +416,15 @@ impl<C> NodeTimers<C> {
         list.alive = false;
         let mut index = std::mem::replace(&mut list.head, NIL);
         list.tail = NIL;
-        if let std::collections::hash_map::Entry::Occupied(e) = self.by_delay.entry(list.delay) {
-            if *e.get() as usize == l {
-                e.remove();
-            }
+        // Its `by_delay` entry stays, stale (see `list_of`).
+        self.stale += 1;
+        if self.stale > 1024 && self.stale > self.by_delay.len() / 2 {
+            let lists = &self.lists;
+            self.by_delay.retain(|&delay, &mut l| {
+                let list = &lists[l as usize];
+                list.alive && list.delay == delay
+            });
+            self.stale = 0;
         }
         self.free_lists.push(l as u32);
         while index != NIL {
@@ -426,11 +449,11 @@ impl<C> NodeTimers<C> {
                 timer.state = TimerState::Cleared;
                 timer.cb = None;
                 self.live -= 1;
-                if let Some(&l) = self.by_delay.get(&delay) {
-                    let list = &mut self.lists[l as usize];
+                if let Some(l) = self.list_of(delay) {
+                    let list = &mut self.lists[l];
                     list.live -= 1;
                     if list.live == 0 {
-                        self.drop_list(l as usize);
+                        self.drop_list(l);
                     }
                 }
                 true
