@@ -709,6 +709,7 @@ impl<'a> Interp<'a> {
 
     /// A callback starts: its counters, explanation and `clear` bookkeeping;
     /// an interval past its `times` is cleared. Returns its frame.
+    #[inline(always)]
     fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
         self.last = Some(inst);
         let site = self.site(&inst);
@@ -903,7 +904,7 @@ impl<'a> Interp<'a> {
                     return Err(self.statement_limit(sched, stmt.span));
                 }
             }
-            match self.statement(sched, stmt, frame, sub)? {
+            match self.statement(sched, stmt, &frame, sub)? {
                 Flow::Next => {}
                 Flow::Suspend => {
                     self.rt.suspended_at(pc, env);
@@ -944,11 +945,11 @@ impl<'a> Interp<'a> {
         &mut self,
         sched: &mut L,
         stmt: &'a Stmt,
-        frame: Frame<'a>,
+        frame: &Frame<'a>,
         resuming: Option<u64>,
     ) -> Result<Flow, Stop> {
         match &stmt.kind {
-            StmtKind::Log(text) => self.log_text(sched, text, &frame, stmt.span)?,
+            StmtKind::Log(text) => self.log_text(sched, text, frame, stmt.span)?,
             StmtKind::Work(n) => {
                 if self.verbose() {
                     let line = self.line(stmt.span);
@@ -956,10 +957,10 @@ impl<'a> Interp<'a> {
                 }
                 sched.work(n.value);
             }
-            StmtKind::Clear(text) => self.clear(sched, text, &frame, stmt.span),
+            StmtKind::Clear(text) => self.clear(sched, text, frame, stmt.span),
             StmtKind::Repeat { count, body } => {
                 for i in resuming.unwrap_or(1)..=count.value {
-                    match self.block(sched, body, Frame { index: Some(i), ..frame })? {
+                    match self.block(sched, body, Frame { index: Some(i), ..*frame })? {
                         Flow::Next => {}
                         Flow::Suspend => {
                             self.rt.suspending_sub(i);

@@ -894,7 +894,7 @@ impl<'a> Interp<'a> {
         &mut self,
         sched: &mut L,
         stmt: &'a Stmt,
-        frame: Frame<'a>,
+        frame: &Frame<'a>,
         resuming: Option<u64>,
     ) -> Result<Flow, Stop> {
         let site = site_of(stmt.span);
@@ -902,7 +902,7 @@ impl<'a> Interp<'a> {
             // Bound when its block started (hoisted).
             StmtKind::AsyncDef { .. } => {}
             StmtKind::Call(name) => {
-                self.call_named(sched, name, &frame, site)?;
+                self.call_named(sched, name, frame, site)?;
             }
             StmtKind::Await(expr) => {
                 if resuming.is_some() {
@@ -913,7 +913,7 @@ impl<'a> Interp<'a> {
                         });
                     }
                 }
-                let v = self.eval(sched, expr, &frame)?;
+                let v = self.eval(sched, expr, frame)?;
                 let k = self.rt.new_cont();
                 self.op(sched, site, |e, s| e.await_(v, Handler::Resume(k), site, s))?;
                 self.rt.suspended = Some(k);
@@ -921,26 +921,26 @@ impl<'a> Interp<'a> {
             }
             StmtKind::Promise(p) => match &**p {
                 PromiseStmt::Executor { name, body, links, .. } => {
-                    let p = self.executor(sched, body, &frame, site)?;
-                    let last = self.links(sched, Value::Promise(p), links, &frame, site)?;
+                    let p = self.executor(sched, body, frame, site)?;
+                    let last = self.links(sched, Value::Promise(p), links, frame, site)?;
                     if let (Some(name), last @ Value::Promise(_)) = (name, last) {
                         self.bind(frame.env, name, last);
                     }
                 }
                 PromiseStmt::Expr { name, expr } => {
-                    let v = self.eval(sched, expr, &frame)?;
+                    let v = self.eval(sched, expr, frame)?;
                     self.bind(frame.env, name, v);
                 }
             },
             StmtKind::Chain(expr) => {
-                self.eval(sched, expr, &frame)?;
+                self.eval(sched, expr, frame)?;
             }
             StmtKind::Resolve { target, with } => {
                 let v = match with {
-                    Some(e) => self.eval(sched, e, &frame)?,
+                    Some(e) => self.eval(sched, e, frame)?,
                     None => Value::Plain,
                 };
-                if let Some(p) = self.target(target.as_deref(), &frame) {
+                if let Some(p) = self.target(target.as_deref(), frame) {
                     let took = self.op(sched, site, |e, s| Ok(e.resolve_promise(p, v, site, s)))?;
                     if took {
                         self.rt.mark_adopted(p, v);
@@ -948,13 +948,13 @@ impl<'a> Interp<'a> {
                 }
             }
             StmtKind::Reject { target } => {
-                if let Some(p) = self.target(target.as_deref(), &frame) {
+                if let Some(p) = self.target(target.as_deref(), frame) {
                     self.op(sched, site, |e, s| Ok(e.reject_promise(p, site, s)))?;
                 }
             }
             StmtKind::Return(e) => {
                 let v = match e {
-                    Some(e) => self.eval(sched, e, &frame)?,
+                    Some(e) => self.eval(sched, e, frame)?,
                     None => Value::Plain,
                 };
                 return Ok(Flow::Return(v));
@@ -962,7 +962,7 @@ impl<'a> Interp<'a> {
             StmtKind::Throw => return Ok(Flow::Throw(site)),
             StmtKind::Try { body, catch } => {
                 if resuming != Some(1) {
-                    match self.block(sched, body, frame)? {
+                    match self.block(sched, body, *frame)? {
                         Flow::Throw(_) => {}
                         Flow::Suspend => {
                             self.rt.suspending_sub(0);
@@ -971,7 +971,7 @@ impl<'a> Interp<'a> {
                         flow => return Ok(flow),
                     }
                 }
-                return match self.block(sched, catch, frame)? {
+                return match self.block(sched, catch, *frame)? {
                     Flow::Suspend => {
                         self.rt.suspending_sub(1);
                         Ok(Flow::Suspend)
@@ -980,7 +980,7 @@ impl<'a> Interp<'a> {
                 };
             }
             StmtKind::On(listener) => {
-                let captured = self.capture(listener.label.as_ref(), &frame);
+                let captured = self.capture(listener.label.as_ref(), frame);
                 self.rt.listeners.push(Registered { listener, captured });
             }
             _ => {}

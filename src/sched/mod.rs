@@ -810,8 +810,17 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn flush_pool_log<H: Host<C, Self>>(&mut self, host: &mut H) {
+        if !self.state.pool_log.is_empty() {
+            self.report_pool_log(host);
+        }
+    }
+
+    /// The pool events a callback caused, to the host (verbose traces) or dropped.
+    #[cold]
+    #[inline(never)]
+    fn report_pool_log<H: Host<C, Self>>(&mut self, host: &mut H) {
         if T::REPORTS_POOL {
             for event in self.state.pool_log.drain(..) {
                 host.observe(LoopEvent::Pool(event));

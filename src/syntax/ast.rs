@@ -759,27 +759,31 @@ impl Kind {
 
 /// `KIND [DELAY] [LABEL] [TICKS] [after N] [times N] [BODY] (.then …)*`.
 #[derive(Debug, Clone)]
+// In this order (C layout): a timer's callback is reached through a cache
+// miss when it runs, and what running it reads (site, kind, `async`, label,
+// body, `times`) is in its first 56 bytes; the rest after.
+#[repr(C)]
 pub struct Callback {
     /// Site number: callbacks and `.then` links numbered in source order, from 0.
     pub site: usize,
-    /// The whole statement.
-    pub span: Span,
     pub kind: Spanned<Kind>,
-    /// The kind's number, in ticks: a `timeout`/`interval` delay, a `submit`
-    /// job's length, `io … after N` (see [`delay`](Self::delay),
-    /// [`ticks`](Self::ticks), [`after`](Self::after)).
-    pub amount: Option<Spanned<u64>>,
-    /// `times N`: runs at most N times in all.
-    pub times: Option<Box<Spanned<u64>>>,
+    /// `async` written before the body: the callback is an async function.
+    pub is_async: bool,
     /// The label, boxed (most callbacks of a large file have none).
     pub label: Option<Box<Text>>,
     /// The body; `None` for a label-only callback (which logs its label).
     pub body: Option<Box<[Stmt]>>,
+    /// `times N`: runs at most N times in all.
+    pub times: Option<Box<Spanned<u64>>>,
     /// `.then`/`.catch`/`.finally` links of a `then` chain, in order; `None`
     /// for none (see [`links`](Self::links)).
     pub chain: Option<Box<[Link]>>,
-    /// `async` written before the body: the callback is an async function.
-    pub is_async: bool,
+    /// The kind's number, in ticks: a `timeout`/`interval` delay, a `submit`
+    /// job's length, `io … after N` (see [`delay`](Self::delay),
+    /// [`ticks`](Self::ticks), [`after`](Self::after)).
+    pub amount: Option<Spanned<u64>>,
+    /// The whole statement.
+    pub span: Span,
 }
 
 impl Callback {
