@@ -253,6 +253,13 @@ fn run_on(file: &File, src: &str, title: &str, opts: RunOptions, queues: bool) -
 /// [`LimitKind::Output`], so memory stays bounded.
 pub const MAX_TRACE_LOGS: usize = 2_000_000;
 
+/// Most bytes the distinct labels of a run's callbacks may take (64 MiB):
+/// each `{i}` label is kept once made, so a long label written with `{i}` in
+/// a `repeat` of millions would otherwise take gigabytes before
+/// [`MAX_WAITING`] stops the run; past it the run stops with
+/// [`LimitKind::LabelBytes`].
+pub const MAX_LABEL_BYTES: usize = 64 << 20;
+
 /// Most callbacks waiting at once (scheduled, not yet run): past it the run
 /// stops with [`LimitKind::Waiting`], so memory stays bounded.
 pub const MAX_WAITING: usize = 5_000_000;
@@ -453,6 +460,8 @@ pub(crate) struct Interp<'a> {
     entry: crate::sched::Entry,
     opts: RunOptions,
     labels: IndexSet<String>,
+    /// Bytes of `labels` ([`MAX_LABEL_BYTES`]).
+    label_bytes: usize,
     /// `{k}` counters per callback site.
     counts: Vec<u64>,
     /// Where the running callback runs, and the loop phase around it.
@@ -483,6 +492,7 @@ impl<'a> Interp<'a> {
             entry: opts.profile(file).entry(file.module.map(|m| m.value).unwrap_or_default()),
             opts,
             labels: IndexSet::new(),
+            label_bytes: 0,
             counts: vec![0; file.sites],
             frame_phase: Phase::Main,
             loop_phase: Phase::Main,
@@ -655,6 +665,7 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
             LimitKind::Output => MAX_TRACE_LOGS as u64,
             LimitKind::LogBytes => MAX_TRACE_LOG_BYTES as u64,
             LimitKind::Waiting => MAX_WAITING as u64,
+            LimitKind::LabelBytes => MAX_LABEL_BYTES as u64,
             LimitKind::Promises => u64::from(crate::promise::DEFAULT_LIMIT),
             LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
         };
@@ -881,7 +892,11 @@ impl<'a> Interp<'a> {
     fn intern_label(&mut self, inst: &Instance<'a>, index: Option<u64>) -> Option<u32> {
         let (label, _, _) = self.parts(inst);
         let text = label_text(label?, index);
-        let (id, _) = self.labels.insert_full(text);
+        let bytes = text.len();
+        let (id, new) = self.labels.insert_full(text);
+        if new {
+            self.label_bytes += bytes;
+        }
         Some(id as u32)
     }
 
@@ -1067,6 +1082,10 @@ impl<'a> Interp<'a> {
     /// Stops the run when too many callbacks wait at once ([`MAX_WAITING`]);
     /// checked every 1,024 schedulings, so the bound may be passed by that many.
     fn check_waiting<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
+        if self.label_bytes > MAX_LABEL_BYTES {
+            let phase = inst.cb.kind.value.phase();
+            return Err(self.stop(sched, LimitKind::LabelBytes, MAX_LABEL_BYTES as u64, phase, inst.cb.span));
+        }
         self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
         if !self.budget.scheduled.is_multiple_of(1024) {
             return Ok(());

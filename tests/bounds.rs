@@ -138,6 +138,34 @@ fn two_kb_lines() -> String {
     )
 }
 
+/// A 2 KB label with `{i}` in a repeat of 10^8: each callback's label is a
+/// new one, kept while it waits (this took 20 GB before the waiting bound).
+#[test]
+fn distinct_long_labels_stop_at_64_mib() {
+    let text = format!("repeat 100000000 {{ timeout 1 \"{}{{i}}\" }}\n", "L".repeat(2000));
+    let o = loopsim(&["run", &file("labels.loop", &text)], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("the callbacks' labels take more memory than a run holds"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("stopped once the labels made passed 64 MiB"), "{}", o.stderr);
+    // The run stops at the label that passes 64 MiB: labels of 2,001 to 2,005
+    // bytes, every timer still waiting (none is due before the main module ends).
+    let never: usize = o
+        .stderr
+        .split(" timers never ran")
+        .next()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(((64 << 20) / 2005..=(64 << 20) / 2001 + 1).contains(&never), "{never}");
+}
+
 #[test]
 fn two_kilobyte_lines_stop_at_128_mib_of_log_text() {
     // 2,000,000 lines of 2 KB took 4 GB (8 GB as JSON).

@@ -98,10 +98,12 @@ const host = {
         at += fs.writeSync(fd, bytes, at, bytes.length - at);
       } catch (e) {
         if (e.code === 'EAGAIN') continue;
-        // A closed pipe (`loopsim test | head`): stop quietly, as the binary does.
+        // A closed pipe (`loopsim test | head`): end at once and quietly, as the
+        // binary does (killed by SIGPIPE, which shells report as 141; Node
+        // ignores SIGPIPE, so it exits with that code itself).
         if (e.code === 'EPIPE') {
           closed = true;
-          return;
+          process.exit(141);
         }
         throw e;
       }
@@ -110,4 +112,12 @@ const host = {
   autoColor,
 };
 
-process.exitCode = cli(process.argv.slice(2), host);
+try {
+  process.exitCode = cli(process.argv.slice(2), host);
+} catch (e) {
+  // The module trapped: WebAssembly's 4 GiB of memory ran out (the binary
+  // stops such runs at its own bounds first, with room to spare), or a bug.
+  // Said in one line, with exit 3 (a limit), not as Node's stack trace.
+  host.write(2, new TextEncoder().encode(`error: loopsim's WebAssembly stopped (${e && e.message}): the run needs more memory than WebAssembly gives it; the loopsim binary has more room (cargo install --path . in loopsim's repository)\n`));
+  process.exitCode = 3;
+}

@@ -100,6 +100,18 @@ test('colour follows --color always in both', () => {
   assert.equal(n.stderr, r.stderr);
 });
 
+test('a closed pipe ends both at once, with the status a shell gives SIGPIPE', () => {
+  for (const bin of [rust, npmBin]) {
+    const r = spawnSync('bash', ['-c', `"${bin}" test examples | head -1; echo "status \${PIPESTATUS[0]}"`], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const lines = r.stdout.trim().split('\n');
+    assert.match(lines[0], /^PASS  examples\//, bin);
+    assert.equal(lines[1], 'status 141', bin);
+  }
+});
+
 test('emit-js and verify are the Rust binary\'s only', () => {
   for (const args of [['emit-js', p02], ['verify', p02]]) {
     const n = spawnSync(npmBin, args, { encoding: 'utf8' });

@@ -876,6 +876,10 @@ fn limit_message(limit: LimitKind, queue: Phase) -> (String, &'static str) {
             "too many callbacks are waiting at once".to_string(),
             "schedules more than the run can hold",
         ),
+        (LimitKind::LabelBytes, _) => (
+            "the callbacks' labels take more memory than a run holds".to_string(),
+            "makes a new label for every callback",
+        ),
         (LimitKind::Promises, Phase::Microtask) => (
             "the microtask queue never empties: the loop is starved".to_string(),
             "feeds the microtask queue",
@@ -914,13 +918,17 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str) -> String {
         LimitKind::Output => format!("stopped after {max} log lines (the most a trace holds)"),
         LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
         LimitKind::Waiting => format!("stopped once more than {max} callbacks were waiting (the most a run holds)"),
+        LimitKind::LabelBytes => format!(
+            "stopped once the labels made passed {} MiB (the most a run holds; a `{{i}}` makes a new one for each callback)",
+            max >> 20
+        ),
         LimitKind::Promises => format!("stopped at more than {max} promises, reactions or scopes (the most a run holds)"),
         LimitKind::CallDepth => {
             format!("stopped at {max} nested calls of async functions, executors and handlers (JavaScript's stack would overflow)")
         }
     };
     let advice = match limit {
-        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises => {
+        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::LabelBytes | LimitKind::Promises => {
             "This bound keeps memory in check: make the scenario smaller"
         }
         LimitKind::CallDepth => "An async function calls itself (or a chain of them calls back) without end: stop the recursion",

@@ -747,6 +747,7 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
                 LimitKind::Output => format!("{} log lines (the most a trace holds)", thousands(hit.max)),
                 LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", hit.max >> 20),
                 LimitKind::Waiting => format!("{} callbacks waiting (the most a run holds)", thousands(hit.max)),
+                LimitKind::LabelBytes => format!("{} MiB of labels (the most a run holds)", hit.max >> 20),
                 LimitKind::Promises => format!("{} promises (the most a run holds)", thousands(hit.max)),
                 LimitKind::CallDepth => format!("{} nested calls", thousands(hit.max)),
             };

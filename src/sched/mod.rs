@@ -77,6 +77,10 @@ pub enum LimitKind {
     LogBytes,
     /// Too many callbacks waiting at once (`interp::MAX_WAITING`): keeps memory bounded.
     Waiting,
+    /// The labels of the callbacks scheduled, each different (a `{i}` in a
+    /// long label), grew past their bound in bytes (`interp::MAX_LABEL_BYTES`):
+    /// keeps memory bounded.
+    LabelBytes,
     /// Too many promises, reactions or scopes (`promise::DEFAULT_LIMIT`): keeps memory bounded.
     Promises,
     /// Async functions, executors and handlers called inside each other too deep
@@ -486,7 +490,12 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let over = match kind {
             LimitKind::Turns => self.state.turn >= self.limits.max_turns,
             LimitKind::Callbacks => self.state.callbacks >= self.limits.max_callbacks,
-            LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises | LimitKind::CallDepth => false,
+            LimitKind::Output
+            | LimitKind::LogBytes
+            | LimitKind::Waiting
+            | LimitKind::LabelBytes
+            | LimitKind::Promises
+            | LimitKind::CallDepth => false,
         };
         if over {
             return Err(Halt::Host(host.limit(self, kind, phase)));
