@@ -190,7 +190,16 @@ test('the first trace appears soon after the page loads', async () => {
     `# time to the first trace: ${inside} ms after navigation began (page clock; app.js started at ${marks.scriptMs} ms, ` +
       `the module was ready at ${marks.readyMs} ms), ${outside} ms from goto (test clock)`,
   );
-  if (inside > 200) console.log(`# note: over the 200 ms aim (${inside} ms); a busy machine can do this`);
+  // The page's load event (every script, the module and the .wasm fetched): the aim is counted from there.
+  const loaded = await page.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0].loadEventEnd));
+  // 0: the load event had not ended when the trace was shown.
+  const afterLoad = loaded > 0 ? inside - loaded : 0;
+  console.log(
+    loaded > 0
+      ? `# the first trace came ${afterLoad} ms after the load event (at ${loaded} ms)`
+      : '# the first trace came before the load event ended',
+  );
+  if (afterLoad > 200) console.log(`# note: over the 200 ms aim (${afterLoad} ms after load); a busy machine can do this`);
   // Once more, with the browser and its caches warm.
   const again = await open();
   await again.waitForSelector('#trace-rows tr.log-row');
