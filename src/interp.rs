@@ -742,9 +742,8 @@ impl<'a> Interp<'a> {
             }
         }
         if self.verbose() {
-            let label = inst.label.get().map(|l| self.labels[l as usize].clone());
-            let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
-            let line = self.line(self.site_span(&inst));
+            let (kind, label, line) = self.named(&inst);
+            let label = label.cloned();
             self.push(sched, EventKind::Call { kind, label, line });
         }
         Frame {
@@ -847,13 +846,19 @@ impl<'a> Interp<'a> {
         QueueSnapshot { queues }
     }
 
+    /// How the verbose trace names a callback: its kind (`.then` for a
+    /// link), its label, the line that scheduled it.
+    fn named(&self, inst: &Instance<'a>) -> (&'static str, Option<&String>, usize) {
+        let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+        let label = inst.label.get().map(|l| &self.labels[l as usize]);
+        (kind, label, self.line(self.site_span(inst)))
+    }
+
     /// `timeout "a" (line 3)`: what a queued callback is, as the verbose trace names it.
     fn describe_instance(&self, inst: &Instance<'a>) -> String {
-        let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
-        let line = self.line(self.site_span(inst));
-        match inst.label.get() {
-            Some(l) => format!("{kind} \"{}\" (line {line})", crate::term::escape(&self.labels[l as usize])),
-            None => format!("{kind} (line {line})"),
+        match self.named(inst) {
+            (kind, Some(label), line) => format!("{kind} \"{}\" (line {line})", crate::term::escape(label)),
+            (kind, None, line) => format!("{kind} (line {line})"),
         }
     }
 
@@ -1070,10 +1075,9 @@ impl<'a> Interp<'a> {
             self.live.handles.entry(label).or_default().insert(handle);
         }
         if self.verbose() {
-            let label = inst.label.get().map(|l| self.labels[l as usize].clone());
-            let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+            let (kind, label, line) = self.named(&inst);
+            let label = label.cloned();
             let detail = schedule_detail(sched, inst.cb);
-            let line = self.line(self.site_span(&inst));
             self.push(sched, EventKind::Schedule { kind, label, detail, line });
         }
         Ok(())

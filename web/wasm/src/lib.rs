@@ -139,19 +139,7 @@ impl Memory {
         self.stderr.borrow_mut().clear();
         *self.dropped.borrow_mut() = [0, 0];
         let code = cli::request(request, self);
-        let text = |b: &RefCell<Vec<u8>>, i: usize| {
-            let b = b.borrow();
-            let dropped = self.dropped.borrow()[i];
-            if dropped == 0 {
-                return String::from_utf8_lossy(&b).into_owned();
-            }
-            let end = b.iter().rposition(|&c| c == b'\n').map_or(0, |n| n + 1);
-            let more = dropped + b.len() - end;
-            format!(
-                "{}… {more} more bytes: the page shows the first MiB (`loopsim run` prints them all)\n",
-                String::from_utf8_lossy(&b[..end])
-            )
-        };
+        let text = |b: &RefCell<Vec<u8>>, i: usize| cut_at_line(&b.borrow(), self.dropped.borrow()[i]);
         (code, text(&self.stdout, 0), text(&self.stderr, 1))
     }
 }
@@ -398,11 +386,21 @@ fn cut_text(text: String) -> String {
     if text.len() <= MAX_PAGE_TEXT {
         return text;
     }
-    let end = text[..MAX_PAGE_TEXT].rfind('\n').map_or(0, |n| n + 1);
-    let more = text.len() - end;
+    cut_at_line(&text.as_bytes()[..MAX_PAGE_TEXT], text.len() - MAX_PAGE_TEXT)
+}
+
+/// The text of `kept`, the start of a stream whose `dropped` bytes more were
+/// not kept: whole, or (when something was dropped) to its last line's end,
+/// then a line saying how many bytes were left out.
+fn cut_at_line(kept: &[u8], dropped: usize) -> String {
+    if dropped == 0 {
+        return String::from_utf8_lossy(kept).into_owned();
+    }
+    let end = kept.iter().rposition(|&c| c == b'\n').map_or(0, |n| n + 1);
+    let more = dropped + kept.len() - end;
     format!(
         "{}… {more} more bytes: the page shows the first MiB (`loopsim run` prints them all)\n",
-        &text[..end]
+        String::from_utf8_lossy(&kept[..end])
     )
 }
 
