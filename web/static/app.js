@@ -192,6 +192,8 @@ async function doRun() {
   let res;
   try {
     res = JSON.parse(await engine.run.call('run', [source, opts]));
+    // When the first answer arrived (the page's test tells computing from drawing).
+    document.documentElement.dataset.firstResultMs ??= String(Math.round(performance.now()));
   } catch (err) {
     clearTimeout(note);
     if (err instanceof Cancelled) return; // a newer run replaced this one
