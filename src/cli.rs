@@ -358,6 +358,10 @@ fn execute(cli: &Cli, host: &dyn Host) -> u8 {
     code as u8
 }
 
+/// Why `run --all-orders --node 10` is refused (exit 2).
+pub const ALL_ORDERS_NODE_10: &str =
+    "--all-orders searches the real loop of Node 20 and later; --node 10 changes only the model's drain rule (drop one of them)";
+
 /// A combination of flags that cannot work together, which clap's own
 /// `conflicts_with` cannot say (it depends on values): refused, exit 2.
 fn conflict(command: &Command) -> Option<&'static str> {
@@ -378,7 +382,7 @@ fn conflict(command: &Command) -> Option<&'static str> {
     if *all_orders && picture {
         Some("--all-orders lists orders as text or JSON; --format svg and html draw one run (drop one of them)")
     } else if *all_orders && run.node.as_deref() == Some("10") {
-        Some("--all-orders searches the real loop of Node 20 and later; --node 10 changes only the model's drain rule (drop one of them)")
+        Some(ALL_ORDERS_NODE_10)
     } else if *explain && picture {
         Some("--explain writes under each trace line (text, or JSON's \"explanations\"); the picture has no room for it (drop one of them)")
     } else {

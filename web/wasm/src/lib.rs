@@ -449,7 +449,7 @@ pub fn orders(source: &str, options: &str) -> String {
     let Some(loaded) = loaded.filter(|_| opts.node.as_deref() != Some("10")) else {
         // Invalid or refused: the CLI's own words (`run` loads it the same way).
         let (exit, rendered) = if opts.node.as_deref() == Some("10") {
-            (2, "error: --all-orders searches the real loop of Node 20 and later; --node 10 changes only the model's drain rule (drop one of them)\n".to_string())
+            (2, format!("error: {}\n", cli::ALL_ORDERS_NODE_10))
         } else {
             let (exit, _, rendered) = Memory::with(&name, source).cli(&Request {
                 no_race_check: true,

@@ -39,7 +39,7 @@ extern "C" {
 /// its `message` is the text (the host words it as Rust's standard library
 /// does: "No such file or directory (os error 2)").
 fn io_error(e: JsValue) -> io::Error {
-    let get = |key: &str| js_sys_get(&e, key).unwrap_or_default();
+    let get = |key: &str| get_string(&e, key).unwrap_or_default();
     let kind = match get("code").as_str() {
         "ENOENT" => io::ErrorKind::NotFound,
         "EACCES" | "EPERM" => io::ErrorKind::PermissionDenied,
@@ -55,10 +55,6 @@ fn io_error(e: JsValue) -> io::Error {
 )]
 extern "C" {
     fn get_string(o: &JsValue, key: &str) -> Option<String>;
-}
-
-fn js_sys_get(o: &JsValue, key: &str) -> Option<String> {
-    get_string(o, key)
 }
 
 fn kind_of(name: &str) -> Kind {
