@@ -248,8 +248,19 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     if search.deadline.is_some_and(|(d, _)| Instant::now() >= d) {
         cut = cut.or(bounds.time_limit.map(|t| Cut::Seconds(t.as_secs())));
     }
+    let decided = cut.is_none() && stopped_in_turn_zero(limit.as_ref());
+    if decided {
+        // Every schedule prints the model's lines and stops where it did: its run is the search's.
+        let more = order_bytes(&model);
+        if bytes.saturating_add(more) > bounds.max_bytes {
+            cut = Some(Cut::Bytes(bounds.max_bytes));
+        } else {
+            let entry = symmetry::canonical(model.clone(), true, NO_CROSSING.to_string(), Vec::new(), Vec::new(), Vec::new());
+            found.insert((entry.logs.clone(), true), vec![entry]);
+        }
+    }
     'rounds: for budget in 0.. {
-        if cut.is_some() {
+        if cut.is_some() || decided {
             break;
         }
         search.budget = if budget >= 2 { usize::MAX } else { budget };
@@ -359,6 +370,22 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         schedules,
         node: opts.profile(file),
     }
+}
+
+/// Whether the model's run was stopped by a limit before turn 1 began: then
+/// every Node schedule prints its lines and is stopped by the same limit, and
+/// the search need not replay it.
+///
+/// Before the loop (the CommonJS main module, or an ES module's body on Node
+/// ≥ 22.18, and the drain after it) nothing runs by the clock: no timer,
+/// completion or phase, only the main module, nextTicks and microtasks, in
+/// one order. The clock readings there (a timer set, an `io` started) are
+/// the only choices, and they change the start ticks of what runs from turn
+/// 1 on, never a line of turn 0 or a limit (turns, callbacks, statements,
+/// output, waiting callbacks, labels, promises, call depth: none counts
+/// ticks). A limit hit in turn 0 thus stops every schedule at the same line.
+fn stopped_in_turn_zero(limit: Option<&LimitHit>) -> bool {
+    limit.is_some_and(|hit| hit.turn == 0)
 }
 
 /// Most orders [`Orders::orders`] lists (the count goes on).
