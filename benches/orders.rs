@@ -2,11 +2,12 @@
 //! found by replaying schedules. Pool puzzles whose jobs race
 //! (examples/thread-pool/p10, p08), a small racy file (timers against an
 //! immediate, a pool job and an I/O arrival), and groups of same-tick jobs
-//! reduced by symmetry and by commutation.
+//! reduced by symmetry and by commutation; loops starved before turn 1
+//! (examples/starvation/p16, p21), and P14b's first 20,000 schedules.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use loopsim::interp::RunOptions;
-use loopsim::orders::all_orders;
+use loopsim::orders::{all_orders, all_orders_within, Cut, SearchBounds};
 
 /// A few lines whose callbacks race: a main-module `timeout 0` against an
 /// immediate, two timers one tick apart, and a pool job against an I/O arrival.
@@ -45,6 +46,33 @@ fn bench(c: &mut Criterion) {
             b.iter(|| all_orders(&loaded.file, &loaded.src, opts))
         });
     }
+    // Loops starved from the main module (P16, P21): the model's run, stopped
+    // by the callback limit in turn 0, is the answer (no schedule replayed).
+    for (name, path) in [
+        ("p16 microtask starvation", "examples/starvation/p16-microtask-starvation.loop"),
+        ("p21 nextTick starvation", "examples/starvation/p21-nexttick-starvation.loop"),
+    ] {
+        let loaded = loopsim::load::load(std::path::Path::new(path)).unwrap();
+        let opts = RunOptions::default();
+        let result = all_orders(&loaded.file, &loaded.src, opts);
+        assert!(result.count == 1 && !result.truncated && result.schedules == 0, "{name}");
+        g.bench_function(format!("all orders/{name}"), |b| {
+            b.iter(|| all_orders(&loaded.file, &loaded.src, opts))
+        });
+    }
+    // P14b's timers' start ticks (docs/orders.md "Known limits"): its search is
+    // cut short by time; measured here over its first 20,000 schedules.
+    let p14b = loopsim::load::load(std::path::Path::new("examples/real-node/p14b-count-300-makes-timers-late.loop")).unwrap();
+    let bounds = SearchBounds {
+        max_schedules: 20_000,
+        ..SearchBounds::default()
+    };
+    let opts = RunOptions::default();
+    let result = all_orders_within(&p14b.file, &p14b.src, opts, bounds);
+    assert_eq!(result.cut, Some(Cut::Schedules(20_000)), "p14b");
+    g.bench_function("all orders/p14b timers' start ticks (20,000 schedules)", |b| {
+        b.iter(|| all_orders_within(&p14b.file, &p14b.src, opts, bounds))
+    });
     g.finish();
 }
 

@@ -6,7 +6,7 @@ mod common;
 
 use loopsim::interp::RunOptions;
 use loopsim::load::load_bytes;
-use loopsim::orders::{all_orders, Orders};
+use loopsim::orders::{all_orders, Orders, SearchBounds};
 use std::path::Path;
 
 fn orders_of_src(src: &str) -> Orders {
@@ -290,6 +290,8 @@ fn the_search_counts_statements_not_only_callbacks() {
     };
     let bounds = loopsim::orders::SearchBounds {
         max_statements: 100_000,
+        // Replay schedules although the model stopped in turn 0, to reach the bound.
+        turn_zero: false,
         ..loopsim::orders::SearchBounds::default()
     };
     let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds);
@@ -298,6 +300,72 @@ fn the_search_counts_statements_not_only_callbacks() {
     assert_eq!(o.schedules, 10);
     assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
     assert!(o.orders[0].stopped);
+    // The model stopped in turn 0, as every schedule does: that is the answer, complete.
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, SearchBounds { turn_zero: true, ..bounds });
+    assert!(!o.truncated && o.model_possible);
+    assert_eq!((o.schedules, o.count), (0, 1));
+    assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
+    assert!(o.orders[0].stopped);
+}
+
+/// A model run stopped by a limit before turn 1 is the whole answer
+/// (`SearchBounds::turn_zero`): on generated files whose main module reads the
+/// clock (timers, I/O, pool jobs: choices for the search) and whose drain or
+/// main module is then stopped by a limit, the full search finds exactly that
+/// order, stopped.
+#[test]
+fn a_limit_in_turn_zero_stops_every_schedule_there() {
+    let starts = [
+        "timeout 0 \"t\"\nio \"read\" after 1\nsubmit \"job\" 2\ntimeout 3 \"u\"\nimmediate \"i\"\n",
+        "io \"a\" after 1\nio \"b\" after 2 { log \"b\" }\ntimeout 1 \"t\"\nlog \"main\"\n",
+        "repeat 3 {\n  io \"x {i}\" after 1\n  timeout 2 \"y {i}\"\n}\nwork 1\ntimeout 1 \"z\"\n",
+    ];
+    let stops = [
+        "then \"spin\" { again }\n",
+        "nextTick \"spin\" { log \"tick {k}\" again }\n",
+        "nextTick {\n  timeout 1 \"late\"\n  microtask \"m\" {\n    log \"m {k}\"\n    again\n  }\n}\n",
+        "repeat 100000 { log \"line {i}\" }\n",
+    ];
+    let opts = RunOptions {
+        limits: loopsim::sched::Limits {
+            max_turns: 1_000,
+            max_callbacks: 200,
+        },
+        max_statements: 2_000,
+        auto_limits: false,
+        ..RunOptions::default()
+    };
+    let mut checked = 0;
+    for start in starts {
+        for stop in stops {
+            let src = format!("{start}{stop}");
+            let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+            let model = loopsim::interp::run(&loaded.file, &loaded.src, "", opts);
+            let hit = match &model.ending {
+                loopsim::trace::Ending::Limit(hit) => hit.clone(),
+                other => panic!("{src}: not stopped: {other:?}"),
+            };
+            assert_eq!(hit.turn, 0, "{src}");
+            let search = |turn_zero| {
+                let bounds = SearchBounds {
+                    turn_zero,
+                    ..SearchBounds::default()
+                };
+                loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds)
+            };
+            let (full, decided) = (search(false), search(true));
+            assert!(!full.truncated && !decided.truncated, "{src}");
+            // The full search replayed schedules that differ in the main module's clock readings.
+            assert!(full.schedules > 1, "{src}: {} schedule(s)", full.schedules);
+            assert_eq!(decided.schedules, 0, "{src}");
+            assert_eq!((full.count, decided.count), (1, 1), "{src}");
+            assert_eq!(full.orders, decided.orders, "{src}");
+            assert!(full.orders[0].stopped && full.model_possible && decided.model_possible, "{src}");
+            assert_eq!(full.races, decided.races, "{src}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12);
 }
 
 /// `readFile` takes the profile's pool round trips: four on Node 20-24 (a job queued after it

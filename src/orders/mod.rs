@@ -59,7 +59,8 @@ pub struct Orders {
     /// The limit that stopped the seed model's run, if one did (`run` exits 3 for it).
     #[serde(skip)]
     pub model_limit: Option<LimitHit>,
-    /// Schedules the search replayed (the model's own run not counted).
+    /// Schedules the search replayed (the model's own run not counted; none
+    /// when a limit stopped it in turn 0, see [`SearchBounds::turn_zero`]).
     pub schedules: usize,
     /// Whose rules the search followed.
     pub node: crate::sched::NodeProfile,
@@ -144,6 +145,10 @@ pub struct SearchBounds {
     pub time_limit: Option<Duration>,
     /// Reduce by symmetry ([`symmetry`]): the same orders, found faster.
     pub symmetry: bool,
+    /// Take a model run stopped by a limit before turn 1 as the whole answer
+    /// (see [`stopped_in_turn_zero`]): the same orders, without replaying a
+    /// schedule; `false` replays them (tests compare both).
+    pub turn_zero: bool,
 }
 
 /// Bytes an order's line costs besides its text (a `String`).
@@ -186,6 +191,7 @@ impl Default for SearchBounds {
             max_bytes: 128 << 20,
             time_limit: Some(Duration::from_secs(10)),
             symmetry: true,
+            turn_zero: true,
         }
     }
 }
@@ -248,7 +254,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     if search.deadline.is_some_and(|(d, _)| Instant::now() >= d) {
         cut = cut.or(bounds.time_limit.map(|t| Cut::Seconds(t.as_secs())));
     }
-    let decided = cut.is_none() && stopped_in_turn_zero(limit.as_ref());
+    let decided = bounds.turn_zero && cut.is_none() && stopped_in_turn_zero(limit.as_ref());
     if decided {
         // Every schedule prints the model's lines and stops where it did: its run is the search's.
         let more = order_bytes(&model);
@@ -384,7 +390,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
 /// 1 on, never a line of turn 0 or a limit (turns, callbacks, statements,
 /// output, waiting callbacks, labels, promises, call depth: none counts
 /// ticks). A limit hit in turn 0 thus stops every schedule at the same line.
-fn stopped_in_turn_zero(limit: Option<&LimitHit>) -> bool {
+pub fn stopped_in_turn_zero(limit: Option<&LimitHit>) -> bool {
     limit.is_some_and(|hit| hit.turn == 0)
 }
 
