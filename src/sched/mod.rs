@@ -49,6 +49,21 @@ pub(crate) use timers::NodeTimers;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 
 use decision::{DrainAfter, Facts, TimerRun};
+
+/// Asks the CPU to bring the cache line holding `*p` into its caches, ahead
+/// of a read that would otherwise wait for memory (x86-64's `prefetcht0`;
+/// nothing elsewhere). A hint: it reads nothing and cannot fault.
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` is in SSE, which every x86-64 CPU has; it never
+    // dereferences in the language's sense and does not fault on any address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
 use std::collections::VecDeque;
 use timers::Head;
 
@@ -597,6 +612,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                 Ok(list) => list,
                 Err(next) => return Ok((next, ran)),
             };
+            self.state.timers.fetch_ahead(&mut |cb| host.fetch_ahead(cb, 2));
             let mut ran_in_list = false;
             while let Head::Due(due) = self.state.timers.head(list, phase_clock) {
                 if ran {
