@@ -61,9 +61,10 @@ pub trait Host<C, L: ?Sized> {
         Ok(false)
     }
     /// A hint that `cb` is likely to be called soon, about `distance`
-    /// callbacks from now (the timers phase's next lists): the host may
-    /// prefetch what calling it reads ([`super::prefetch`]). It must not
-    /// change any state. Default: nothing.
+    /// callbacks from now (the timers phase's next lists; each callback is
+    /// hinted at distance 4, then at 2): the host may prefetch what calling
+    /// it reads ([`super::prefetch`]), at 4 what `cb` points to, at 2 what
+    /// that points to. It must not change any state. Default: nothing.
     #[inline]
     fn fetch_ahead(&self, _cb: &C, _distance: usize) {}
     /// Observes a loop event (verbose traces). Default: ignore.

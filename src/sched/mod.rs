@@ -612,7 +612,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                 Ok(list) => list,
                 Err(next) => return Ok((next, ran)),
             };
-            self.state.timers.fetch_ahead(&mut |cb| host.fetch_ahead(cb, 2));
+            self.state.timers.fetch_ahead(&mut |cb, distance| host.fetch_ahead(cb, distance));
             let mut ran_in_list = false;
             while let Head::Due(due) = self.state.timers.head(list, phase_clock) {
                 if ran {

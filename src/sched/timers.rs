@@ -708,14 +708,16 @@ impl<C> NodeTimers<C> {
         }
     }
 
-    /// Prefetches what the lists the timers phase takes next will read: the
-    /// list record 8 lists ahead, the head timer's slot 4 ahead, and the head
-    /// timer's callback 2 ahead (`fetch`: the host's part, e.g. the
-    /// callback's record). A hint only: it changes no state, and a guess
-    /// that proves wrong costs a wasted fetch.
+    /// Prefetches what the lists the timers phase takes next will read, a
+    /// stage at a time so that each stage reads only what an earlier call
+    /// prefetched: the list record 12 lists ahead, the head timer's slot 8
+    /// ahead, then the host's part of the head timer's callback 4 and 2
+    /// ahead (`fetch(cb, distance)`, e.g. its record, then what the record
+    /// points to). A hint only: it changes no state, and a guess that proves
+    /// wrong (the lists are not taken in the run's order) costs a wasted fetch.
     #[inline]
-    pub fn fetch_ahead(&self, fetch: &mut impl FnMut(&C)) {
-        if let Some(key) = self.queue.ahead(8) {
+    pub fn fetch_ahead(&self, fetch: &mut impl FnMut(&C, usize)) {
+        if let Some(key) = self.queue.ahead(12) {
             if let Some(list) = self.lists.get(key.list() as usize) {
                 super::prefetch(list);
             }
@@ -725,11 +727,13 @@ impl<C> NodeTimers<C> {
             let head = self.lists.get(key.list() as usize)?.head;
             self.timers.get(head as usize)
         };
-        if let Some(timer) = head_of(4) {
+        if let Some(timer) = head_of(8) {
             super::prefetch(timer);
         }
-        if let Some(cb) = head_of(2).and_then(|t| t.cb.as_ref()) {
-            fetch(cb);
+        for distance in [4, 2] {
+            if let Some(cb) = head_of(distance).and_then(|t| t.cb.as_ref()) {
+                fetch(cb, distance);
+            }
         }
     }
 
