@@ -50,11 +50,22 @@ pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 
 use decision::{DrainAfter, Facts, TimerRun};
 
-/// Asks the CPU to bring the cache line holding `*p` into its caches, ahead
-/// of a read that would otherwise wait for memory (x86-64's `prefetcht0`;
-/// nothing elsewhere). A hint: it reads nothing and cannot fault.
+/// Asks the CPU to bring the cache lines holding `*p` (its first and last
+/// byte's: a value of up to 64 bytes, or the two ends of a larger one) into
+/// its caches, ahead of a read that would otherwise wait for memory
+/// (x86-64's `prefetcht0`; nothing elsewhere). A hint: it reads nothing and
+/// cannot fault.
 #[inline(always)]
 pub fn prefetch<T>(p: *const T) {
+    prefetch_line(p.cast::<u8>());
+    // A value that may straddle two cache lines: its last byte's line too.
+    if std::mem::size_of::<T>() > 8 {
+        prefetch_line(p.cast::<u8>().wrapping_add(std::mem::size_of::<T>() - 1));
+    }
+}
+
+#[inline(always)]
+fn prefetch_line(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `prefetcht0` is in SSE, which every x86-64 CPU has; it never
     // dereferences in the language's sense and does not fault on any address.
