@@ -1,8 +1,14 @@
-//! Node's timers: one FIFO list per delay, a heap of lists, one libuv timer handle.
+//! Node's timers: one FIFO list per delay, a priority queue of lists, one
+//! libuv timer handle.
 //!
 //! Models Node 20 `lib/internal/timers.js` (`insert`, `processTimers`,
 //! `listOnTimeout`, `unenroll`) and `src/env.cc` (`RunTimers`, `ScheduleTimer`):
 //! docs/scheduling.md rule 3. All times are in ticks.
+//!
+//! Node's priority queue of lists is a binary heap keyed by `(expiry, id)`;
+//! here it is [`ListQueue`], a sorted run beside an 8-ary heap. Keys are
+//! unique, so any priority queue takes the lists in the same order: the
+//! structure changes the speed, not the schedule.
 
 use rustc_hash::FxHashMap;
 
