@@ -1,6 +1,7 @@
 //! The scheduler alone (no parsing, no interpreter): a host whose callbacks
-//! are plain numbers. Timers with distinct delays (n log n), an immediate
-//! chain (one turn each), a nextTick/microtask drain, and pool waves.
+//! are plain numbers. Timers with distinct delays (n log n), set by the main
+//! module or half of them by timer callbacks, an immediate chain (one turn
+//! each), a nextTick/microtask drain, and pool waves.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use loopsim::sched::{Ctx, EventLoop, Host, LimitKind, Limits, Module, Phase, Scheduler};
@@ -52,6 +53,28 @@ impl<F: FnMut(&mut Scheduler<u64>)> Host<u64, Scheduler<u64>> for Main<F> {
     fn limit(&mut self, _: &Scheduler<u64>, _: LimitKind, _: Phase) {}
 }
 
+/// The main module sets `half` timers of distinct delays (1 to `half`);
+/// timer `i` sets timer `half + i`, of a delay of its own (`half + 1 + i`).
+struct Chain {
+    half: u64,
+}
+
+impl Host<u64, Scheduler<u64>> for Chain {
+    type Stop = ();
+    fn call(&mut self, s: &mut Scheduler<u64>, cb: u64, _ctx: Ctx<'_>) -> Result<(), ()> {
+        let half = self.half;
+        if cb == u64::MAX {
+            for i in 0..half {
+                s.set_timeout((i * 7919) % half + 1, i);
+            }
+        } else if cb < half {
+            s.set_timeout(half + 1 + cb, half + cb);
+        }
+        Ok(())
+    }
+    fn limit(&mut self, _: &Scheduler<u64>, _: LimitKind, _: Phase) {}
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("scheduler");
     g.sample_size(10);
@@ -69,6 +92,17 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // Half the timers set by the main module (one large batch of lists: the
+    // sorted run), half one at a time by those timers' callbacks (the heap).
+    let n = 100_000u64;
+    g.throughput(Throughput::Elements(n));
+    g.bench_function("timers distinct delays 1e5, half set from callbacks", |b| {
+        b.iter(|| {
+            let mut s = Scheduler::new(4, Module::Cjs, limits());
+            let mut host = Chain { half: n / 2 };
+            s.run(u64::MAX, &mut host).unwrap();
+        })
+    });
     let n = 1_000_000u64;
     g.throughput(Throughput::Elements(n));
     g.bench_function("immediate chain 1e6", |b| {

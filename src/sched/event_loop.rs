@@ -60,6 +60,13 @@ pub trait Host<C, L: ?Sized> {
     fn drain_end(&mut self, _sched: &mut L) -> Result<bool, Self::Stop> {
         Ok(false)
     }
+    /// A hint that `cb` is likely to be called soon, about `distance`
+    /// callbacks from now (the timers phase's next lists; each callback is
+    /// hinted at distance 4, then at 2): the host may prefetch what calling
+    /// it reads ([`super::prefetch`]), at 4 what `cb` points to, at 2 what
+    /// that points to. It must not change any state. Default: nothing.
+    #[inline]
+    fn fetch_ahead(&self, _cb: &C, _distance: usize) {}
     /// Observes a loop event (verbose traces). Default: ignore.
     fn observe(&mut self, _event: LoopEvent) {}
     /// Feeds the host's state (its log so far included) to `h`, so that a
