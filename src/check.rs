@@ -59,8 +59,10 @@ struct Scope {
 /// [`crate::problem::MAX_KEPT`] of them (and the first error), then a note
 /// counting the others ([`Kept`]).
 pub fn check(file: &File) -> Vec<Problem> {
-    let mut checker = Checker::default();
-    checker.labels.collect_labels(&file.body, false);
+    let mut checker = Checker {
+        body: &file.body,
+        ..Checker::default()
+    };
     checker.block(&file.body, Scope::default());
     promises::check(file, &mut checker.problems);
     checker.problems.into_sorted()
@@ -69,11 +71,14 @@ pub fn check(file: &File) -> Vec<Problem> {
 #[derive(Default)]
 struct Checker<'a> {
     problems: Kept,
-    /// The labels `clear` may cancel.
+    /// The labels `clear` may cancel: collected from `body` at the first
+    /// `clear` (a file without one needs none).
     labels: clear::Labels<'a>,
+    body: &'a [Stmt],
+    collected: bool,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
     fn block(&mut self, stmts: &[Stmt], scope: Scope) {
         for stmt in stmts {
             self.statement(stmt, scope);
@@ -86,6 +91,10 @@ impl Checker<'_> {
             StmtKind::Work(_) => {}
             StmtKind::Clear(text) => {
                 self.text(text, scope);
+                if !self.collected {
+                    self.collected = true;
+                    self.labels.collect_labels(self.body, false);
+                }
                 self.labels.clear(text, &mut self.problems);
             }
             StmtKind::Repeat { body, .. } => self.block(body, Scope { repeat: true, ..scope }),

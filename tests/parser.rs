@@ -254,3 +254,39 @@ fn a_quote_inside_a_comment_of_an_unknown_statement_opens_no_string() {
         vec![("loop::unknown-statement", "foo({ # \"x\n}) 1".to_string())]
     );
 }
+
+/// A string's text is read in runs between `\` and `{`: escapes, placeholders,
+/// a `{` that starts none, and characters of several bytes around them.
+#[test]
+fn texts_split_at_escapes_and_placeholders() {
+    let src = "log \"a{x}\\\"b\\\\{i}\u{e9}{n}\\n\"";
+    match one(src).kind {
+        StmtKind::Log(t) => assert_eq!(
+            t.parts,
+            [
+                TextPart::Lit("a{x}\"b\\".into()),
+                TextPart::Index,
+                TextPart::Lit("\u{e9}".into()),
+                TextPart::Run,
+                TextPart::Lit("\n".into()),
+            ]
+        ),
+        k => panic!("{k:?}"),
+    }
+    match one("log \"\"").kind {
+        StmtKind::Log(t) => assert!(t.parts.is_empty()),
+        k => panic!("{k:?}"),
+    }
+    // An unknown escape is shown at its backslash and character (of two bytes here).
+    for (src, span) in [("log \"ab\\q\"", (7, 9)), ("log \"ab\\\u{e9}\"", (7, 10))] {
+        let problems = parse(src).expect_err(src);
+        assert_eq!(problems.len(), 1, "{src}");
+        assert_eq!((problems[0].span.start(), problems[0].span.end()), span, "{src}");
+    }
+    // A NUL byte is no character of a string (the loader refuses it first):
+    // the statement does not parse as `log`.
+    let problems = parse("log \"a\0b\"").expect_err("NUL in a string");
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].code, "loop::malformed");
+    assert_eq!((problems[0].span.start(), problems[0].span.end()), (0, 9));
+}

@@ -95,10 +95,18 @@ const RESERVED_EMIT: [&str; 26] = [
 /// Checks the promise statements of `file`, pushing each problem; resolves
 /// every name it accepts (sets [`Name::slot`]).
 pub fn check(file: &File, problems: &mut Kept) {
-    let mut all = FxHashMap::default();
-    every_declaration(&file.body, &mut |name, _| {
-        all.entry(name.text.as_str()).or_insert(name.span);
+    // One walk for every declared name and every named executor.
+    let (mut names, mut executors) = (Vec::new(), Vec::new());
+    every_declaration(&file.body, &mut |name, executor| {
+        names.push(name);
+        if executor {
+            executors.push(name.text.as_str());
+        }
     });
+    let mut all = FxHashMap::default();
+    for name in &names {
+        all.entry(name.text.as_str()).or_insert(name.span);
+    }
     let mut checker = Checker {
         problems,
         decls: Vec::new(),
@@ -106,7 +114,7 @@ pub fn check(file: &File, problems: &mut Kept) {
         all,
         esm: file.module.is_some_and(|m| m.value == Module::Esm),
     };
-    checker.reserved_resolvers(file);
+    checker.reserved_resolvers(&names, &executors);
     let top = Ctx {
         func: Func::Top,
         executor: false,
@@ -185,14 +193,14 @@ pub fn node_version(file: &File, node: NodeVersion) -> Option<Problem> {
 }
 
 /// Calls `f` with every declared name in `stmts` (blocks included) and
-/// whether it is an async function.
+/// whether it names an executor (`promise NAME { … }`).
 fn every_declaration<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Name, bool)) {
     for stmt in stmts {
         match &stmt.kind {
-            StmtKind::AsyncDef { name, .. } => f(name, true),
+            StmtKind::AsyncDef { name, .. } => f(name, false),
             StmtKind::Promise(p) => {
                 if let Some(name) = p.name() {
-                    f(name, false);
+                    f(name, matches!(&**p, PromiseStmt::Executor { .. }));
                 }
             }
             _ => {}
@@ -388,22 +396,8 @@ impl<'a> Checker<'a, '_> {
 
     /// Names of the form `resolveX`/`rejectX` where `x` is an executor
     /// promise: emit-js names its resolving functions so.
-    fn reserved_resolvers(&mut self, file: &'a File) {
-        let mut executors = Vec::new();
-        let mut names = Vec::new();
-        every_declaration(&file.body, &mut |name, _| names.push(name));
-        fn executors_in<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a str>) {
-            for stmt in stmts {
-                if let StmtKind::Promise(p) = &stmt.kind {
-                    if let PromiseStmt::Executor { name: Some(n), .. } = &**p {
-                        out.push(&n.text);
-                    }
-                }
-                each_block(&stmt.kind, &mut |b| executors_in(b, out));
-            }
-        }
-        executors_in(&file.body, &mut executors);
-        for name in names {
+    fn reserved_resolvers(&mut self, names: &[&'a Name], executors: &[&str]) {
+        for &name in names {
             let rest = name.text.strip_prefix("resolve").or_else(|| name.text.strip_prefix("reject"));
             let Some(rest) = rest.filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) else {
                 continue;

@@ -368,8 +368,11 @@ impl Builder {
             return Vec::new();
         }
         self.depth += 1;
-        let mut stmts = Vec::new();
-        for p in body.into_inner() {
+        let inner = body.into_inner();
+        // Room for every statement (the pairs but the two braces): the list
+        // is not grown, nor shrunk when boxed.
+        let mut stmts = Vec::with_capacity(inner.len().saturating_sub(2));
+        for p in inner {
             if self.full {
                 break;
             }
@@ -584,49 +587,66 @@ impl Builder {
         }
     }
 
-    /// A string literal: escapes resolved, `{i}`/`{n}`/`{k}` split out.
+    /// A string literal: escapes resolved, `{i}`/`{n}`/`{k}` split out. The
+    /// text between the quotes is read from the pair's own text (`string` is
+    /// compound-atomic: its quotes are its first and last bytes), and runs
+    /// without `\\` or `{` are copied whole.
     fn text(&mut self, pair: Pair<Rule>) -> Text {
         let span: Span = pair.as_span().into();
-        let inner = pair.into_inner().next().expect("string_inner");
-        let base = inner.as_span().start();
-        let raw = inner.as_str();
+        let quoted = pair.as_str();
+        let raw = &quoted[1..quoted.len() - 1];
+        let base = span.start() + 1;
+        // Most texts are one run: one part, no room for more.
+        if !raw.bytes().any(|b| b == b'\\' || b == b'{') {
+            let parts = if raw.is_empty() {
+                Vec::new()
+            } else {
+                vec![TextPart::Lit(raw.to_string())]
+            };
+            return Text { parts, span };
+        }
         let mut parts = Vec::new();
         let mut lit = String::new();
-        let mut chars = raw.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            match c {
-                '\\' => {
-                    if let Some((j, c)) = chars.next() {
-                        match texts::escape(c) {
-                            Ok(c) => lit.push(c),
-                            Err(d) => self.push(d.at(Span::new(base + i, base + j + c.len_utf8()))),
-                        }
+        let mut i = 0;
+        while i < raw.len() {
+            let run = raw[i..].find(['\\', '{']).unwrap_or(raw.len() - i);
+            lit.push_str(&raw[i..i + run]);
+            i += run;
+            let Some(c) = raw[i..].chars().next() else { break };
+            if c == '\\' {
+                // The grammar takes any character but a newline after `\\`.
+                if let Some(e) = raw[i + 1..].chars().next() {
+                    match texts::escape(e) {
+                        Ok(e) => lit.push(e),
+                        Err(d) => self.push(d.at(Span::new(base + i, base + i + 1 + e.len_utf8()))),
                     }
+                    i += 1 + e.len_utf8();
+                } else {
+                    i += 1;
                 }
-                '{' => {
-                    let rest = &raw[i..];
-                    let part = [("{i}", TextPart::Index), ("{n}", TextPart::Run), ("{k}", TextPart::Count)]
-                        .into_iter()
-                        .find(|(p, _)| rest.starts_with(p));
-                    match part {
-                        Some((_, part)) => {
-                            if !lit.is_empty() {
-                                parts.push(TextPart::Lit(std::mem::take(&mut lit)));
-                            }
-                            parts.push(part);
-                            chars.next();
-                            chars.next();
-                        }
-                        None => lit.push('{'),
+                continue;
+            }
+            let part = [("{i}", TextPart::Index), ("{n}", TextPart::Run), ("{k}", TextPart::Count)]
+                .into_iter()
+                .find(|(p, _)| raw[i..].starts_with(p));
+            match part {
+                Some((_, part)) => {
+                    if !lit.is_empty() {
+                        parts.push(TextPart::Lit(std::mem::take(&mut lit)));
                     }
+                    parts.push(part);
+                    i += 3;
                 }
-                c => lit.push(c),
+                None => {
+                    lit.push('{');
+                    i += 1;
+                }
             }
         }
         if !lit.is_empty() {
             parts.push(TextPart::Lit(lit));
         }
-        // Most texts have one part: no room for more (a pushed-to list keeps room for four).
+        // No room for more parts (a pushed-to list keeps room for four).
         parts.shrink_to_fit();
         Text { parts, span }
     }
@@ -742,7 +762,11 @@ fn content_end(pair: &Pair<Rule>) -> usize {
         | Rule::await_stmt
         | Rule::chain_stmt
         | Rule::expr
-        | Rule::operand => pair.clone().into_inner().last().map_or(pair.as_span().end(), |p| content_end(&p)),
+        | Rule::operand => pair
+            .clone()
+            .into_inner()
+            .next_back()
+            .map_or(pair.as_span().end(), |p| content_end(&p)),
         _ => pair.as_span().end(),
     }
 }
