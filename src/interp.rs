@@ -301,6 +301,42 @@ const MAIN_INSTANCE: Instance<'static> = Instance {
 
 static MAIN_CALLBACK: Callback = Callback::bare(usize::MAX, Span::new(0, 0), Kind::Then);
 
+/// The `{k}` counters, one per callback site: 4 bytes a site (a file of a
+/// million timers has a million sites, and the run touches each), until a
+/// count passes `u32::MAX`; then 8 bytes a site, so every count stays exact.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum SiteCounts {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl SiteCounts {
+    /// Counters at 0 for `sites` sites.
+    fn new(sites: usize) -> Self {
+        SiteCounts::Narrow(vec![0; sites])
+    }
+
+    /// Counts one more run of `site`'s callback; returns its count, from 1.
+    fn bump(&mut self, site: usize) -> u64 {
+        match self {
+            SiteCounts::Narrow(counts) => match counts[site].checked_add(1) {
+                Some(n) => {
+                    counts[site] = n;
+                    u64::from(n)
+                }
+                None => {
+                    *self = SiteCounts::Wide(counts.iter().map(|&n| u64::from(n)).collect());
+                    self.bump(site)
+                }
+            },
+            SiteCounts::Wide(counts) => {
+                counts[site] += 1;
+                counts[site]
+            }
+        }
+    }
+}
+
 /// Bounds accounting: statements run, callbacks scheduled, the orders
 /// search's deadline.
 #[derive(Default)]
@@ -456,7 +492,7 @@ pub(crate) struct Interp<'a> {
     /// Bytes of `labels` ([`MAX_LABEL_BYTES`]).
     label_bytes: usize,
     /// `{k}` counters per callback site.
-    counts: Vec<u64>,
+    counts: SiteCounts,
     /// Where the running callback runs, and the loop phase around it.
     frame_phase: Phase,
     loop_phase: Phase,
@@ -486,7 +522,7 @@ impl<'a> Interp<'a> {
             opts,
             labels: IndexSet::new(),
             label_bytes: 0,
-            counts: vec![0; file.sites],
+            counts: SiteCounts::new(file.sites),
             frame_phase: Phase::Main,
             loop_phase: Phase::Main,
             last: None,
@@ -717,7 +753,7 @@ impl<'a> Interp<'a> {
     fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
         self.last = Some(inst);
         let site = self.site(&inst);
-        self.counts[site] += 1;
+        let count = self.counts.bump(site);
         let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
         if self.opts.explain {
@@ -742,7 +778,7 @@ impl<'a> Interp<'a> {
         Frame {
             index: inst.index.map(|i| u64::from(i.get())),
             run,
-            count: self.counts[site],
+            count,
             this: Some(Instance {
                 run: u32::try_from(run).unwrap_or(u32::MAX),
                 ..inst
@@ -1278,4 +1314,23 @@ fn label_text(text: &Text, index: Option<u64>) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SiteCounts;
+
+    /// 4 bytes a site while every count fits in a `u32`; past that, the
+    /// counters widen and the count goes on exactly (no wrap, no saturation).
+    #[test]
+    fn site_counts_widen_past_u32() {
+        let mut counts = SiteCounts::new(3);
+        assert_eq!(counts.bump(1), 1);
+        assert_eq!(counts.bump(1), 2);
+        assert_eq!(counts, SiteCounts::Narrow(vec![0, 2, 0]));
+        let mut full = SiteCounts::Narrow(vec![u32::MAX, 5]);
+        assert_eq!(full.bump(0), u64::from(u32::MAX) + 1);
+        assert_eq!(full, SiteCounts::Wide(vec![u64::from(u32::MAX) + 1, 5]));
+        assert_eq!(full.bump(1), 6);
+    }
 }

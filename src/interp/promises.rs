@@ -1113,7 +1113,7 @@ impl<'a> Interp<'a> {
         rule: HopRule,
         facts: Option<JobFacts>,
     ) -> Frame<'a> {
-        self.counts[link.site] += 1;
+        let count = self.counts.bump(link.site);
         let kind = match link.kind {
             LinkKind::Then => ".then",
             LinkKind::Catch => ".catch",
@@ -1134,7 +1134,7 @@ impl<'a> Interp<'a> {
         Frame {
             index: c.index,
             run: 1,
-            count: self.counts[link.site],
+            count,
             this: None,
             env: c.env,
             executor: c.executor,
@@ -1262,7 +1262,7 @@ impl<'a> Interp<'a> {
         for reg in regs {
             self.frame_phase = Phase::Rejections;
             let l = reg.listener;
-            self.counts[l.site] += 1;
+            let count = self.counts.bump(l.site);
             let line = self.line(l.event.span);
             let label = reg.captured.label.get().map(|i| self.labels[i as usize].clone());
             if self.opts.explain {
@@ -1281,7 +1281,7 @@ impl<'a> Interp<'a> {
             let frame = Frame {
                 index: reg.captured.index,
                 run: 1,
-                count: self.counts[l.site],
+                count,
                 this: None,
                 env: reg.captured.env,
                 executor: reg.captured.executor,
