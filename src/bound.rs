@@ -36,9 +36,9 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
     stmts.iter().find_map(|s| match &s.kind {
         StmtKind::Repeat { body, .. } => first_unbounded(body),
         StmtKind::Callback(cb) => {
-            let body = cb.body.as_deref().unwrap_or(&[]);
-            let repeats = cb.kind.value == Kind::Interval || has_again(body);
-            if repeats && cb.times.is_none() {
+            let body = cb.body().unwrap_or(&[]);
+            let repeats = cb.kind == Kind::Interval || has_again(body);
+            if repeats && cb.times().is_none() {
                 return Some(cb.span);
             }
             let link = cb
@@ -66,8 +66,8 @@ fn statement(stmt: &Stmt) -> u64 {
 }
 
 fn callback(cb: &Callback) -> u64 {
-    let body = cb.body.as_deref().map_or(0, block);
-    let repeats = cb.kind.value == Kind::Interval || cb.body.as_deref().is_some_and(has_again);
+    let body = cb.body().map_or(0, block);
+    let repeats = cb.kind == Kind::Interval || cb.body().is_some_and(has_again);
     let runs = match cb.times() {
         Some(t) => t.value,
         None if repeats => 1,

@@ -127,21 +127,21 @@ impl<'a> Checker<'a> {
     }
 
     fn callback(&mut self, cb: &Callback, scope: Scope) {
-        if let Some(label) = &cb.label {
+        if let Some(label) = cb.label() {
             // {n} and {k} in a label refer to the callback's own runs.
             self.text(
                 label,
                 Scope {
-                    callback: Some(cb.kind.value),
+                    callback: Some(cb.kind),
                     ..scope
                 },
             );
         }
         let inner = Scope {
-            callback: Some(cb.kind.value),
+            callback: Some(cb.kind),
             ..scope
         };
-        if let Some(body) = &cb.body {
+        if let Some(body) = cb.body() {
             self.block(body, inner);
         }
         for link in cb.links() {

@@ -170,9 +170,9 @@ fn timer_delays(stmts: &[Stmt], out: &mut Vec<(Kind, Spanned<u64>)>) {
             StmtKind::Repeat { body, .. } => timer_delays(body, out),
             StmtKind::Callback(cb) => {
                 if let Some(d) = cb.delay() {
-                    out.push((cb.kind.value, d));
+                    out.push((cb.kind, d));
                 }
-                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
+                for body in cb.bodies() {
                     timer_delays(body, out);
                 }
             }
@@ -241,7 +241,7 @@ impl Uses {
                 StmtKind::Clear(_) => self.clear = true,
                 StmtKind::Repeat { count, body } => self.walk(body, times.saturating_mul(count.value)),
                 StmtKind::Callback(cb) => {
-                    match cb.kind.value {
+                    match cb.kind {
                         Kind::Timeout | Kind::Interval => self.timers = true,
                         Kind::Io => {
                             self.io = true;
@@ -264,7 +264,7 @@ impl Uses {
                         Kind::WriteFile => self.write_file = true,
                         _ => {}
                     }
-                    for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
+                    for body in cb.bodies() {
                         self.walk(body, times);
                     }
                 }
@@ -506,13 +506,13 @@ struct Site<'a> {
 impl<'a> Site<'a> {
     fn callback(cb: &'a Callback) -> Self {
         Site {
-            number: cb.site,
-            kind: Some(cb.kind.value),
+            number: cb.site(),
+            kind: Some(cb.kind),
             head: true,
-            amount: value(cb.amount),
-            label: cb.label.as_deref(),
+            amount: value(cb.amount()),
+            label: cb.label(),
             times: cb.times().map(|t| t.value),
-            body: cb.body.as_deref(),
+            body: cb.body(),
             is_async: cb.is_async,
         }
     }
@@ -576,7 +576,7 @@ impl<'a> Site<'a> {
             [stmt] => match &stmt.kind {
                 StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) => true,
                 StmtKind::Resolve { .. } | StmtKind::Reject { .. } => true,
-                StmtKind::Callback(cb) => cb.kind.value != Kind::Then,
+                StmtKind::Callback(cb) => cb.kind != Kind::Then,
                 _ => false,
             },
             _ => false,
@@ -775,7 +775,7 @@ fn each_statement<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
         match &stmt.kind {
             StmtKind::Repeat { body, .. } => each_statement(body, f),
             StmtKind::Callback(cb) => {
-                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
+                for body in cb.bodies() {
                     each_statement(body, f);
                 }
             }
@@ -1134,7 +1134,7 @@ impl<'a> Gen {
     fn callback(&mut self, cb: &'a Callback, frame: &Frame<'a>, level: usize) -> String {
         let p = pad(level);
         let site = Site::callback(cb);
-        match cb.kind.value {
+        match cb.kind {
             Kind::Then => return self.then_chain(cb, level),
             Kind::Interval => return self.interval(cb, frame, level),
             _ => {}

@@ -109,7 +109,7 @@ use crate::explain::{self, Origin, Why};
 
 impl Hash for Instance<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        (self.cb.site, self.link, self.index, self.run, self.alone, self.label.0).hash(h);
+        (self.cb.site(), self.link, self.index, self.run, self.alone, self.label.0).hash(h);
     }
 }
 
@@ -120,7 +120,7 @@ impl fmt::Display for Instance<'_> {
             return f.write_str("the main module");
         }
         let (kind, label) = if self.link == 0 {
-            (self.cb.kind.value.name(), self.cb.label.as_deref())
+            (self.cb.kind.name(), self.cb.label())
         } else {
             (".then", self.cb.links()[self.link as usize - 1].label.as_ref())
         };
@@ -299,14 +299,43 @@ const MAIN_INSTANCE: Instance<'static> = Instance {
     executor: Exec::NONE,
 };
 
-static MAIN_CALLBACK: Callback = Callback::bare(
-    usize::MAX,
-    Span::new(0, 0),
-    Spanned {
-        value: Kind::Then,
-        span: Span::new(0, 0),
-    },
-);
+static MAIN_CALLBACK: Callback = Callback::bare(usize::MAX, Span::new(0, 0), Kind::Then);
+
+/// The `{k}` counters, one per callback site: 4 bytes a site (a file of a
+/// million timers has a million sites, and the run touches each), until a
+/// count passes `u32::MAX`; then 8 bytes a site, so every count stays exact.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum SiteCounts {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl SiteCounts {
+    /// Counters at 0 for `sites` sites.
+    fn new(sites: usize) -> Self {
+        SiteCounts::Narrow(vec![0; sites])
+    }
+
+    /// Counts one more run of `site`'s callback; returns its count, from 1.
+    fn bump(&mut self, site: usize) -> u64 {
+        match self {
+            SiteCounts::Narrow(counts) => match counts[site].checked_add(1) {
+                Some(n) => {
+                    counts[site] = n;
+                    u64::from(n)
+                }
+                None => {
+                    *self = SiteCounts::Wide(counts.iter().map(|&n| u64::from(n)).collect());
+                    self.bump(site)
+                }
+            },
+            SiteCounts::Wide(counts) => {
+                counts[site] += 1;
+                counts[site]
+            }
+        }
+    }
+}
 
 /// Bounds accounting: statements run, callbacks scheduled, the orders
 /// search's deadline.
@@ -463,7 +492,7 @@ pub(crate) struct Interp<'a> {
     /// Bytes of `labels` ([`MAX_LABEL_BYTES`]).
     label_bytes: usize,
     /// `{k}` counters per callback site.
-    counts: Vec<u64>,
+    counts: SiteCounts,
     /// Where the running callback runs, and the loop phase around it.
     frame_phase: Phase,
     loop_phase: Phase,
@@ -493,7 +522,7 @@ impl<'a> Interp<'a> {
             opts,
             labels: IndexSet::new(),
             label_bytes: 0,
-            counts: vec![0; file.sites],
+            counts: SiteCounts::new(file.sites),
             frame_phase: Phase::Main,
             loop_phase: Phase::Main,
             last: None,
@@ -737,8 +766,8 @@ impl<'a> Interp<'a> {
     fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
         self.last = Some(inst);
         let site = self.site(&inst);
-        self.counts[site] += 1;
-        let interval = inst.cb.kind.value == Kind::Interval;
+        let count = self.counts.bump(site);
+        let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
         if self.opts.explain {
             self.notes.why = Some(self.explain(&inst, ctx));
@@ -762,7 +791,7 @@ impl<'a> Interp<'a> {
         Frame {
             index: inst.index.map(|i| u64::from(i.get())),
             run,
-            count: self.counts[site],
+            count,
             this: Some(Instance {
                 run: u32::try_from(run).unwrap_or(u32::MAX),
                 ..inst
@@ -776,7 +805,7 @@ impl<'a> Interp<'a> {
     /// promises: each link's reaction job is queued when the previous link's callback returns,
     /// which is when its promise would settle (rule 8a, the same hop).
     fn queue_next_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
-        if inst.alone || inst.cb.kind.value != Kind::Then || (inst.link as usize) >= inst.cb.links().len() {
+        if inst.alone || inst.cb.kind != Kind::Then || (inst.link as usize) >= inst.cb.links().len() {
             return;
         }
         let next = Instance {
@@ -813,7 +842,7 @@ impl<'a> Interp<'a> {
 
     fn site(&self, inst: &Instance) -> usize {
         if inst.link == 0 {
-            inst.cb.site
+            inst.cb.site()
         } else {
             inst.cb.links()[inst.link as usize - 1].site
         }
@@ -862,7 +891,7 @@ impl<'a> Interp<'a> {
     /// How the verbose trace names a callback: its kind (`.then` for a
     /// link), its label, the line that scheduled it.
     fn named(&self, inst: &Instance<'a>) -> (&'static str, Option<&String>, usize) {
-        let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.value.name() };
+        let kind = if inst.link > 0 { ".then" } else { inst.cb.kind.name() };
         let label = inst.label.get().map(|l| &self.labels[l as usize]);
         (kind, label, self.line(self.site_span(inst)))
     }
@@ -887,7 +916,7 @@ impl<'a> Interp<'a> {
     fn parts(&self, inst: &Instance<'a>) -> (Option<&'a Text>, Option<Spanned<u64>>, Option<&'a [Stmt]>) {
         let cb: &'a Callback = inst.cb;
         if inst.link == 0 {
-            (cb.label.as_deref(), cb.times(), cb.body.as_deref())
+            (cb.label(), cb.times(), cb.body())
         } else {
             let link: &'a Link = &cb.links()[inst.link as usize - 1];
             (link.label.as_ref(), link.times, link.body.as_deref())
@@ -1077,7 +1106,7 @@ impl<'a> Interp<'a> {
             self.notes.origins.push(from);
             inst.note = self.notes.origins.len() as u32;
         }
-        let handle = if inst.cb.kind.value == Kind::Then && !inst.alone && !promises::unobservable_chain(inst.cb) {
+        let handle = if inst.cb.kind == Kind::Then && !inst.alone && !promises::unobservable_chain(inst.cb) {
             // Rule 8a: `Promise.resolve().then(…)…`, each link a reaction.
             self.then_chain(sched, inst)?;
             None
@@ -1100,7 +1129,7 @@ impl<'a> Interp<'a> {
     /// checked every 1,024 schedulings, so the bound may be passed by that many.
     fn check_waiting<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
         if self.label_bytes > MAX_LABEL_BYTES {
-            let phase = inst.cb.kind.value.phase();
+            let phase = inst.cb.kind.phase();
             return Err(self.stop(sched, LimitKind::LabelBytes, MAX_LABEL_BYTES as u64, phase, inst.cb.span));
         }
         self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
@@ -1109,7 +1138,7 @@ impl<'a> Interp<'a> {
         }
         let w = sched.waiting();
         if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
-            let phase = inst.cb.kind.value.phase();
+            let phase = inst.cb.kind.phase();
             return Err(self.stop(sched, LimitKind::Waiting, MAX_WAITING as u64, phase, inst.cb.span));
         }
         Ok(())
@@ -1123,7 +1152,7 @@ impl<'a> Interp<'a> {
             .checked_sub(1)
             .map_or(Origin::default(), |i| self.notes.origins[i as usize]);
         let why = Why {
-            kind: inst.cb.kind.value,
+            kind: inst.cb.kind,
             link: inst.link as usize,
             label: inst.label.get().map(|l| self.labels[l as usize].clone()),
             from,
@@ -1138,7 +1167,7 @@ impl<'a> Interp<'a> {
 fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, profile: crate::sched::NodeProfile) -> Option<Handle> {
     let cb = inst.cb;
     let task = Task::Cb(inst);
-    match cb.kind.value {
+    match cb.kind {
         Kind::Timeout => return Some(sched.set_timeout(value(cb.delay()), task)),
         Kind::Interval => return Some(sched.set_interval(value(cb.delay()), task)),
         Kind::Immediate => return Some(sched.set_immediate(task)),
@@ -1171,7 +1200,7 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, p
 /// The verbose trace's "+ …" detail of a callback scheduled now.
 fn schedule_detail<'a, L: EventLoop<Task<'a>>>(sched: &L, cb: &Callback) -> String {
     let now = sched.now();
-    match cb.kind.value {
+    match cb.kind {
         Kind::Timeout | Kind::Interval => {
             let d = crate::sched::coerce_delay(value(cb.delay()));
             format!("due at {}", now.saturating_add(d))
@@ -1210,10 +1239,10 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
             match &s.kind {
                 StmtKind::Repeat { body, .. } => walk(body, repeats + 1, sites),
                 StmtKind::Callback(cb) => {
-                    let completion = matches!(cb.kind.value, Kind::Submit | Kind::Io | Kind::ReadFile | Kind::WriteFile);
-                    let body = cb.body.as_deref().unwrap_or(&[]);
-                    if repeats <= 1 && completion && cb.times.is_none() && cb.links().is_empty() && !repeats_or_again(body) {
-                        if let Some(slot) = sites.get_mut(cb.site) {
+                    let completion = matches!(cb.kind, Kind::Submit | Kind::Io | Kind::ReadFile | Kind::WriteFile);
+                    let body = cb.body().unwrap_or(&[]);
+                    if repeats <= 1 && completion && cb.times().is_none() && cb.links().is_empty() && !repeats_or_again(body) {
+                        if let Some(slot) = sites.get_mut(cb.site()) {
                             *slot = true;
                         }
                     }
@@ -1226,8 +1255,8 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
         stmts.iter().any(|s| match &s.kind {
             StmtKind::Repeat { .. } | StmtKind::Again => true,
             StmtKind::Callback(cb) => {
-                cb.times.is_some()
-                    || cb.body.as_deref().is_some_and(repeats_or_again)
+                cb.times().is_some()
+                    || cb.body().is_some_and(repeats_or_again)
                     || cb.links().iter().any(|l| l.body.as_deref().is_some_and(repeats_or_again))
             }
             _ => false,
@@ -1240,7 +1269,7 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
         fn any_in_repeat(stmts: &[Stmt], sites: &[bool], repeats: usize) -> bool {
             stmts.iter().any(|s| match &s.kind {
                 StmtKind::Repeat { body, .. } => any_in_repeat(body, sites, repeats + 1),
-                StmtKind::Callback(cb) => repeats > 0 && sites.get(cb.site).copied().unwrap_or(false),
+                StmtKind::Callback(cb) => repeats > 0 && sites.get(cb.site()).copied().unwrap_or(false),
                 _ => false,
             })
         }
@@ -1257,9 +1286,7 @@ fn has_clear(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match &s.kind {
         StmtKind::Clear(_) => true,
         StmtKind::Repeat { body, .. } => has_clear(body),
-        StmtKind::Callback(cb) => {
-            cb.body.as_deref().is_some_and(has_clear) || cb.links().iter().any(|l| l.body.as_deref().is_some_and(has_clear))
-        }
+        StmtKind::Callback(cb) => cb.body().is_some_and(has_clear) || cb.links().iter().any(|l| l.body.as_deref().is_some_and(has_clear)),
         _ => false,
     })
 }
@@ -1300,4 +1327,23 @@ fn label_text(text: &Text, index: Option<u64>) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SiteCounts;
+
+    /// 4 bytes a site while every count fits in a `u32`; past that, the
+    /// counters widen and the count goes on exactly (no wrap, no saturation).
+    #[test]
+    fn site_counts_widen_past_u32() {
+        let mut counts = SiteCounts::new(3);
+        assert_eq!(counts.bump(1), 1);
+        assert_eq!(counts.bump(1), 2);
+        assert_eq!(counts, SiteCounts::Narrow(vec![0, 2, 0]));
+        let mut full = SiteCounts::Narrow(vec![u32::MAX, 5]);
+        assert_eq!(full.bump(0), u64::from(u32::MAX) + 1);
+        assert_eq!(full, SiteCounts::Wide(vec![u64::from(u32::MAX) + 1, 5]));
+        assert_eq!(full.bump(1), 6);
+    }
 }

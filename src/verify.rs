@@ -224,15 +224,15 @@ fn find_statement(stmts: &[Stmt], lines: &LineIndex, line: usize, site: Site) ->
 fn find_in_callback(cb: &Callback, lines: &LineIndex, line: usize, site: Site) -> Option<Span> {
     if site == Site::Callback && lines.line(cb.span) == line {
         let ends = [
-            Some(cb.kind.span.end()),
-            cb.amount.map(|a| a.span.end()),
+            Some(cb.kind_span().end()),
+            cb.amount().map(|a| a.span.end()),
             cb.times().map(|t| t.span.end()),
-            cb.label.as_ref().map(|l| l.span.end()),
+            cb.label().map(|l| l.span.end()),
         ];
         let end = ends.into_iter().flatten().max().unwrap_or(cb.span.end());
         return Some(Span::new(cb.span.start(), end));
     }
-    if let Some(found) = cb.body.as_deref().and_then(|body| find_statement(body, lines, line, site)) {
+    if let Some(found) = cb.body().and_then(|body| find_statement(body, lines, line, site)) {
         return Some(found);
     }
     cb.links().iter().find_map(|link| find_in_link(link, lines, line, site))

@@ -13,7 +13,7 @@ fn one(src: &str) -> Stmt {
 
 fn callback(src: &str) -> Callback {
     match one(src).kind {
-        StmtKind::Callback(cb) => *cb,
+        StmtKind::Callback(cb) => cb,
         k => panic!("{src}: not a callback: {k:?}"),
     }
 }
@@ -35,26 +35,18 @@ fn log_work_clear_again_repeat() {
         k => panic!("{k:?}"),
     }
     let cb = callback(r#"immediate "a" { again }"#);
-    assert!(matches!(cb.body.unwrap()[0].kind, StmtKind::Again));
+    assert!(matches!(cb.body().unwrap()[0].kind, StmtKind::Again));
 }
 
 #[test]
 fn every_callback_kind_with_its_parts() {
     let t = callback(r#"timeout 5 "t" times 2 { log "x" }"#);
     assert_eq!(
-        (
-            t.kind.value,
-            t.delay().unwrap().value,
-            lit(t.label.as_deref()),
-            t.times().unwrap().value
-        ),
+        (t.kind, t.delay().unwrap().value, lit(t.label()), t.times().unwrap().value),
         (Kind::Timeout, 5, "t", 2)
     );
     let i = callback(r#"interval 30 "tick" times 4"#);
-    assert_eq!(
-        (i.kind.value, i.delay().unwrap().value, i.body.is_none()),
-        (Kind::Interval, 30, true)
-    );
+    assert_eq!((i.kind, i.delay().unwrap().value, i.body().is_none()), (Kind::Interval, 30, true));
     for (src, kind) in [
         (r#"immediate "x""#, Kind::Immediate),
         (r#"nextTick "x""#, Kind::NextTick),
@@ -63,14 +55,14 @@ fn every_callback_kind_with_its_parts() {
         (r#"pending "x""#, Kind::Pending),
     ] {
         let cb = callback(src);
-        assert_eq!((cb.kind.value, lit(cb.label.as_deref())), (kind, "x"), "{src}");
+        assert_eq!((cb.kind, lit(cb.label())), (kind, "x"), "{src}");
     }
     let io = callback(r#"io "bytes" after 15 { log "b" }"#);
-    assert_eq!((io.kind.value, io.after().unwrap().value), (Kind::Io, 15));
+    assert_eq!((io.kind, io.after().unwrap().value), (Kind::Io, 15));
     let s1 = callback(r#"submit "readFile" 4"#);
     let s2 = callback("submit 100 { }");
     assert_eq!(
-        (s1.ticks().unwrap().value, s2.ticks().unwrap().value, s2.label.is_none()),
+        (s1.ticks().unwrap().value, s2.ticks().unwrap().value, s2.label().is_none()),
         (4, 100, true)
     );
     let th = callback(r#"then "a" { log "a" } .then "b" .then { log "c" }"#);

@@ -92,17 +92,17 @@ fn kinds(stmts: &[Stmt], role: Role, out: &mut BTreeMap<String, usize>) {
         match &s.kind {
             StmtKind::Log(_) => add("log".into()),
             StmtKind::Callback(cb) => {
-                let kind = cb.kind.value.name();
+                let kind = cb.kind.name();
                 add(kind.into());
                 if cb.is_async {
                     add("async callback".into());
                 }
-                let inner = match (role, cb.kind.value) {
+                let inner = match (role, cb.kind) {
                     (Role::Executor, _) => Role::ExecutorCallback(kind),
                     (_, Kind::Then) => Role::Handler,
                     _ => Role::Other,
                 };
-                if let Some(body) = &cb.body {
+                if let Some(body) = cb.body() {
                     kinds(body, inner, out);
                 }
                 links(cb.links(), out);

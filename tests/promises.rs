@@ -229,7 +229,7 @@ fn slots(file: &File, text: &str) -> Vec<Option<Slot>> {
             let mut bodies = Vec::new();
             match &s.kind {
                 StmtKind::Repeat { body, .. } => bodies.push(&body[..]),
-                StmtKind::Callback(cb) => bodies.extend(cb.body.as_deref()),
+                StmtKind::Callback(cb) => bodies.extend(cb.body()),
                 other => promise_parts(other, &mut |p| {
                     if let Part::Body(_, b) = p {
                         bodies.push(b);

@@ -80,8 +80,8 @@ impl<'a> Labels<'a> {
             match &stmt.kind {
                 StmtKind::Repeat { body, .. } => self.collect_labels(body, true),
                 StmtKind::Callback(cb) => {
-                    if let Some(label) = &cb.label {
-                        match (cb.kind.value, label.literal()) {
+                    if let Some(label) = cb.label() {
+                        match (cb.kind, label.literal()) {
                             (Kind::Timeout | Kind::Interval | Kind::Immediate, Some(lit)) => {
                                 self.clearable.entry(lit).or_insert(lit.chars().count());
                             }
@@ -108,7 +108,7 @@ impl<'a> Labels<'a> {
                             }
                         }
                     }
-                    if let Some(body) = &cb.body {
+                    if let Some(body) = cb.body() {
                         self.collect_labels(body, true);
                     }
                     for link in cb.links() {

@@ -160,7 +160,7 @@ fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {
             StmtKind::Repeat { body, .. } => first_in(body, found),
             StmtKind::Callback(cb) => {
                 if cb.is_async {
-                    *found = Some((cb.kind.span, "async"));
+                    *found = Some((cb.kind_span(), "async"));
                     return;
                 }
                 if let Some(link) = cb.links().iter().find(|l| l.is_async || l.kind != LinkKind::Then) {
@@ -168,7 +168,7 @@ fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {
                     *found = Some((head, if link.is_async { "async" } else { link.kind.name() }));
                     return;
                 }
-                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
+                for body in cb.bodies() {
                     first_in(body, found);
                 }
             }
@@ -214,7 +214,7 @@ fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
     match kind {
         StmtKind::Repeat { body, .. } => f(body),
         StmtKind::Callback(cb) => {
-            for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
+            for body in cb.bodies() {
                 f(body);
             }
         }
@@ -471,12 +471,12 @@ impl<'a> Checker<'a, '_> {
             StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) | StmtKind::Again => {}
             StmtKind::Repeat { body, .. } => self.block(body, ctx),
             StmtKind::Callback(cb) => {
-                let head = if cb.kind.value == Kind::Then {
+                let head = if cb.kind == Kind::Then {
                     Func::Handler { is_async: cb.is_async }
                 } else {
                     Func::Callback { is_async: cb.is_async }
                 };
-                if let Some(body) = &cb.body {
+                if let Some(body) = cb.body() {
                     self.block(body, ctx.enter(head, esm));
                 }
                 self.links(cb.links(), ctx);

@@ -125,7 +125,7 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
         let span = (inst.cb.span.start() as u32, inst.cb.span.end() as u32);
         Some((
             crate::orders::node20::Class {
-                site: inst.cb.site,
+                site: inst.cb.site(),
                 span,
                 key: h.finish(),
             },
@@ -138,17 +138,17 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
     fn pure(&self) -> Option<crate::orders::node20::Member> {
         let inst = self.completion_callback()?;
         let cb = inst.cb;
-        if inst.link != 0 || inst.alone || cb.is_async || !cb.links().is_empty() || cb.times.is_some() {
+        if inst.link != 0 || inst.alone || cb.is_async || !cb.links().is_empty() || cb.times().is_some() {
             return None;
         }
-        let pure = match (&cb.body, &cb.label) {
+        let pure = match (cb.body(), cb.label()) {
             // At least one line: the search tells where it ran by its lines.
             (Some(body), _) => !body.is_empty() && body.iter().all(|s| matches!(&s.kind, StmtKind::Log(t) if fixed_text(t))),
             (None, Some(label)) => fixed_text(label),
             (None, None) => false,
         };
         pure.then(|| crate::orders::node20::Member {
-            site: cb.site,
+            site: cb.site(),
             span: (cb.span.start() as u32, cb.span.end() as u32),
             index: inst.index.map(|i| i.get()),
         })
@@ -436,13 +436,18 @@ impl<'a> PromiseRt<'a> {
 /// as its previous link returns, the same hop as a reaction: rule 8a), so a `then … { again }`
 /// loop holds no memory per round.
 pub(crate) fn unobservable_chain(cb: &Callback) -> bool {
-    let plain = |body: &Option<Box<[Stmt]>>| {
-        body.as_deref().is_none_or(|b| {
+    let plain = |body: Option<&[Stmt]>| {
+        body.is_none_or(|b| {
             !b.iter()
                 .any(|s| matches!(s.kind, StmtKind::Return(_) | StmtKind::Throw | StmtKind::Try { .. }))
         })
     };
-    !cb.is_async && plain(&cb.body) && cb.links().iter().all(|l| l.kind == LinkKind::Then && !l.is_async && plain(&l.body))
+    !cb.is_async
+        && plain(cb.body())
+        && cb
+            .links()
+            .iter()
+            .all(|l| l.kind == LinkKind::Then && !l.is_async && plain(l.body.as_deref()))
 }
 
 /// The site of a statement or operand: its first byte.
@@ -1108,7 +1113,7 @@ impl<'a> Interp<'a> {
         rule: HopRule,
         facts: Option<JobFacts>,
     ) -> Frame<'a> {
-        self.counts[link.site] += 1;
+        let count = self.counts.bump(link.site);
         let kind = match link.kind {
             LinkKind::Then => ".then",
             LinkKind::Catch => ".catch",
@@ -1129,7 +1134,7 @@ impl<'a> Interp<'a> {
         Frame {
             index: c.index,
             run: 1,
-            count: self.counts[link.site],
+            count,
             this: None,
             env: c.env,
             executor: c.executor,
@@ -1257,7 +1262,7 @@ impl<'a> Interp<'a> {
         for reg in regs {
             self.frame_phase = Phase::Rejections;
             let l = reg.listener;
-            self.counts[l.site] += 1;
+            let count = self.counts.bump(l.site);
             let line = self.line(l.event.span);
             let label = reg.captured.label.get().map(|i| self.labels[i as usize].clone());
             if self.opts.explain {
@@ -1276,7 +1281,7 @@ impl<'a> Interp<'a> {
             let frame = Frame {
                 index: reg.captured.index,
                 run: 1,
-                count: self.counts[l.site],
+                count,
                 this: None,
                 env: reg.captured.env,
                 executor: reg.captured.executor,

@@ -179,11 +179,12 @@ pub enum StmtKind {
     /// `clear LABEL`: `clearTimeout`/`clearInterval`/`clearImmediate`.
     Clear(Text),
     /// `repeat N { ... }`: a loop; `{i}` is its 1-based index.
-    Repeat { count: Spanned<u64>, body: Vec<Stmt> },
+    Repeat { count: Spanned<u64>, body: Box<[Stmt]> },
     /// `again`: the running callback schedules itself once more.
     Again,
-    /// A callback-scheduling statement (`timeout`, `immediate`, `then` …).
-    Callback(Box<Callback>),
+    /// A callback-scheduling statement (`timeout`, `immediate`, `then` …),
+    /// inline: a bare `timeout N` allocates nothing.
+    Callback(Callback),
     /// `async NAME { … }`: defines an async function (hoisted in its block).
     AsyncDef { name: Box<Name>, body: Box<[Stmt]> },
     /// `call NAME`: calls an async function now, its promise dropped.
@@ -758,74 +759,162 @@ impl Kind {
 }
 
 /// `KIND [DELAY] [LABEL] [TICKS] [after N] [times N] [BODY] (.then …)*`.
+///
+/// Kept in 40 bytes, inline in its [`Stmt`] (no allocation for a bare
+/// `timeout N`: a file of a million of them holds a million of these): the
+/// keyword's span is derived from the statement's (it starts with the
+/// keyword), and the parts most callbacks lack (label, body, `times`, links)
+/// are in one box, [`CallbackParts`], allocated only when one is written.
 #[derive(Debug, Clone)]
-// In this order (C layout): a timer's callback is reached through a cache
-// miss when it runs, and what running it reads (site, kind, `async`, label,
-// body, `times`) is in its first 56 bytes; the rest after.
-#[repr(C)]
 pub struct Callback {
-    /// Site number: callbacks and `.then` links numbered in source order, from 0.
-    pub site: usize,
-    pub kind: Spanned<Kind>,
+    /// Site number (see [`site`](Self::site)); `u32::MAX` for the main module.
+    site: u32,
+    pub kind: Kind,
     /// `async` written before the body: the callback is an async function.
     pub is_async: bool,
-    /// The label, boxed (most callbacks of a large file have none).
-    pub label: Option<Box<Text>>,
+    /// Whether [`amount`](Self::amount) is written.
+    has_amount: bool,
+    /// The kind's number, in ticks, if `has_amount`.
+    amount: u64,
+    amount_span: Span,
+    /// The whole statement.
+    pub span: Span,
+    /// Label, body, `times` and links; `None` when none is written.
+    parts: Option<Box<CallbackParts>>,
+}
+
+/// The parts of a [`Callback`] most callbacks of a large file lack.
+#[derive(Debug, Clone, Default)]
+pub struct CallbackParts {
+    /// The label.
+    pub label: Option<Text>,
     /// The body; `None` for a label-only callback (which logs its label).
     pub body: Option<Box<[Stmt]>>,
     /// `times N`: runs at most N times in all.
-    pub times: Option<Box<Spanned<u64>>>,
-    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order; `None`
-    /// for none (see [`links`](Self::links)).
-    pub chain: Option<Box<[Link]>>,
-    /// The kind's number, in ticks: a `timeout`/`interval` delay, a `submit`
-    /// job's length, `io … after N` (see [`delay`](Self::delay),
-    /// [`ticks`](Self::ticks), [`after`](Self::after)).
-    pub amount: Option<Spanned<u64>>,
-    /// The whole statement.
-    pub span: Span,
+    pub times: Option<Spanned<u64>>,
+    /// `.then`/`.catch`/`.finally` links of a `then` chain, in order.
+    pub links: Box<[Link]>,
+}
+
+impl CallbackParts {
+    fn is_empty(&self) -> bool {
+        self.label.is_none() && self.body.is_none() && self.times.is_none() && self.links.is_empty()
+    }
 }
 
 impl Callback {
     /// A callback of `kind` with no number, label, body or links yet (the
-    /// builder fills them in; the interpreter's main module is one).
-    pub const fn bare(site: usize, span: Span, kind: Spanned<Kind>) -> Self {
+    /// builder fills them in; the interpreter's main module is one, site
+    /// `usize::MAX`). `span` is the whole statement's, which starts with the
+    /// keyword (see [`kind_span`](Self::kind_span)).
+    pub const fn bare(site: usize, span: Span, kind: Kind) -> Self {
         Callback {
-            site,
-            span,
+            site: if site > u32::MAX as usize { u32::MAX } else { site as u32 },
             kind,
-            amount: None,
-            times: None,
-            label: None,
-            body: None,
-            chain: None,
             is_async: false,
+            has_amount: false,
+            amount: 0,
+            amount_span: Span::new(0, 0),
+            span,
+            parts: None,
         }
+    }
+
+    /// Site number: callbacks and `.then` links numbered in source order,
+    /// from 0 (`usize::MAX` for the interpreter's main module).
+    pub fn site(&self) -> usize {
+        if self.site == u32::MAX {
+            usize::MAX
+        } else {
+            self.site as usize
+        }
+    }
+
+    /// Sets the site number (a chunk's callbacks are numbered again when merged).
+    pub fn set_site(&mut self, site: usize) {
+        self.site = u32::try_from(site).expect("sites are fewer than the bytes of a file below 4 GiB");
+    }
+
+    /// The label, body, `times` and links to change, if any is written.
+    pub fn parts_mut(&mut self) -> Option<&mut CallbackParts> {
+        self.parts.as_deref_mut()
+    }
+
+    /// The keyword's span: the statement starts with it.
+    pub fn kind_span(&self) -> Span {
+        Span::new(self.span.start(), self.span.start() + self.kind.name().len())
+    }
+
+    /// The kind with its keyword's span.
+    pub fn spanned_kind(&self) -> Spanned<Kind> {
+        Spanned {
+            value: self.kind,
+            span: self.kind_span(),
+        }
+    }
+
+    /// The label, if written.
+    pub fn label(&self) -> Option<&Text> {
+        self.parts.as_ref().and_then(|p| p.label.as_ref())
+    }
+
+    /// The body; `None` for a label-only callback (which logs its label).
+    pub fn body(&self) -> Option<&[Stmt]> {
+        self.parts.as_ref().and_then(|p| p.body.as_deref())
     }
 
     /// The `.then`/`.catch`/`.finally` links, in order (empty for none).
     pub fn links(&self) -> &[Link] {
-        self.chain.as_deref().unwrap_or(&[])
+        self.parts.as_ref().map_or(&[], |p| &p.links)
+    }
+
+    /// The body and the links' bodies, in order (those written).
+    pub fn bodies(&self) -> impl Iterator<Item = &[Stmt]> {
+        std::iter::once(self.body())
+            .chain(self.links().iter().map(|l| l.body.as_deref()))
+            .flatten()
     }
 
     /// `times N`: runs at most N times in all.
     pub fn times(&self) -> Option<Spanned<u64>> {
-        self.times.as_deref().copied()
+        self.parts.as_ref().and_then(|p| p.times)
+    }
+
+    /// Sets the parts other than the kind and its number (no box for none).
+    pub fn set_parts(&mut self, parts: CallbackParts) {
+        self.parts = (!parts.is_empty()).then(|| Box::new(parts));
+    }
+
+    /// The kind's number, in ticks: a `timeout`/`interval` delay, a `submit`
+    /// job's length, `io … after N` (see [`delay`](Self::delay),
+    /// [`ticks`](Self::ticks), [`after`](Self::after)).
+    pub fn amount(&self) -> Option<Spanned<u64>> {
+        self.has_amount.then_some(Spanned {
+            value: self.amount,
+            span: self.amount_span,
+        })
+    }
+
+    /// Sets [`amount`](Self::amount).
+    pub fn set_amount(&mut self, amount: Option<Spanned<u64>>) {
+        self.has_amount = amount.is_some();
+        self.amount = amount.map_or(0, |a| a.value);
+        self.amount_span = amount.map_or(Span::default(), |a| a.span);
     }
 
     /// A `timeout`/`interval` delay, in ticks.
     pub fn delay(&self) -> Option<Spanned<u64>> {
-        self.amount.filter(|_| matches!(self.kind.value, Kind::Timeout | Kind::Interval))
+        self.amount().filter(|_| matches!(self.kind, Kind::Timeout | Kind::Interval))
     }
 
     /// A `submit` job's length, in ticks.
     pub fn ticks(&self) -> Option<Spanned<u64>> {
-        self.amount.filter(|_| self.kind.value == Kind::Submit)
+        self.amount().filter(|_| self.kind == Kind::Submit)
     }
 
     /// `io … after N`, in ticks.
     pub fn after(&self) -> Option<Spanned<u64>> {
-        self.amount.filter(|_| self.kind.value == Kind::Io)
+        self.amount().filter(|_| self.kind == Kind::Io)
     }
 }
 
@@ -971,15 +1060,20 @@ mod tests {
 
 #[cfg(test)]
 mod size_tests {
-    /// A 1e6-statement file holds a million of these: keep them small.
+    /// A 1e6-statement file holds a million of these (issue 14: peak memory
+    /// per pending timer), each a bare `timeout N` with its callback inline:
+    /// 48 bytes, no allocation of its own.
     #[test]
     fn a_statement_takes_48_bytes() {
         assert_eq!(std::mem::size_of::<super::Stmt>(), 48);
     }
 
-    /// A `timeout N` holds one of these (boxed): label, `times` and links are boxed in it.
+    /// The callback is inline in its statement's 40 bytes of kind: the enum
+    /// tag must take no room of its own (it sits in the niche of
+    /// [`super::Kind`]); label, body, `times` and links are in one box.
     #[test]
-    fn a_callback_record_takes_104_bytes() {
-        assert_eq!(std::mem::size_of::<super::Callback>(), 104);
+    fn a_callback_record_takes_40_bytes_inline() {
+        assert_eq!(std::mem::size_of::<super::Callback>(), 40);
+        assert_eq!(std::mem::size_of::<super::StmtKind>(), 40);
     }
 }

@@ -94,6 +94,9 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
         std::ops::ControlFlow::Continue(())
     });
     file.sites = sites;
+    // The merged body grew by doubling: give back the room it does not use
+    // (a large vector shrinks in place) before the run holds it throughout.
+    file.body.shrink_to_fit();
     problems.sort_by_key(|p| (p.span.start(), p.span.end()));
     if stopped || problems.len() > MAX_KEPT {
         let at = problems.get(MAX_KEPT).or(problems.last()).map_or(Span::default(), |p| p.span);
@@ -420,11 +423,11 @@ impl Builder {
             Rule::clear_stmt => StmtKind::Clear(self.text(inner.nth(1)?)),
             Rule::repeat_stmt => {
                 let count = self.spanned_int(inner.nth(1)?)?;
-                let body = self.statements(inner.next()?);
+                let body = self.statements(inner.next()?).into_boxed_slice();
                 StmtKind::Repeat { count, body }
             }
             Rule::again_stmt => StmtKind::Again,
-            Rule::callback => StmtKind::Callback(Box::new(self.callback(span, inner)?)),
+            Rule::callback => StmtKind::Callback(self.callback(span, inner)?),
             rule if PROMISE_STATEMENTS.contains(&rule) => self.promise_statement(rule, inner)?,
             Rule::unknown => {
                 let head = inner.next()?;
@@ -460,14 +463,10 @@ impl Builder {
         let kw = inner.next()?;
         let kind_span: Span = kw.as_span().into();
         let kind = Kind::from_name(kw.as_str()).expect("grammar lists the kinds");
-        let mut cb = Callback::bare(
-            self.site(),
-            span,
-            Spanned {
-                value: kind,
-                span: kind_span,
-            },
-        );
+        // The keyword starts the statement: its span is derived from the statement's.
+        debug_assert_eq!(kind_span, Span::new(span.start(), span.start() + kind.name().len()));
+        let mut cb = Callback::bare(self.site(), span, kind);
+        let mut parts = CallbackParts::default();
         // The grammar takes at most two numbers in a header: no allocation for them.
         let mut ints: [Option<(Spanned<u64>, bool)>; 2] = [None, None];
         let mut after = None;
@@ -477,7 +476,7 @@ impl Builder {
         for part in inner {
             match part.as_rule() {
                 Rule::integer => {
-                    let before_label = cb.label.is_none();
+                    let before_label = parts.label.is_none();
                     match self.spanned_int(part) {
                         Some(n) => {
                             let free = ints.iter_mut().find(|i| i.is_none()).expect("at most two numbers in a header");
@@ -486,31 +485,28 @@ impl Builder {
                         None => bad_number = true,
                     }
                 }
-                Rule::string => cb.label = Some(Box::new(self.text(part))),
+                Rule::string => parts.label = Some(self.text(part)),
                 Rule::after_clause => after = self.clause(part),
-                Rule::times_clause => cb.times = self.times(part).map(Box::new),
-                Rule::body => cb.body = Some(self.statements(part).into_boxed_slice()),
+                Rule::times_clause => parts.times = self.times(part),
+                Rule::body => parts.body = Some(self.statements(part).into_boxed_slice()),
                 Rule::async_body => {
                     cb.is_async = true;
-                    cb.body = Some(self.async_body(part));
+                    parts.body = Some(self.async_body(part));
                 }
                 Rule::link => links.push(self.link(part)),
                 r => unreachable!("callback part {r:?}"),
             }
         }
-        if !links.is_empty() {
-            cb.chain = Some(links.into_boxed_slice());
-        }
+        parts.links = links.into_boxed_slice();
+        cb.set_parts(parts);
         let mut found = Vec::new();
-        cb.amount = numbers::amount(kind, kind_span, span, ints.into_iter().flatten(), bad_number, &mut |p| {
+        let amount = numbers::amount(kind, kind_span, span, ints.into_iter().flatten(), bad_number, &mut |p| {
             found.push(p)
         });
         for p in found {
             self.push(p);
         }
-        if kind == Kind::Io {
-            cb.amount = after;
-        }
+        cb.set_amount(if kind == Kind::Io { after } else { amount });
         if let Some(p) = after.and_then(|after| clauses::after(kind, after.span)) {
             self.push(p);
         }

@@ -426,21 +426,25 @@ fn shift_expr(e: &mut Expr, by: usize, sites: usize) {
 }
 
 fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
-    cb.site += sites;
+    cb.set_site(cb.site() + sites);
     shift(&mut cb.span, by);
-    shift_spanned(&mut cb.kind, by);
-    for n in [cb.amount.as_mut(), cb.times.as_deref_mut()].into_iter().flatten() {
+    cb.set_amount(cb.amount().map(|mut n| {
+        shift_spanned(&mut n, by);
+        n
+    }));
+    let Some(parts) = cb.parts_mut() else {
+        return;
+    };
+    if let Some(n) = &mut parts.times {
         shift_spanned(n, by);
     }
-    if let Some(l) = &mut cb.label {
+    if let Some(l) = &mut parts.label {
         shift(&mut l.span, by);
     }
-    if let Some(body) = &mut cb.body {
+    if let Some(body) = &mut parts.body {
         shift_stmts(body, by, sites);
     }
-    if let Some(links) = &mut cb.chain {
-        shift_links(links, by, sites);
-    }
+    shift_links(&mut parts.links, by, sites);
 }
 
 fn shift_links(links: &mut [Link], by: usize, sites: usize) {

@@ -211,11 +211,11 @@ fn block(out: &mut String, body: &[Stmt], level: usize) {
 }
 
 fn callback(out: &mut String, cb: &Callback, level: usize) {
-    out.push_str(cb.kind.value.name());
+    out.push_str(cb.kind.name());
     if let Some(d) = cb.delay() {
         let _ = write!(out, " {}", d.value);
     }
-    if let Some(t) = &cb.label {
+    if let Some(t) = cb.label() {
         let _ = write!(out, " {}", text(t));
     }
     if let Some(t) = cb.ticks() {
@@ -227,7 +227,7 @@ fn callback(out: &mut String, cb: &Callback, level: usize) {
     if let Some(t) = cb.times() {
         let _ = write!(out, " times {}", t.value);
     }
-    if let Some(b) = &cb.body {
+    if let Some(b) = cb.body() {
         out.push_str(if cb.is_async { " async " } else { " " });
         block(out, b, level);
     }
@@ -348,11 +348,11 @@ fn outline_stmt(out: &mut String, stmt: &Stmt, level: usize) {
         }
         StmtKind::Again => out.push_str("Again\n"),
         StmtKind::Callback(cb) => {
-            let _ = write!(out, "Callback {}", cb.kind.value.name());
-            if let Some(a) = cb.amount {
+            let _ = write!(out, "Callback {}", cb.kind.name());
+            if let Some(a) = cb.amount() {
                 let _ = write!(out, " amount={}", a.value);
             }
-            if let Some(t) = &cb.label {
+            if let Some(t) = cb.label() {
                 let _ = write!(out, " label={}", text(t));
             }
             if let Some(t) = cb.times() {
@@ -362,7 +362,7 @@ fn outline_stmt(out: &mut String, stmt: &Stmt, level: usize) {
                 out.push_str(" async");
             }
             out.push('\n');
-            if let Some(b) = &cb.body {
+            if let Some(b) = cb.body() {
                 outline_block(out, "body", b, level + 1);
             }
             outline_links(out, cb.links(), level + 1);

@@ -144,7 +144,7 @@ pub fn statements(stmts: &[Stmt]) -> usize {
     for s in stmts {
         match &s.kind {
             StmtKind::Callback(cb) => {
-                for body in std::iter::once(&cb.body).chain(cb.links().iter().map(|l| &l.body)).flatten() {
+                for body in cb.bodies() {
                     n += statements(body);
                 }
             }
