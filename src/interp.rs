@@ -335,6 +335,24 @@ impl SiteCounts {
             }
         }
     }
+
+    /// Asks the CPU for `site`'s counter ahead of its use (a hint; no effect
+    /// on a site out of range).
+    #[inline]
+    fn prefetch(&self, site: usize) {
+        match self {
+            SiteCounts::Narrow(counts) => {
+                if let Some(count) = counts.get(site) {
+                    crate::sched::prefetch(count);
+                }
+            }
+            SiteCounts::Wide(counts) => {
+                if let Some(count) = counts.get(site) {
+                    crate::sched::prefetch(count);
+                }
+            }
+        }
+    }
 }
 
 /// Bounds accounting: statements run, callbacks scheduled, the orders
@@ -694,8 +712,8 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
         let Task::Cb(inst) = task else { return };
         if distance > 2 {
             crate::sched::prefetch::<Callback>(inst.cb);
-        } else if let Some(count) = self.counts.get(self.site(inst)) {
-            crate::sched::prefetch(count);
+        } else {
+            self.counts.prefetch(self.site(inst));
         }
     }
 
