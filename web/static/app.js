@@ -76,6 +76,8 @@ const state = {
   examples: null,
   /** The example the editor holds, if it came from one. */
   openedExample: null,
+  /** Whether the page's first run went on the page's own thread (firstRunHere). */
+  ranHere: false,
   /** The last `run` answer, parsed. */
   result: null,
   /** The source the last answer is for. */
@@ -181,17 +183,35 @@ function scheduleRun(delay = RUN_DELAY_MS) {
   state.runTimer = setTimeout(doRun, delay);
 }
 
+/**
+ * Whether a run may go on the page's own thread: only the page's first run,
+ * and only of a bundled example's unchanged text, whose runs are known to take
+ * milliseconds. A worker's first call waits for the worker to boot and
+ * instantiate the module (about 150 ms here), which the first trace need not
+ * wait for; any other text (a share link's, an edit) runs in a worker, so that
+ * however long it runs, the page stays responsive.
+ */
+function firstRunHere(source) {
+  if (state.firstTraceShown || state.ranHere) return false;
+  const ex = state.openedExample && examples().find((e) => e.path === state.openedExample);
+  return Boolean(ex && ex.source === source);
+}
+
 async function doRun() {
   clearTimeout(state.runTimer);
   const source = el.source.value;
   const opts = options();
+  const here = firstRunHere(source);
+  if (here) state.ranHere = true;
+  // Where the page's first run went (the page's test reads it).
+  document.documentElement.dataset.firstRun ??= here ? 'page' : 'worker';
   const note = setTimeout(() => {
     document.body.classList.add('running');
     setStatus('running…');
   }, RUNNING_NOTE_MS);
   let res;
   try {
-    res = JSON.parse(await engine.run.call('run', [source, opts]));
+    res = JSON.parse(await (here ? engine.run.now('run', [source, opts]) : engine.run.call('run', [source, opts])));
     // When the first answer arrived (the page's test tells computing from drawing).
     document.documentElement.dataset.firstResultMs ??= String(Math.round(performance.now()));
   } catch (err) {

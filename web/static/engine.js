@@ -64,6 +64,18 @@ export class Slot {
     }
   }
 
+  /**
+   * Runs the call on this thread at once, without a worker (the page's first
+   * run of a bundled example: see app.js firstRunHere).
+   */
+  now(fn, args) {
+    try {
+      return Promise.resolve(this.direct[fn](...args));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   /** Runs the call on this thread, after the browser has painted. */
   here(fn, args) {
     return new Promise((resolve, reject) => {

@@ -209,6 +209,8 @@ test('the first trace appears soon after the page loads', async () => {
   await again.close();
   assert.ok(Number.isFinite(inside), 'the page records when it showed its first trace');
   assert.ok(inside <= 2000, `the first trace took ${inside} ms`);
+  // A bundled example's first run goes on the page's thread (no worker to boot first).
+  assert.equal(marks.firstRun, 'page');
   // With no fragment the page opens P2.
   await waitForRows(page, cliRows(`examples/${P2}`));
   assert.match(await page.textContent('#version'), /\d+\.\d+/);
@@ -248,6 +250,8 @@ test('a share link of P2 shows its trace, picture and races', async () => {
   );
   await waitForRows(page, rows);
   assert.equal(await page.inputValue('#source'), source);
+  // A link's text, whatever it holds, runs in a worker, never on the page's thread.
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.firstRun), 'worker');
 
   // The picture: loopsim's SVG, one g.cb box per callback box it draws.
   const svg = loopsim(['run', '--format', 'svg', `examples/${P2}`]).stdout;
