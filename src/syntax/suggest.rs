@@ -1,24 +1,36 @@
 //! "Did you mean …?": keyword suggestions by edit distance, and the `.loop`
 //! statement for a JavaScript call pasted into a file.
 
-use super::ast::STATEMENTS;
+use super::ast::{PROMISE_STATEMENTS, STATEMENTS};
 
 /// Words that start a top-level item other than a statement: the directives
 /// and `expect`.
-pub const OTHER_ITEMS: [&str; 4] = ["pool", "module", "title", "expect"];
+pub const OTHER_ITEMS: [&str; 6] = ["pool", "module", "title", "node", "rejections", "expect"];
 
 /// The words an item may start with, in the order [`closest`] prefers them
 /// on a tie: the statements without a callback (`log`, `work`, `clear`,
-/// `repeat`, `again`), the callback kinds, then [`OTHER_ITEMS`].
+/// `repeat`, `again`), the callback kinds, the promise language's statements
+/// ([`PROMISE_STATEMENTS`]), then [`OTHER_ITEMS`].
 pub fn items() -> Vec<&'static str> {
     let plain = STATEMENTS.iter().filter(|row| row.kind.is_none());
     let callbacks = STATEMENTS.iter().filter(|row| row.kind.is_some());
-    plain.chain(callbacks).map(|row| row.name).chain(OTHER_ITEMS).collect()
+    plain
+        .chain(callbacks)
+        .map(|row| row.name)
+        .chain(PROMISE_STATEMENTS.iter().map(|(name, _)| *name))
+        .chain(OTHER_ITEMS)
+        .collect()
 }
 
-/// Every statement keyword, as docs/language.md lists them, joined with `, `.
+/// Every statement keyword, as docs/language.md lists them (the event-loop
+/// statements, then the promise language's), joined with `, `.
 pub fn keywords() -> String {
-    STATEMENTS.iter().map(|row| row.name).collect::<Vec<_>>().join(", ")
+    STATEMENTS
+        .iter()
+        .map(|row| row.name)
+        .chain(PROMISE_STATEMENTS.iter().map(|(name, _)| *name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The closest of `candidates` to `word` (case-insensitive edit distance at
@@ -111,16 +123,35 @@ mod tests {
                 "pending",
                 "readFile",
                 "writeFile",
+                "async",
+                "call",
+                "await",
+                "promise",
+                "chain",
+                "resolve",
+                "reject",
+                "return",
+                "throw",
+                "try",
+                "on",
                 "pool",
                 "module",
                 "title",
+                "node",
+                "rejections",
                 "expect"
             ]
         );
         assert_eq!(
             keywords(),
-            "log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, readFile, writeFile, clear, repeat, again"
+            "log, work, timeout, interval, immediate, nextTick, microtask, then, io, submit, close, pending, readFile, writeFile, clear, repeat, again, \
+             async, call, await, promise, chain, resolve, reject, return, throw, try, on"
         );
+        // The promise language's keywords and the directives are suggested too.
+        assert_eq!(closest("asyn", &items()), Some("async"));
+        assert_eq!(closest("promis", &items()), Some("promise"));
+        assert_eq!(closest("chian", &items()), Some("chain"));
+        assert_eq!(closest("rejection", &items()), Some("rejections"));
         // On a tie the earlier candidate wins.
         assert_eq!(closest("clease", &items()), Some("clear"));
     }
