@@ -76,8 +76,8 @@ const state = {
   examples: null,
   /** The example the editor holds, if it came from one. */
   openedExample: null,
-  /** Whether the page's first run went on the page's own thread (firstRunHere). */
-  ranHere: false,
+  /** Whether the page has started a run (its first may go on the page's thread: firstRunHere). */
+  runStarted: false,
   /** The last `run` answer, parsed. */
   result: null,
   /** The source the last answer is for. */
@@ -192,7 +192,7 @@ function scheduleRun(delay = RUN_DELAY_MS) {
  * however long it runs, the page stays responsive.
  */
 function firstRunHere(source) {
-  if (state.firstTraceShown || state.ranHere) return false;
+  if (state.runStarted) return false;
   const ex = state.openedExample && examples().find((e) => e.path === state.openedExample);
   return Boolean(ex && ex.source === source);
 }
@@ -202,9 +202,11 @@ async function doRun() {
   const source = el.source.value;
   const opts = options();
   const here = firstRunHere(source);
-  if (here) state.ranHere = true;
-  // Where the page's first run went (the page's test reads it).
-  document.documentElement.dataset.firstRun ??= here ? 'page' : 'worker';
+  if (!state.runStarted) {
+    state.runStarted = true;
+    // Where the page's first run went (the page's test reads it).
+    document.documentElement.dataset.firstRun = here ? 'page' : 'worker';
+  }
   const note = setTimeout(() => {
     document.body.classList.add('running');
     setStatus('running…');

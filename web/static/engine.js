@@ -79,15 +79,7 @@ export class Slot {
   /** Runs the call on this thread, after the browser has painted. */
   here(fn, args) {
     return new Promise((resolve, reject) => {
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          try {
-            resolve(this.direct[fn](...args));
-          } catch (err) {
-            reject(err);
-          }
-        }, 0),
-      );
+      requestAnimationFrame(() => setTimeout(() => this.now(fn, args).then(resolve, reject), 0));
     });
   }
 
