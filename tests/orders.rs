@@ -273,21 +273,23 @@ fn a_job_or_io_of_the_largest_tick_count_after_several_callbacks() {
     }
 }
 
+/// Run options with these limits, not raised to fit the file (`auto_limits` off).
+fn fixed_limits(max_turns: u64, max_callbacks: u64, max_statements: u64) -> RunOptions {
+    RunOptions {
+        limits: loopsim::sched::Limits { max_turns, max_callbacks },
+        max_statements,
+        auto_limits: false,
+        ..RunOptions::default()
+    }
+}
+
 #[test]
 fn the_search_counts_statements_not_only_callbacks() {
     // `repeat 100000000 { timeout 1 }` runs no callback before a limit stops
     // it, but each schedule executes every statement the limit allows: the
     // search once replayed up to 20,000 of them (hours in a release build).
     let loaded = load_bytes("t.loop", b"repeat 100000000 { timeout 1 }").expect("valid");
-    let opts = RunOptions {
-        limits: loopsim::sched::Limits {
-            max_turns: 1_000,
-            max_callbacks: 1_000,
-        },
-        max_statements: 10_000,
-        auto_limits: false,
-        ..RunOptions::default()
-    };
+    let opts = fixed_limits(1_000, 1_000, 10_000);
     let bounds = loopsim::orders::SearchBounds {
         max_statements: 100_000,
         // Replay schedules although the model stopped in turn 0, to reach the bound.
@@ -326,15 +328,7 @@ fn a_limit_in_turn_zero_stops_every_schedule_there() {
         "nextTick {\n  timeout 1 \"late\"\n  microtask \"m\" {\n    log \"m {k}\"\n    again\n  }\n}\n",
         "repeat 100000 { log \"line {i}\" }\n",
     ];
-    let opts = RunOptions {
-        limits: loopsim::sched::Limits {
-            max_turns: 1_000,
-            max_callbacks: 200,
-        },
-        max_statements: 2_000,
-        auto_limits: false,
-        ..RunOptions::default()
-    };
+    let opts = fixed_limits(1_000, 200, 2_000);
     let mut checked = 0;
     for start in starts {
         for stop in stops {

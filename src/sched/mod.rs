@@ -49,6 +49,8 @@ pub(crate) use timers::NodeTimers;
 pub use timers::{coerce_delay, TimerId, TIMEOUT_MAX};
 
 use decision::{DrainAfter, Facts, TimerRun};
+use std::collections::VecDeque;
+use timers::Head;
 
 /// Asks the CPU to bring the cache lines holding `*p` (its first and last
 /// byte's: a value of up to 64 bytes, or the two ends of a larger one) into
@@ -75,8 +77,6 @@ fn prefetch_line(p: *const u8) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
 }
-use std::collections::VecDeque;
-use timers::Head;
 
 /// How the main module is loaded (docs/language.md `module`, docs/scheduling.md rule 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]

@@ -428,6 +428,13 @@ impl DelayMap {
     }
 }
 
+/// Whether a [`DelayMap`] entry `delay → l` names a live list: slot `l` holds
+/// a list of that delay (a dropped list's delay is 0, and a reused slot's is
+/// its new list's).
+fn entry_is_live(lists: &[TimerList], delay: u32, l: u32) -> bool {
+    lists.get(l as usize).is_some_and(|list| list.delay == delay)
+}
+
 /// A due timer taken off its list by [`NodeTimers::head`].
 pub struct DueTimer<C> {
     pub id: TimerId,
@@ -581,9 +588,8 @@ impl<C> NodeTimers<C> {
     /// left behind, and its slot may since hold a list of another delay (a
     /// new list of the same delay overwrites the entry).
     fn list_of(&self, delay: u32) -> Option<usize> {
-        let l = self.by_delay.get(delay)? as usize;
-        let list = self.lists.get(l)?;
-        (list.delay == delay).then_some(l)
+        let l = self.by_delay.get(delay)?;
+        entry_is_live(&self.lists, delay, l).then_some(l as usize)
     }
 
     fn new_list(&mut self, delay: u32, expiry: u64) -> usize {
@@ -627,8 +633,7 @@ impl<C> NodeTimers<C> {
         list.tail = NIL;
         // Its `by_delay` entry stays, stale (see `list_of`).
         let lists = &self.lists;
-        self.by_delay
-            .dropped(delay, |d, l| lists.get(l as usize).is_some_and(|list| list.delay == d));
+        self.by_delay.dropped(delay, |d, l| entry_is_live(lists, d, l));
         self.free_lists.push(l as u32);
         while index != NIL {
             let next = self.timers[index as usize].next;
