@@ -161,10 +161,11 @@ pub fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
         let p = Diag::WideEncoding { encoding }.at(Span::new(0, 0));
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
-    // A binary file: say so without showing its bytes.
+    // A binary file: point at its first NUL, showing the text before it on its line.
     if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        let p = Diag::BinaryFile { at }.at(Span::new(0, 0));
-        return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
+        let (shown, nul) = up_to_nul(&bytes, at);
+        let p = Diag::BinaryFile { at }.at(Span::new(nul, nul + 1));
+        return Err(LoadError::Invalid(FileProblems::new(name, &shown, vec![p])));
     }
     let src = match String::from_utf8(bytes) {
         Ok(s) => s,
@@ -229,6 +230,17 @@ fn release_freed_memory() {
         libc::malloc_trim(0);
         libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
+}
+
+/// The text a binary file's diagnostic shows: its bytes up to and with the
+/// first NUL (at byte `at`), invalid UTF-8 replaced by U+FFFD, and where the
+/// NUL is in that text (bytes). Nothing after the NUL is shown; the renderer
+/// escapes control characters (`\u{0}`), so no byte reaches the terminal raw.
+fn up_to_nul(bytes: &[u8], at: usize) -> (String, usize) {
+    let mut shown = String::from_utf8_lossy(&bytes[..at]).into_owned();
+    let nul = shown.len();
+    shown.push('\0');
+    (shown, nul)
 }
 
 /// Where each carriage return not followed by a line feed is.

@@ -569,7 +569,7 @@ impl Diag {
         match self {
             TooLarge => "too large".into(),
             WideEncoding { .. } => "not UTF-8".into(),
-            BinaryFile { .. } => "binary data".into(),
+            BinaryFile { .. } => "NUL byte".into(),
             InvalidUtf8 => "invalid byte here".into(),
             NulByte => "NUL byte".into(),
             LoneCr { .. } => "CR without LF".into(),
