@@ -671,6 +671,10 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
         match task {
+            Task::Cb(inst) if inst.link == 0 && self.runs_nothing(&inst) => {
+                self.enter_plain(&inst);
+                Ok(())
+            }
             Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, inst, &ctx),
             task => self.call_task(sched, task, &ctx),
         }
@@ -800,14 +804,36 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// Whether calling `inst` (a callback, not a link) does nothing but count
+    /// ([`Interp::enter_plain`]): it has no label, body, `times` or links, is
+    /// no interval, and there is neither `--explain` nor `--verbose` to record
+    /// it for; `clear` has no handle of it to forget (it has no label).
+    #[inline(always)]
+    fn runs_nothing(&self, inst: &Instance<'a>) -> bool {
+        let cb = inst.cb;
+        !(self.opts.explain || self.opts.verbose)
+            && cb.kind != Kind::Interval
+            && cb.label().is_none()
+            && cb.body().is_none()
+            && cb.times().is_none()
+            && cb.links().is_empty()
+    }
+
+    /// What every callback's start records: it is the last one called, and
+    /// its site's `{k}` count goes up (returned).
+    #[inline(always)]
+    fn enter_plain(&mut self, inst: &Instance<'a>) -> u64 {
+        self.last = Some((inst.cb, inst.link));
+        let site = self.site(inst);
+        self.counts.bump(site)
+    }
+
     /// A callback starts: its counters, explanation and `clear` bookkeeping;
     /// an interval past its `times` is cleared. Returns its `{n}` (the run of
     /// its `again` chain or interval) and `{k}` (its site's count).
     #[inline(always)]
     fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> (u64, u64) {
-        self.last = Some((inst.cb, inst.link));
-        let site = self.site(&inst);
-        let count = self.counts.bump(site);
+        let count = self.enter_plain(&inst);
         let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
         if self.opts.explain {
@@ -1432,7 +1458,47 @@ fn label_text(text: &Text, index: Option<u64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::SiteCounts;
+    use super::{run, RunOptions, SiteCounts};
+    use crate::sched::{LimitKind, Limits, Phase};
+    use crate::trace::Ending;
+
+    /// A run of `src` with at most `max_callbacks` callbacks: its log lines and how it ended.
+    fn run_src(src: &str, max_callbacks: u64) -> (Vec<String>, Ending) {
+        let loaded = crate::load::load_bytes("t.loop", src.as_bytes()).expect("loads");
+        let opts = RunOptions {
+            limits: Limits {
+                max_callbacks,
+                ..Limits::default()
+            },
+            ..RunOptions::default()
+        };
+        let trace = run(&loaded.file, &loaded.src, "", opts);
+        (trace.logs().map(|(_, text)| text.to_string()).collect(), trace.ending)
+    }
+
+    /// Callbacks with nothing to run (no label, body or `times`) take the
+    /// short way through `call`: they still run in their queue's order and
+    /// count against the callback limit, and a limit hit right after one
+    /// names its line.
+    #[test]
+    fn callbacks_that_run_nothing_still_count_and_are_named_by_limits() {
+        let src = "nextTick times 3 { microtask again }\nmicrotask { log \"m {k}\" }\nnextTick \"a\"\nmicrotask\ntimeout 0 \"t\"\n";
+        let (logs, ending) = run_src(src, 100);
+        assert_eq!(logs, ["a", "m 1", "t"]);
+        assert!(matches!(ending, Ending::Finished { callbacks: 10, .. }), "{ending:?}");
+        // nextTick x3, "a", then the microtasks: "m", the empty one of line 4, the
+        // three empty ones the nextTicks queued: the 8th is the last before the limit.
+        let (logs, ending) = run_src(src, 8);
+        assert_eq!(logs, ["a", "m 1"]);
+        let Ending::Limit(hit) = ending else { panic!("{ending:?}") };
+        assert_eq!(
+            (hit.limit, hit.max, hit.line, hit.queue),
+            (LimitKind::Callbacks, 8, 1, Phase::Microtask)
+        );
+        let (_, ending) = run_src(src, 6);
+        let Ending::Limit(hit) = ending else { panic!("{ending:?}") };
+        assert_eq!((hit.line, hit.queue), (4, Phase::Microtask));
+    }
 
     /// 4 bytes a site while every count fits in a `u32`; past that, the
     /// counters widen and the count goes on exactly (no wrap, no saturation).

@@ -932,7 +932,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `setImmediate(cb)`: queued for the check phase.
-    #[inline]
+    #[inline(always)]
     fn set_immediate(&mut self, cb: C) -> Handle {
         let s = &mut self.state;
         let id = s.next_seq();
@@ -967,7 +967,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `process.nextTick(cb)`.
-    #[inline]
+    #[inline(always)]
     fn next_tick(&mut self, cb: C) {
         let s = &mut self.state;
         s.next_ticks.push_back(cb);
@@ -975,7 +975,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `queueMicrotask(cb)` or a promise reaction.
-    #[inline]
+    #[inline(always)]
     fn queue_microtask(&mut self, cb: C) {
         let s = &mut self.state;
         s.microtasks.push_back(cb);
