@@ -514,8 +514,9 @@ pub(crate) struct Interp<'a> {
     /// Where the running callback runs, and the loop phase around it.
     frame_phase: Phase,
     loop_phase: Phase,
-    /// The last callback called, for limit diagnostics.
-    last: Option<Instance<'a>>,
+    /// The last callback called (its statement, and which `.then` link:
+    /// [`Instance`]'s `link`), for limit diagnostics.
+    last: Option<(&'a Callback, u32)>,
     /// The order of log texts a guided search is looking for: a run that
     /// prints anything else stops with [`Stop::Diverged`].
     target: Option<&'a [String]>,
@@ -576,6 +577,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Logs `text` rendered in `frame` (and its [`LineMeta`] when recorded).
+    #[inline(never)]
     fn log_text<L: EventLoop<Task<'a>>>(&mut self, sched: &L, text: &Text, frame: &Frame, span: Span) -> Result<(), Stop> {
         self.log(sched, render(text, frame), span)?;
         if let Some(meta) = &mut self.trace.line_meta {
@@ -668,36 +670,14 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
-        let inst = match task {
-            Task::Cb(inst) => inst,
-            // An `fs.readFile`/`fs.writeFile` round trip before its last: the next one.
-            Task::Fs { then, left } if left > 1 => {
-                sched.submit(0, Task::Fs { then, left: left - 1 });
-                return Ok(());
+        match task {
+            Task::Cb(inst) if inst.link == 0 && self.runs_nothing(&inst) => {
+                self.enter_plain(&inst);
+                Ok(())
             }
-            Task::Fs {
-                then: FsThen::Settle { promise, site },
-                ..
-            } => return self.settle(sched, promise, site, explain::SettledBy::FsCall),
-            Task::Fs {
-                then: FsThen::Callback(inst),
-                ..
-            } => inst,
-            Task::Job { id, .. } => return self.run_job(sched, id, &ctx),
-            Task::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::Timer(ctx.phase)),
-        };
-        if inst.link == u32::MAX {
-            return self.call_main(sched);
+            Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, inst, &ctx),
+            task => self.call_task(sched, task, &ctx),
         }
-        let frame = self.enter(sched, inst, &ctx);
-        // A plain callback's body cannot return or throw (the checks); an
-        // `async` one runs as an async function whose promise nobody holds.
-        self.callback_body(sched, inst, frame)?;
-        if self.verbose() {
-            self.push(sched, EventKind::Return);
-        }
-        self.queue_next_link(sched, inst);
-        Ok(())
     }
 
     fn drain_end(&mut self, sched: &mut L) -> Result<bool, Stop> {
@@ -718,7 +698,7 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
     }
 
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
-        let span = self.last.map_or(Span::default(), |inst| self.site_span(&inst));
+        let span = self.last.map_or(Span::default(), |(cb, link)| site_span_of(cb, link));
         let max = match kind {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
@@ -753,6 +733,52 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
 }
 
 impl<'a> Interp<'a> {
+    /// Runs a task other than a plain callback: the main module, a
+    /// thread-pool round trip, a promise job or settlement.
+    #[inline(never)]
+    fn call_task<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, task: Task<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
+        let inst = match task {
+            Task::Cb(inst) => inst,
+            // An `fs.readFile`/`fs.writeFile` round trip before its last: the next one.
+            Task::Fs { then, left } if left > 1 => {
+                sched.submit(0, Task::Fs { then, left: left - 1 });
+                return Ok(());
+            }
+            Task::Fs {
+                then: FsThen::Settle { promise, site },
+                ..
+            } => return self.settle(sched, promise, site, explain::SettledBy::FsCall),
+            Task::Fs {
+                then: FsThen::Callback(inst),
+                ..
+            } => inst,
+            Task::Job { id, .. } => return self.run_job(sched, id, ctx),
+            Task::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::Timer(ctx.phase)),
+        };
+        if inst.link == u32::MAX {
+            return self.call_main(sched);
+        }
+        self.call_callback(sched, inst, ctx)
+    }
+
+    /// Runs a callback (or a `.then` link): its body, or its label logged;
+    /// then queues the next link of a chain run without promises.
+    #[inline]
+    fn call_callback<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
+        let (run, count) = self.enter(sched, inst, ctx);
+        let (label, _, body) = self.parts(&inst);
+        if label.is_some() || body.is_some() {
+            // A plain callback's body cannot return or throw (the checks); an
+            // `async` one runs as an async function whose promise nobody holds.
+            self.callback_body(sched, inst, frame_of(inst, run, count))?;
+        }
+        if self.verbose() {
+            self.push(sched, EventKind::Return);
+        }
+        self.queue_next_link(sched, inst);
+        Ok(())
+    }
+
     /// The main module's body (turn 0, or turn 1's poll phase for an ES module).
     fn call_main<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) -> Result<(), Stop> {
         let frame = Frame {
@@ -778,13 +804,36 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// A callback starts: its counters, explanation and `clear` bookkeeping;
-    /// an interval past its `times` is cleared. Returns its frame.
+    /// Whether calling `inst` (a callback, not a link) does nothing but count
+    /// ([`Interp::enter_plain`]): it has no label, body, `times` or links, is
+    /// no interval, and there is neither `--explain` nor `--verbose` to record
+    /// it for; `clear` has no handle of it to forget (it has no label).
     #[inline(always)]
-    fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Frame<'a> {
-        self.last = Some(inst);
-        let site = self.site(&inst);
-        let count = self.counts.bump(site);
+    fn runs_nothing(&self, inst: &Instance<'a>) -> bool {
+        let cb = inst.cb;
+        !(self.opts.explain || self.opts.verbose)
+            && cb.kind != Kind::Interval
+            && cb.label().is_none()
+            && cb.body().is_none()
+            && cb.times().is_none()
+            && cb.links().is_empty()
+    }
+
+    /// What every callback's start records: it is the last one called, and
+    /// its site's `{k}` count goes up (returned).
+    #[inline(always)]
+    fn enter_plain(&mut self, inst: &Instance<'a>) -> u64 {
+        self.last = Some((inst.cb, inst.link));
+        let site = self.site(inst);
+        self.counts.bump(site)
+    }
+
+    /// A callback starts: its counters, explanation and `clear` bookkeeping;
+    /// an interval past its `times` is cleared. Returns its `{n}` (the run of
+    /// its `again` chain or interval) and `{k}` (its site's count).
+    #[inline(always)]
+    fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> (u64, u64) {
+        let count = self.enter_plain(&inst);
         let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
         if self.opts.explain {
@@ -806,17 +855,7 @@ impl<'a> Interp<'a> {
             let label = label.cloned();
             self.push(sched, EventKind::Call { kind, label, line });
         }
-        Frame {
-            index: inst.index.map(|i| u64::from(i.get())),
-            run,
-            count,
-            this: Some(Instance {
-                run: u32::try_from(run).unwrap_or(u32::MAX),
-                ..inst
-            }),
-            env: inst.env,
-            executor: inst.executor,
-        }
+        (run, count)
     }
 
     /// A `then` chain no code can observe (see [`promises::unobservable_chain`]) runs without
@@ -923,11 +962,7 @@ impl<'a> Interp<'a> {
     }
 
     fn site_span(&self, inst: &Instance) -> Span {
-        if inst.link == 0 || inst.link == u32::MAX {
-            inst.cb.span
-        } else {
-            inst.cb.links()[inst.link as usize - 1].span
-        }
+        site_span_of(inst.cb, inst.link)
     }
 
     /// Label, `times` and body of the callback or link.
@@ -969,12 +1004,18 @@ impl<'a> Interp<'a> {
     /// suspends (an `await`). A block with declarations gets a fresh
     /// environment. Resuming an async frame, the block starts where it
     /// suspended, in the environment it had (see [`promises`]).
-    fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: Frame<'a>) -> Result<Flow, Stop> {
+    fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         let (start, env, mut resuming) = match self.rt.resume_level() {
             Some(pos) => (pos.pc as usize, pos.env, Some(pos.sub)),
-            None => (0, self.open_env(sched, stmts, &frame)?, None),
+            None => (0, self.open_env(sched, stmts, frame)?, None),
         };
-        let frame = Frame { env, ..frame };
+        let inner;
+        let frame = if env == frame.env {
+            frame
+        } else {
+            inner = Frame { env, ..*frame };
+            &inner
+        };
         for (pc, stmt) in stmts.iter().enumerate().skip(start) {
             let sub = resuming.take();
             if sub.is_none() {
@@ -984,7 +1025,7 @@ impl<'a> Interp<'a> {
                     return Err(self.statement_limit(sched, stmt.span));
                 }
             }
-            match self.statement(sched, stmt, &frame, sub)? {
+            match self.statement(sched, stmt, frame, sub)? {
                 Flow::Next => {}
                 Flow::Suspend => {
                     self.rt.suspended_at(pc, env);
@@ -1040,7 +1081,7 @@ impl<'a> Interp<'a> {
             StmtKind::Clear(text) => self.clear(sched, text, frame, stmt.span),
             StmtKind::Repeat { count, body } => {
                 for i in resuming.unwrap_or(1)..=count.value {
-                    match self.block(sched, body, Frame { index: Some(i), ..*frame })? {
+                    match self.block(sched, body, &Frame { index: Some(i), ..*frame })? {
                         Flow::Next => {}
                         Flow::Suspend => {
                             self.rt.suspending_sub(i);
@@ -1078,6 +1119,7 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    #[inline(never)]
     fn clear<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, text: &Text, frame: &Frame, span: Span) {
         let label = render(text, frame);
         let mut count = 0;
@@ -1110,19 +1152,27 @@ impl<'a> Interp<'a> {
 
     /// Hands a callback to the loop (after the bound on waiting callbacks),
     /// with its `--explain` note, `clear` handle and verbose event.
+    #[inline(always)]
     fn schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+        // A nextTick, microtask or immediate without `--explain`, `--verbose` or
+        // `clear` in the file needs none of that: inline, what a callback body
+        // scheduling a million of them does.
+        let plain = !(self.opts.explain || self.opts.verbose || self.live.enabled);
+        if plain && matches!(inst.cb.kind, Kind::NextTick | Kind::Microtask | Kind::Immediate) {
+            self.check_waiting(sched, &inst)?;
+            hand_to_loop(sched, inst, self.profile);
+            return Ok(());
+        }
+        self.schedule_in_full(sched, inst)
+    }
+
+    /// [`Interp::schedule`] with everything a scheduling can involve.
+    #[inline(never)]
+    fn schedule_in_full<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         self.check_waiting(sched, &inst)?;
         let mut inst = inst;
         if self.opts.explain {
-            let from = Origin {
-                turn: sched.turn(),
-                tick: sched.now(),
-                phase: Some(self.frame_phase),
-                loop_phase: Some(self.loop_phase),
-                line: self.line(self.site_span(&inst)),
-            };
-            self.notes.origins.push(from);
-            inst.note = self.notes.origins.len() as u32;
+            inst.note = self.note_origin(sched, &inst);
         }
         let handle = if inst.cb.kind == Kind::Then && !inst.alone && !promises::unobservable_chain(inst.cb) {
             // Rule 8a: `Promise.resolve().then(…)…`, each link a reaction.
@@ -1135,24 +1185,56 @@ impl<'a> Interp<'a> {
             self.live.handles.entry(label).or_default().insert(handle);
         }
         if self.verbose() {
-            let (kind, label, line) = self.named(&inst);
-            let label = label.cloned();
-            let detail = schedule_detail(sched, inst.cb);
-            self.push(sched, EventKind::Schedule { kind, label, detail, line });
+            self.push_schedule(sched, &inst);
         }
         Ok(())
     }
 
+    /// `--explain`: notes where and when `inst` is being scheduled; returns its note
+    /// ([`Instance`]'s `note`).
+    #[cold]
+    #[inline(never)]
+    fn note_origin<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> u32 {
+        let from = Origin {
+            turn: sched.turn(),
+            tick: sched.now(),
+            phase: Some(self.frame_phase),
+            loop_phase: Some(self.loop_phase),
+            line: self.line(self.site_span(inst)),
+        };
+        self.notes.origins.push(from);
+        self.notes.origins.len() as u32
+    }
+
+    /// `--verbose`: the event of `inst` being scheduled.
+    #[cold]
+    #[inline(never)]
+    fn push_schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) {
+        let (kind, label, line) = self.named(inst);
+        let label = label.cloned();
+        let detail = schedule_detail(sched, inst.cb);
+        self.push(sched, EventKind::Schedule { kind, label, detail, line });
+    }
+
     /// Stops the run when too many callbacks wait at once ([`MAX_WAITING`]);
     /// checked every 1,024 schedulings, so the bound may be passed by that many.
+    #[inline(always)]
     fn check_waiting<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
+        self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
+        if self.label_bytes <= MAX_LABEL_BYTES && !self.budget.scheduled.is_multiple_of(1024) {
+            return Ok(());
+        }
+        self.check_bounds(sched, inst)
+    }
+
+    /// [`Interp::check_waiting`]'s checks, every 1,024 schedulings (and past
+    /// [`MAX_LABEL_BYTES`]).
+    #[cold]
+    #[inline(never)]
+    fn check_bounds<L: EventLoop<Task<'a>>>(&self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
         if self.label_bytes > MAX_LABEL_BYTES {
             let phase = inst.cb.kind.phase();
             return Err(self.stop(sched, LimitKind::LabelBytes, MAX_LABEL_BYTES as u64, phase, inst.cb.span));
-        }
-        self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
-        if !self.budget.scheduled.is_multiple_of(1024) {
-            return Ok(());
         }
         let w = sched.waiting();
         if w.timers + w.io + w.pending + w.immediates + w.close + w.next_ticks + w.microtasks >= MAX_WAITING {
@@ -1181,7 +1263,34 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// The frame `inst`'s body runs in, at run `run` (`{n}`) and count `count` (`{k}`).
+#[inline]
+fn frame_of(inst: Instance<'_>, run: u64, count: u64) -> Frame<'_> {
+    Frame {
+        index: inst.index.map(|i| u64::from(i.get())),
+        run,
+        count,
+        this: Some(Instance {
+            run: u32::try_from(run).unwrap_or(u32::MAX),
+            ..inst
+        }),
+        env: inst.env,
+        executor: inst.executor,
+    }
+}
+
+/// Where the callback (`link` 0, or the main module's `u32::MAX`) or its
+/// `link`-th `.then` link is written.
+fn site_span_of(cb: &Callback, link: u32) -> Span {
+    if link == 0 || link == u32::MAX {
+        cb.span
+    } else {
+        cb.links()[link as usize - 1].span
+    }
+}
+
 /// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
+#[inline(always)]
 fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, profile: crate::sched::NodeProfile) -> Option<Handle> {
     let cb = inst.cb;
     let task = Task::Cb(inst);
@@ -1349,7 +1458,47 @@ fn label_text(text: &Text, index: Option<u64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::SiteCounts;
+    use super::{run, RunOptions, SiteCounts};
+    use crate::sched::{LimitKind, Limits, Phase};
+    use crate::trace::Ending;
+
+    /// A run of `src` with at most `max_callbacks` callbacks: its log lines and how it ended.
+    fn run_src(src: &str, max_callbacks: u64) -> (Vec<String>, Ending) {
+        let loaded = crate::load::load_bytes("t.loop", src.as_bytes()).expect("loads");
+        let opts = RunOptions {
+            limits: Limits {
+                max_callbacks,
+                ..Limits::default()
+            },
+            ..RunOptions::default()
+        };
+        let trace = run(&loaded.file, &loaded.src, "", opts);
+        (trace.logs().map(|(_, text)| text.to_string()).collect(), trace.ending)
+    }
+
+    /// Callbacks with nothing to run (no label, body or `times`) take the
+    /// short way through `call`: they still run in their queue's order and
+    /// count against the callback limit, and a limit hit right after one
+    /// names its line.
+    #[test]
+    fn callbacks_that_run_nothing_still_count_and_are_named_by_limits() {
+        let src = "nextTick times 3 { microtask again }\nmicrotask { log \"m {k}\" }\nnextTick \"a\"\nmicrotask\ntimeout 0 \"t\"\n";
+        let (logs, ending) = run_src(src, 100);
+        assert_eq!(logs, ["a", "m 1", "t"]);
+        assert!(matches!(ending, Ending::Finished { callbacks: 10, .. }), "{ending:?}");
+        // nextTick x3, "a", then the microtasks: "m", the empty one of line 4, the
+        // three empty ones the nextTicks queued: the 8th is the last before the limit.
+        let (logs, ending) = run_src(src, 8);
+        assert_eq!(logs, ["a", "m 1"]);
+        let Ending::Limit(hit) = ending else { panic!("{ending:?}") };
+        assert_eq!(
+            (hit.limit, hit.max, hit.line, hit.queue),
+            (LimitKind::Callbacks, 8, 1, Phase::Microtask)
+        );
+        let (_, ending) = run_src(src, 6);
+        let Ending::Limit(hit) = ending else { panic!("{ending:?}") };
+        assert_eq!((hit.line, hit.queue), (4, Phase::Microtask));
+    }
 
     /// 4 bytes a site while every count fits in a `u32`; past that, the
     /// counters widen and the count goes on exactly (no wrap, no saturation).

@@ -593,7 +593,7 @@ impl<'a> Interp<'a> {
 
     /// The main module's body; an ES module's may suspend at a top-level `await` (rule 8l).
     pub(super) fn main_body<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, body: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
-        let flow = self.block(sched, body, frame)?;
+        let flow = self.block(sched, body, &frame)?;
         self.finish_body(sched, flow, Root::Main, body, frame)
     }
 
@@ -610,7 +610,7 @@ impl<'a> Interp<'a> {
                 self.call_async(sched, body, frame, site_of(self.site_span(&inst)))?;
             }
             (_, _, Some(body)) => {
-                self.block(sched, body, frame)?;
+                self.block(sched, body, &frame)?;
             }
             (Some(label), _, None) => self.log_text(sched, label, &frame, inst.cb.span)?,
             (None, _, None) => {}
@@ -771,7 +771,7 @@ impl<'a> Interp<'a> {
         let p = self.op(sched, site, |e, _| e.async_function_enter(site))?;
         self.deeper(sched, site)?;
         let outer = self.sync_start("an async function runs synchronously until its first `await`");
-        let flow = self.block(sched, body, frame);
+        let flow = self.block(sched, body, &frame);
         self.notes.why = outer;
         self.rt.depth -= 1;
         let flow = flow?;
@@ -885,7 +885,7 @@ impl<'a> Interp<'a> {
         };
         self.deeper(sched, site)?;
         let outer = self.sync_start("`new Promise` runs its executor synchronously");
-        let flow = self.block(sched, body, inner);
+        let flow = self.block(sched, body, &inner);
         self.notes.why = outer;
         self.rt.depth -= 1;
         if let Flow::Throw(reason) = flow? {
@@ -967,7 +967,7 @@ impl<'a> Interp<'a> {
             StmtKind::Throw => return Ok(Flow::Throw(site)),
             StmtKind::Try { body, catch } => {
                 if resuming != Some(1) {
-                    match self.block(sched, body, *frame)? {
+                    match self.block(sched, body, frame)? {
                         Flow::Throw(_) => {}
                         Flow::Suspend => {
                             self.rt.suspending_sub(0);
@@ -976,7 +976,7 @@ impl<'a> Interp<'a> {
                         flow => return Ok(flow),
                     }
                 }
-                return match self.block(sched, catch, *frame)? {
+                return match self.block(sched, catch, frame)? {
                     Flow::Suspend => {
                         self.rt.suspending_sub(1);
                         Ok(Flow::Suspend)
@@ -1060,7 +1060,8 @@ impl<'a> Interp<'a> {
     ) -> Result<Returned, Stop> {
         let (label, body, is_async, frame, span) = match handler {
             Handler::Cb(inst) => {
-                let frame = self.enter(sched, inst, ctx);
+                let (run, count) = self.enter(sched, inst, ctx);
+                let frame = super::frame_of(inst, run, count);
                 // A plain reaction is told by the drain's sentence (rule 8a); anything else
                 // adds the hop rule.
                 let plain_link = rule == HopRule::Reaction && !self.settled_by_adoption(facts);
@@ -1082,7 +1083,7 @@ impl<'a> Interp<'a> {
             Some(body) if is_async => Returned::Promise(self.call_async(sched, body, frame, site)?),
             Some(body) => {
                 self.deeper(sched, site)?;
-                let flow = self.block(sched, body, frame);
+                let flow = self.block(sched, body, &frame);
                 self.rt.depth -= 1;
                 match flow? {
                     Flow::Return(v) => Returned::from(v),
@@ -1178,7 +1179,7 @@ impl<'a> Interp<'a> {
             outcome,
         });
         self.deeper(sched, cont.at)?;
-        let flow = self.block(sched, cont.body, cont.frame);
+        let flow = self.block(sched, cont.body, &cont.frame);
         self.rt.depth -= 1;
         self.rt.resume = None;
         let flow = flow?;
@@ -1288,7 +1289,7 @@ impl<'a> Interp<'a> {
             };
             match (&l.body, &l.label) {
                 (Some(body), _) => {
-                    self.block(sched, body, frame)?;
+                    self.block(sched, body, &frame)?;
                 }
                 (None, Some(label)) => {
                     let text = render(label, &frame);

@@ -835,7 +835,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// Calls a callback, counted against `max_callbacks`.
-    #[inline]
+    #[inline(always)]
     fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
         self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
         self.state.callbacks += 1;
@@ -932,6 +932,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `setImmediate(cb)`: queued for the check phase.
+    #[inline(always)]
     fn set_immediate(&mut self, cb: C) -> Handle {
         let s = &mut self.state;
         let id = s.next_seq();
@@ -966,6 +967,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `process.nextTick(cb)`.
+    #[inline(always)]
     fn next_tick(&mut self, cb: C) {
         let s = &mut self.state;
         s.next_ticks.push_back(cb);
@@ -973,6 +975,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `queueMicrotask(cb)` or a promise reaction.
+    #[inline(always)]
     fn queue_microtask(&mut self, cb: C) {
         let s = &mut self.state;
         s.microtasks.push_back(cb);
