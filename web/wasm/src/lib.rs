@@ -604,8 +604,7 @@ pub fn predict(source: &str, lines: &str, options: &str) -> String {
     .to_string()
 }
 
-/// The npm package's command line (the `cli` feature: `npm/`).
-#[cfg(feature = "cli")]
+/// The npm package's command line (`npm/`): the same module as the page's.
 mod npm;
 
 #[cfg(test)]
