@@ -798,7 +798,7 @@ fn walk(out: &Output, dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<(
     let skip = |path: &Path, why: &str| tell!(out, "note: skipped {}: {why}", escape(&path.display().to_string()));
     // An error names the path it is about (the message starts "cannot read ROOT").
     let mut names = out.host.names(dir).map_err(at(dir))?;
-    names.sort_unstable();
+    crate::sort::sort(&mut names);
     for name in names {
         let path = dir.join(&name);
         let is_loop = path.extension().is_some_and(|e| e == "loop");

@@ -17,6 +17,7 @@ pub mod problem;
 pub mod promise;
 pub mod render;
 pub mod sched;
+pub mod sort;
 pub mod syntax;
 pub mod term;
 pub mod trace;

@@ -163,7 +163,7 @@ impl Kept {
     /// [`CUT`] note counting the others.
     pub fn into_sorted(self) -> Vec<Problem> {
         let mut problems = self.kept;
-        problems.sort_by_key(|p| (p.span.start(), p.span.end()));
+        crate::sort::sort_by_key(&mut problems, |p| (p.span.start(), p.span.end()));
         if let Some(span) = self.first_left {
             let count = |n: usize, what: &str| match n {
                 0 => None,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the playground into web/dist/ (open it through any static server:
-# `python3 -m http.server -d web/dist`) and the npm package's WebAssembly into
-# npm/dist/ (both from web/wasm: the package's adds the command line). Needs only rustup and cargo: it adds the
+# `python3 -m http.server -d web/dist`) and the npm package's npm/dist/: one
+# WebAssembly module (web/wasm) for both. Needs only rustup and cargo: it adds the
 # wasm32-unknown-unknown target and installs wasm-bindgen-cli, pinned, from
 # crates.io into a cache folder ($LOOPSIM_TOOLS, default ~/.cache/loopsim).
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # Must equal the wasm-bindgen crate's version in web/wasm/Cargo.toml.
 WASM_BINDGEN=0.2.130
-# The most WebAssembly the page may load, gzipped (issue #15's budget).
+# The most WebAssembly the page (and the package) may load, gzipped (issue #15's budget).
 BUDGET=$((400 * 1024))
 
 tools="${LOOPSIM_TOOLS:-$HOME/.cache/loopsim}/wasm-bindgen-$WASM_BINDGEN"
@@ -25,25 +25,22 @@ fi
 out=web/wasm/target/wasm32-unknown-unknown/release/loopsim_web.wasm
 flags=(--target web --no-typescript --remove-name-section --remove-producers-section)
 
-echo "== building the playground's WebAssembly (web/wasm)"
+# One module for both (issue #15): the playground's and the npm package's
+# loopsim.js / loopsim_bg.wasm (and wasm-bindgen's snippets/) are the same
+# files; its `--target web` glue loads in Node too.
+echo "== building the WebAssembly (web/wasm)"
 cargo build --quiet --locked --release --target wasm32-unknown-unknown --manifest-path web/wasm/Cargo.toml
-rm -rf web/dist
-mkdir -p web/dist
-"$bindgen" "${flags[@]}" --out-dir web/dist "$out"
+module=web/wasm/target/bindgen
+rm -rf "$module" web/dist npm/dist
+"$bindgen" "${flags[@]}" --out-name loopsim --out-dir "$module" "$out"
+mkdir -p web/dist npm/dist
+cp -R "$module"/. web/dist/
 cp -R web/static/. web/dist/
+cp -R "$module"/. npm/dist/
 
-# The npm package's module: the same crate with the command line's argument
-# parser (the `cli` feature), named loopsim.js / loopsim_bg.wasm; its
-# `--target web` glue loads in Node too.
-echo "== building the npm package's WebAssembly (web/wasm, feature cli)"
-cargo build --quiet --locked --release --target wasm32-unknown-unknown --manifest-path web/wasm/Cargo.toml --features cli
-rm -rf npm/dist
-mkdir -p npm/dist
-"$bindgen" "${flags[@]}" --out-name loopsim --out-dir npm/dist "$out"
-
-size=$(gzip -9 -c web/dist/loopsim_web_bg.wasm | wc -c)
-echo "== npm/dist/loopsim_bg.wasm: $(wc -c < npm/dist/loopsim_bg.wasm) bytes, $(gzip -9 -c npm/dist/loopsim_bg.wasm | wc -c) gzipped"
-echo "== web/dist/loopsim_web_bg.wasm: $(wc -c < web/dist/loopsim_web_bg.wasm) bytes, $size gzipped (budget $BUDGET)"
+wasm=web/dist/loopsim_bg.wasm
+size=$(gzip -9 -c "$wasm" | wc -c)
+echo "== web/dist/ and npm/dist/loopsim_bg.wasm: $(wc -c < "$wasm") bytes, $size gzipped (budget $BUDGET)"
 if [ "$size" -gt "$BUDGET" ]; then
   echo "error: the WebAssembly is over its budget of $BUDGET bytes gzipped" >&2
   exit 1

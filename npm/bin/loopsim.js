@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `loopsim` for people with Node and no Rust: the loopsim command line itself,
-// compiled to WebAssembly (web/wasm with its `cli` feature), with Node's file
+// compiled to WebAssembly (web/wasm: the playground's own module), with Node's file
 // system and streams as its host. Same output and exit codes as the Rust
 // binary; `emit-js` and `verify` are in the Rust binary only.
 import fs from 'node:fs';

@@ -85,7 +85,7 @@ pub fn amount(
 /// unknown statement `soon "t"`: one problem, "needs a delay, found `soon`".
 /// `problems` are one chunk's (spans in `src`); returned sorted by start.
 pub fn merge_missing_numbers(src: &str, mut problems: Vec<Problem>) -> Vec<Problem> {
-    problems.sort_by_key(|p| p.span.start());
+    crate::sort::sort_by_key(&mut problems, |p| p.span.start());
     let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
     for p in problems {
         if let Some(prev) = out.last_mut() {

@@ -629,7 +629,7 @@ impl Chooser for &mut Search {
             return false;
         }
         let mut members = members.to_vec();
-        members.sort_unstable();
+        crate::sort::sort(&mut members);
         self.marks.push(symmetry::Mark {
             site: class.site,
             span: class.span,
@@ -647,7 +647,7 @@ impl Chooser for &mut Search {
             return false;
         }
         let mut group = members.to_vec();
-        group.sort_unstable();
+        crate::sort::sort(&mut group);
         self.blocks.push(group);
         true
     }

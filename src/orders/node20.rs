@@ -420,7 +420,7 @@ fn candidates<C>(s: &LoopState<C>, max_k: u64, offset: u64) -> Vec<u64> {
     } else {
         ks.extend(1..max_k);
     }
-    ks.sort_unstable();
+    crate::sort::sort(&mut ks);
     ks.dedup();
     ks
 }

@@ -158,7 +158,7 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
         .map(|m| symmetry::positions(&entry.meta, m))
         .filter(|p| !p.is_empty())
         .collect();
-    blocks.sort_unstable();
+    crate::sort::sort(&mut blocks);
     let lines: Vec<String> = blocks.iter().map(|p| entry.logs[p[0]].clone()).collect();
     let contents: Vec<Vec<String>> = blocks.iter().map(|p| p.iter().map(|&q| entry.logs[q].clone()).collect()).collect();
     let orders = symmetry::multinomial(&contents);
@@ -170,7 +170,7 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
     let pattern = blocks.first().and_then(|p| entry.meta[p[0]].pattern.as_deref());
     if let Some(pattern) = pattern.filter(|_| one_statement) {
         let mut indices: Vec<u32> = group.iter().filter_map(|m| m.index).collect();
-        indices.sort_unstable();
+        crate::sort::sort(&mut indices);
         let statement_src = src.get(group[0].span.0 as usize..group[0].span.1 as usize).unwrap_or_default();
         return Some(pattern_race(
             &pattern.replace('\0', "{i}"),
@@ -268,8 +268,8 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
     let same_lines = logs.iter().all(|l| {
         let mut a = l.to_vec();
         let mut b = logs[0].to_vec();
-        a.sort_unstable();
-        b.sort_unstable();
+        crate::sort::sort(&mut a);
+        crate::sort::sort(&mut b);
         a == b
     });
     if !same_lines {
@@ -299,7 +299,7 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
     let mut start = 0;
     for end in ends {
         let mut blocks: Vec<&[String]> = logs.iter().map(|l| &l[start..end]).collect();
-        blocks.sort_unstable();
+        crate::sort::sort(&mut blocks);
         blocks.dedup();
         if blocks.len() > 1 {
             let model_block = model.get(start..end);
@@ -334,7 +334,7 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
     let orders = blocks.len() as u128;
     let distinct = {
         let mut l = lines.clone();
-        l.sort_unstable();
+        crate::sort::sort(&mut l);
         l.dedup();
         l.len() == k
     };
@@ -430,7 +430,7 @@ fn partial_order(lines: &[String], blocks: &[&[String]]) -> Option<Vec<(usize, u
             }
         }
     }
-    pairs.sort_by_key(|&(a, b)| (pos[0][a], pos[0][b]));
+    crate::sort::sort_by_key(&mut pairs, |&(a, b)| (pos[0][a], pos[0][b]));
     Some(pairs)
 }
 

@@ -90,7 +90,7 @@ fn slots(meta: &[LineMeta], group: &[Member]) -> Option<Vec<(usize, usize)>> {
         }
         out.push((first, p.len()));
     }
-    out.sort_unstable();
+    crate::sort::sort(&mut out);
     Some(out)
 }
 
@@ -127,7 +127,7 @@ fn contents(logs: &[String], meta: &[LineMeta], slots: &[(usize, usize)]) -> Vec
 /// `n! / Π m!` over the multiplicities `m` of equal blocks.
 pub(crate) fn multinomial(blocks: &[Vec<String>]) -> u128 {
     let mut sorted: Vec<&Vec<String>> = blocks.iter().collect();
-    sorted.sort_unstable();
+    crate::sort::sort(&mut sorted);
     let mut out = factorial(blocks.len());
     let mut run = 1;
     for w in sorted.windows(2) {
@@ -170,7 +170,7 @@ pub(crate) fn speaking(meta: &[LineMeta], mark: &Mark) -> Vec<(u32, Vec<usize>)>
         .map(|(i, lines)| (i, lines.into_iter().filter(|&p| meta[p].pattern.is_some()).collect::<Vec<_>>()))
         .filter(|(_, lines)| !lines.is_empty())
         .collect();
-    members.sort_by_key(|(_, lines)| lines[0]);
+    crate::sort::sort_by_key(&mut members, |(_, lines)| lines[0]);
     members
 }
 
@@ -211,7 +211,7 @@ pub(crate) fn canonical(
     let mut kept = Vec::new();
     for mut group in blocks {
         let Some(slots) = slots(&meta, &group) else { continue };
-        group.sort_unstable();
+        crate::sort::sort(&mut group);
         let blocks: Vec<(Vec<String>, Vec<LineMeta>)> = group
             .iter()
             .map(|m| {
@@ -470,7 +470,7 @@ impl Entry {
                     continue;
                 };
                 let mut blocks = contents(logs, meta, &slots);
-                blocks.sort_by(|a, b| a.0.cmp(&b.0));
+                crate::sort::sort_by(&mut blocks, |a, b| a.0.cmp(&b.0));
                 loop {
                     if next.len() >= max {
                         break;

@@ -37,7 +37,7 @@ impl<'a> Lines<'a> {
     /// Ready to answer for `offsets` (clamped to the source): one pass over `src`.
     pub(crate) fn new(src: &'a str, offsets: impl IntoIterator<Item = usize>) -> Self {
         let mut offsets: Vec<usize> = offsets.into_iter().map(|o| o.min(src.len())).collect();
-        offsets.sort_unstable();
+        crate::sort::sort(&mut offsets);
         offsets.dedup();
         let bytes = src.as_bytes();
         let (mut line, mut prev) = (0, 0);
@@ -208,7 +208,7 @@ impl Excerpt {
                 }
             })
             .collect();
-        placed.sort_by_key(|p| (p.first_line, p.start));
+        crate::sort::sort_by_key(&mut placed, |p| (p.first_line, p.start));
 
         // Groups of labels whose lines touch and that fit one window.
         let mut groups: Vec<Vec<Placed>> = Vec::new();

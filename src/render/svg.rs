@@ -702,12 +702,22 @@ fn layout(collected: &Collected, x_start: f64) -> Layout {
 }
 
 /// A number for an SVG attribute: at most one decimal, no trailing `.0`.
+/// Written with integers (what `{:.1}` of the rounded value writes): float
+/// formatting is about 17 KB of the WebAssembly module's code.
 fn n(v: f64) -> String {
     let r = (v * 10.0).round() / 10.0;
     if r.fract() == 0.0 {
         format!("{}", r as i64)
+    } else if r.is_nan() {
+        "NaN".to_string()
+    } else if r.is_infinite() {
+        if r > 0.0 { "inf" } else { "-inf" }.to_string()
     } else {
-        format!("{r:.1}")
+        // |r| < 2^52 / 10 here (larger floats are whole), so the tenths are exact.
+        let tenths = (v * 10.0).round() as i64;
+        let sign = if tenths < 0 { "-" } else { "" };
+        let t = tenths.unsigned_abs();
+        format!("{sign}{}.{}", t / 10, t % 10)
     }
 }
 
@@ -735,7 +745,7 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
         )],
         Ending::Unhandled { .. } | Ending::Unsettled { .. } => {
             let exit = trace.ending.process_exit().unwrap_or_default();
-            let mut first = exit[..1].to_uppercase();
+            let mut first = exit[..1].to_ascii_uppercase();
             first.push_str(&exit[1..]);
             vec![format!("{first}.")]
         }
@@ -1042,4 +1052,29 @@ pub fn to_svg(trace: &Trace) -> String {
     }
     out.push_str("</g>\n</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::n;
+
+    /// `n` writes what `{:.1}` of the value rounded to tenths writes.
+    #[test]
+    fn numbers_as_float_formatting_writes_them() {
+        let mut rng = fastrand::Rng::with_seed(15);
+        let mut values = vec![0.0, -0.0, 0.04, 0.05, -0.05, 0.25, 1.15, -2.35, 12.5, 599.95, -1e-9, 1e15 + 0.3];
+        values.extend((0..10_000).map(|_| (rng.f64() - 0.5) * 10f64.powi(rng.i32(0..8))));
+        for v in values {
+            let r = (v * 10.0).round() / 10.0;
+            let float = if r.fract() == 0.0 {
+                format!("{}", r as i64)
+            } else {
+                format!("{r:.1}")
+            };
+            assert_eq!(n(v), float, "{v}");
+        }
+        assert_eq!(n(-2.35), "-2.4");
+        assert_eq!(n(f64::NAN), "NaN");
+        assert_eq!(n(f64::NEG_INFINITY), "-inf");
+    }
 }

@@ -109,7 +109,7 @@ impl<C> ThreadPool<C> {
     /// with the tick each is ready at.
     pub fn each_completion(&self, f: &mut dyn FnMut(PoolItem, &C)) {
         let mut done: Vec<&Completion<C>> = self.completions.iter().map(|Reverse(c)| c).collect();
-        done.sort_unstable_by_key(|c| c.key());
+        crate::sort::sort_by_key(&mut done, |c| c.key());
         for c in done {
             f(
                 PoolItem::Ready {
@@ -304,7 +304,7 @@ impl<C> ThreadPool<C> {
         use std::hash::Hash;
         let rel = |t: u64| t as i128 - base as i128;
         let mut running: Vec<(i128, i128)> = self.running.iter().map(|r| (rel(r.0 .0), rel(r.0 .4))).collect();
-        running.sort_unstable();
+        crate::sort::sort(&mut running);
         running.hash(h);
         for (thread, cb) in self.running_cbs.iter().enumerate() {
             if let Some(cb) = cb {
@@ -319,7 +319,7 @@ impl<C> ThreadPool<C> {
             .iter()
             .map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant))
             .collect();
-        done.sort_unstable();
+        crate::sort::sort(&mut done);
         done.hash(h);
         for c in &self.completions {
             c.0.cb.hash(h);

@@ -312,7 +312,7 @@ impl ListQueue {
             }
             return;
         }
-        self.batch.sort_unstable_by_key(|k| std::cmp::Reverse(k.key()));
+        crate::sort::sort_by_key(&mut self.batch, |k| std::cmp::Reverse(k.key()));
         if self.run.is_empty() {
             std::mem::swap(&mut self.run, &mut self.batch);
             return;
@@ -496,7 +496,7 @@ impl<C> NodeTimers<C> {
     /// in the order the timers phase takes the lists, each list in its order.
     pub fn each(&self, f: &mut dyn FnMut(u64, &C)) {
         let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive()).collect();
-        lists.sort_unstable_by_key(|l| (l.expiry, l.id));
+        crate::sort::sort_by_key(&mut lists, |l| (l.expiry, l.id));
         for list in lists {
             let mut at = list.head;
             while at != NIL {
@@ -872,7 +872,7 @@ impl<C> NodeTimers<C> {
         use std::hash::Hash;
         let rel = |t: u64| if t == u64::MAX { i128::MAX } else { t as i128 - base as i128 };
         let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive()).collect();
-        lists.sort_unstable_by_key(|l| (l.expiry, l.id));
+        crate::sort::sort_by_key(&mut lists, |l| (l.expiry, l.id));
         for l in lists {
             (u64::from(l.delay), rel(l.expiry)).hash(h);
             let mut index = l.head;

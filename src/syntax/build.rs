@@ -97,7 +97,7 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
     // The merged body grew by doubling: give back the room it does not use
     // (a large vector shrinks in place) before the run holds it throughout.
     file.body.shrink_to_fit();
-    problems.sort_by_key(|p| (p.span.start(), p.span.end()));
+    crate::sort::sort_by_key(&mut problems, |p| (p.span.start(), p.span.end()));
     if stopped || problems.len() > MAX_KEPT {
         let at = problems.get(MAX_KEPT).or(problems.last()).map_or(Span::default(), |p| p.span);
         problems.truncate(MAX_KEPT);

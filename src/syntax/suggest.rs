@@ -38,17 +38,36 @@ pub fn keywords() -> String {
 /// is too far from the word's to be that close is not compared (the distance
 /// takes time and memory proportional to the product of the lengths).
 pub fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let lower = word.to_lowercase();
+    let lower = lowercase_for_ascii(word);
     let limit = (word.chars().count() / 3).max(1);
     let length = lower.chars().count();
     candidates
         .iter()
-        .map(|c| (c.to_lowercase(), *c))
+        .map(|c| (lowercase_for_ascii(c), *c))
         .filter(|(l, _)| l.chars().count().abs_diff(length) <= limit)
         .map(|(l, c)| (strsim::damerau_levenshtein(&lower, &l), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
+}
+
+/// `word` lowercased as far as comparing it with ASCII words (every candidate
+/// of [`closest`]: keywords, names) can tell: what `str::to_lowercase` gives
+/// but for non-ASCII characters whose lowercase holds no ASCII character,
+/// which are kept (they match no candidate's character either way). Unicode's
+/// case tables would be about 8 KB of the WebAssembly module, gzipped.
+fn lowercase_for_ascii(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars() {
+        match c {
+            // KELVIN SIGN and LATIN CAPITAL LETTER I WITH DOT ABOVE: the two
+            // non-ASCII characters whose lowercase holds an ASCII letter.
+            '\u{212A}' => out.push('k'),
+            '\u{130}' => out.push_str("i\u{307}"),
+            c => out.push(c.to_ascii_lowercase()),
+        }
+    }
+    out
 }
 
 /// The `.loop` statement for a JavaScript (Node.js) API name, e.g.
@@ -149,6 +168,7 @@ mod tests {
         );
         // The promise language's keywords and the directives are suggested too.
         assert_eq!(closest("asyn", &items()), Some("async"));
+        assert_eq!(closest("NEXTTIC\u{212A}", &items()), Some("nextTick"));
         assert_eq!(closest("promis", &items()), Some("promise"));
         assert_eq!(closest("chian", &items()), Some("chain"));
         assert_eq!(closest("rejection", &items()), Some("rejections"));
@@ -165,5 +185,20 @@ mod tests {
         // A distance table per candidate would take 10⁷ × 10 cells each.
         assert_eq!(closest(&"x".repeat(10_000_000), &statements), None);
         assert_eq!(closest(&"timeout".repeat(1_000_000), &statements), None);
+    }
+
+    /// Compared with an ASCII word, every character lowercases as
+    /// `str::to_lowercase` lowercases it: as many characters, the same ASCII
+    /// ones in the same places.
+    #[test]
+    fn lowercase_for_ascii_matches_unicode_against_ascii() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let ours: Vec<char> = lowercase_for_ascii(&c.to_string()).chars().collect();
+            let unicode: Vec<char> = c.to_lowercase().collect();
+            assert_eq!(ours.len(), unicode.len(), "{c:?}");
+            for (a, b) in ours.iter().zip(&unicode) {
+                assert!(a == b || !(a.is_ascii() || b.is_ascii()), "{c:?}: {a:?} vs {b:?}");
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@
 // Everything the page shows from a file goes in through textContent; the one
 // exception is the SVG picture, which loopsim generates and escapes itself.
 
-import init, * as loopsim from './loopsim_web.js';
+import init, * as loopsim from './loopsim.js';
 import { renderHighlighted } from './highlight.js';
 import { buildFragment, parseFragment, NODE_PROFILES, MAX_SHARED_BYTES } from './share.js';
 import { Slot, Cancelled, compileModule } from './engine.js';
@@ -870,7 +870,7 @@ async function main() {
   document.documentElement.dataset.scriptMs = String(Math.round(performance.now()));
   wire();
   try {
-    const module = await compileModule(new URL('./loopsim_web_bg.wasm', import.meta.url));
+    const module = await compileModule(new URL('./loopsim_bg.wasm', import.meta.url));
     await init({ module_or_path: module });
     engine.run = new Slot(module, loopsim);
     // The worker index.html started, booted meanwhile (or a new one, starting while this thread reads the examples).

@@ -1,6 +1,6 @@
 // One worker of engine.js: the first message brings the compiled module,
 // each later one a call { seq, fn, args } → { seq, answer } or { seq, error }.
-import init, * as loopsim from './loopsim_web.js';
+import init, * as loopsim from './loopsim.js';
 
 const CALLS = new Set(['run', 'orders', 'predict']);
 let ready = null;

@@ -103,7 +103,7 @@ before(async () => {
   }
   if (process.env.PLAYGROUND_URL) base = process.env.PLAYGROUND_URL.replace(/\/$/, '');
   else {
-    for (const name of ['index.html', 'app.js', 'loopsim_web.js', 'loopsim_web_bg.wasm']) {
+    for (const name of ['index.html', 'app.js', 'loopsim.js', 'loopsim_bg.wasm']) {
       if (!fs.existsSync(path.join(DIST, name))) throw new Error(`web/dist/${name} is missing: run \`bash web/build.sh\` first`);
     }
     server = await serve(DIST);

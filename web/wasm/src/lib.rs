@@ -13,7 +13,7 @@ use loopsim::load::{self, LoadError, Loaded};
 use loopsim::orders::{self, SearchBounds};
 use loopsim::problem::{FileProblems, Problem};
 use loopsim::sched::NodeProfile;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::ffi::OsString;
@@ -39,9 +39,9 @@ pub fn examples() -> String {
     Value::Array(list).to_string()
 }
 
-/// The options every function takes (JSON; each key optional).
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// The options every function takes (JSON; each key optional, `null` as
+/// absent): `node`, `pool`, `name`, `timeLimitMs`.
+#[derive(Debug, Default)]
 pub struct Options {
     /// `--node`: "26", "24", "22", "20" or "10" (default: the file's `node N`, else 26).
     node: Option<String>,
@@ -59,7 +59,34 @@ impl Options {
         if options.trim().is_empty() {
             return Ok(Options::default());
         }
-        let opts: Options = serde_json::from_str(options).map_err(|e| format!("bad options: {e}"))?;
+        // Read from a JSON value, not with serde's derive: its error texts
+        // format floats, and float formatting is about 6 KB of the module, gzipped.
+        let value: Value = serde_json::from_str(options).map_err(|e| format!("bad options: {e}"))?;
+        let Value::Object(keys) = value else {
+            return Err("bad options: not a JSON object".into());
+        };
+        let mut opts = Options::default();
+        for (key, value) in keys {
+            let string = || match &value {
+                Value::String(s) => Ok(Some(s.clone())),
+                Value::Null => Ok(None),
+                _ => Err(format!("bad options: {key} is not a string")),
+            };
+            let whole = || match &value {
+                Value::Null => Ok(None),
+                v => v
+                    .as_u64()
+                    .map(Some)
+                    .ok_or_else(|| format!("bad options: {key} is not a whole number")),
+            };
+            match key.as_str() {
+                "node" => opts.node = string()?,
+                "pool" => opts.pool = whole()?,
+                "name" => opts.name = string()?,
+                "timeLimitMs" => opts.time_limit_ms = whole()?,
+                _ => return Err(format!("bad options: unknown key {key:?} (node, pool, name, timeLimitMs)")),
+            }
+        }
         if let Some(n) = &opts.node {
             if !["10", "20", "22", "24", "26"].contains(&n.as_str()) {
                 return Err(format!("bad options: node {n:?} is not one of 26, 24, 22, 20, 10"));
@@ -258,6 +285,20 @@ fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Optio
                 labels: Vec::new(),
             }],
         ),
+    }
+}
+
+/// A JSON array of strings (read as a JSON value: see [`Options::parse`]).
+fn string_array(json: &str) -> Result<Vec<String>, String> {
+    match serde_json::from_str(json).map_err(|e| e.to_string())? {
+        Value::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::String(s) => Ok(s),
+                _ => Err("not a string".to_string()),
+            })
+            .collect(),
+        _ => Err("not a JSON array".to_string()),
     }
 }
 
@@ -518,7 +559,7 @@ pub fn predict(source: &str, lines: &str, options: &str) -> String {
         Ok(o) => o,
         Err(e) => return bad_options(&e),
     };
-    let lines: Vec<String> = match serde_json::from_str(lines) {
+    let lines = match string_array(lines) {
         Ok(l) => l,
         Err(e) => return bad_options(&format!("lines: {e}")),
     };
@@ -563,8 +604,7 @@ pub fn predict(source: &str, lines: &str, options: &str) -> String {
     .to_string()
 }
 
-/// The npm package's command line (the `cli` feature: `npm/`).
-#[cfg(feature = "cli")]
+/// The npm package's command line (`npm/`): the same module as the page's.
 mod npm;
 
 #[cfg(test)]
@@ -750,5 +790,15 @@ mod tests {
         assert_eq!(out["exit"], 2);
         let out: Value = serde_json::from_str(&run("", r#"{"colour":1}"#)).unwrap();
         assert_eq!(out["exit"], 2);
+        assert_eq!(
+            out["rendered"],
+            "error: bad options: unknown key \"colour\" (node, pool, name, timeLimitMs)\n"
+        );
+        let out: Value = serde_json::from_str(&run("", r#"{"pool":1.5}"#)).unwrap();
+        assert_eq!(out["rendered"], "error: bad options: pool is not a whole number\n");
+        let out: Value = serde_json::from_str(&run("", r#"{"pool":null,"name":"a.loop"}"#)).unwrap();
+        assert_eq!(out["exit"], 0);
+        let out: Value = serde_json::from_str(&predict("", r#"["a",1]"#, "")).unwrap();
+        assert_eq!(out["rendered"], "error: lines: not a string\n");
     }
 }
