@@ -78,7 +78,8 @@ struct Timer<C> {
     /// in the top bit ([`REPEAT`]), whether it is an interval.
     delay_repeat: u32,
     /// The next timer of its list ([`NIL`] for the last); for a
-    /// [`TimerState::Single`] timer, its list's id.
+    /// [`TimerState::Single`] timer, its list's id; for a free slot, the
+    /// next free slot.
     next: u32,
     /// The [`TimerState`] in the low 3 bits ([`STATE_MASK`]), the slot's
     /// generation (which [`TimerId`]s name it) in the high 29, wrapping.
@@ -519,7 +520,10 @@ pub enum Head<C> {
 /// phase runs (`R` in docs/scheduling.md rule 3).
 pub struct NodeTimers<C> {
     timers: Vec<Timer<C>>,
-    free: Vec<u32>,
+    /// The free slots, a stack linked through [`Timer::next`] ([`NIL`]:
+    /// none): no memory of its own, where a vector of them would take 4
+    /// bytes a timer once a million timers have run.
+    free: u32,
     lists: Vec<TimerList>,
     free_lists: Vec<u32>,
     /// The list of each delay (Node's `timerListMap`). A dropped list's entry
@@ -541,7 +545,7 @@ impl<C> Default for NodeTimers<C> {
     fn default() -> Self {
         NodeTimers {
             timers: Vec::new(),
-            free: Vec::new(),
+            free: NIL,
             lists: Vec::new(),
             free_lists: Vec::new(),
             by_delay: DelayMap::default(),
@@ -660,9 +664,8 @@ impl<C> NodeTimers<C> {
             .ok()
             .filter(|&d| d != 0 && d & REPEAT == 0)
             .expect("a coerced delay is 1 to 2³¹−1");
-        let index = match self.free.pop() {
-            Some(i) => i,
-            None => {
+        let index = match self.free {
+            NIL => {
                 self.timers.push(Timer {
                     start: 0,
                     delay_repeat: 0,
@@ -672,6 +675,10 @@ impl<C> NodeTimers<C> {
                     cb: None,
                 });
                 (self.timers.len() - 1) as u32
+            }
+            free => {
+                self.free = self.timers[free as usize].next;
+                free
             }
         };
         let timer = &mut self.timers[index as usize];
@@ -914,9 +921,9 @@ impl<C> NodeTimers<C> {
             self.live -= 1;
         }
         timer.set_state(TimerState::Free);
-        timer.next = NIL;
+        timer.next = self.free;
         timer.cb = None;
-        self.free.push(index);
+        self.free = index;
     }
 
     /// The smallest key whose list is live, dropping stale keys.

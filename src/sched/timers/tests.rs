@@ -203,6 +203,26 @@ fn a_cleared_handle_of_a_reused_slot_is_stale() {
     assert_eq!(timers.live(), 0);
 }
 
+/// The free slots, in the order they are reused (last freed first).
+fn free_slots(timers: &NodeTimers<u32>) -> usize {
+    std::iter::successors(Some(timers.free), |&i| Some(timers.timers[i as usize].next))
+        .take_while(|&i| i != NIL)
+        .count()
+}
+
+#[test]
+fn freed_slots_are_reused_last_freed_first() {
+    let mut timers: NodeTimers<u32> = NodeTimers::default();
+    let ids: Vec<TimerId> = (0..4).map(|i| timers.insert(0, 10 + i, false, i as u32)).collect();
+    for i in [2, 0, 3] {
+        assert!(timers.clear(ids[i]));
+    }
+    assert_eq!(free_slots(&timers), 3);
+    let again: Vec<u32> = (0..4).map(|i| timers.insert(0, 20 + i, false, 9).index).collect();
+    assert_eq!(again, [3, 0, 2, 4]);
+    assert_eq!(free_slots(&timers), 0);
+}
+
 /// The live lists' records: [`TimerList`]s, and single timers' lists.
 fn lists_and_singles(timers: &NodeTimers<u32>) -> (usize, usize) {
     let lists = timers.lists.iter().filter(|l| l.alive()).count();
@@ -241,7 +261,7 @@ fn a_cleared_single_timer_is_released_and_its_key_is_stale_when_its_slot_is_reus
     timers.insert(1, 9, false, 2);
     assert!(timers.clear(a));
     assert!(!timers.clear(a));
-    assert_eq!((timers.live(), timers.free.len()), (1, 1));
+    assert_eq!((timers.live(), free_slots(&timers)), (1, 1));
     // Reuses a's slot, due at 10 as a was, after the list of 2: a's key
     // (due at 10, an older id) must not run it first.
     let c = timers.insert(2, 8, false, 3);
