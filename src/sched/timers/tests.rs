@@ -205,9 +205,12 @@ fn a_cleared_handle_of_a_reused_slot_is_stale() {
 
 /// The free slots, in the order they are reused (last freed first).
 fn free_slots(timers: &NodeTimers<u32>) -> usize {
-    std::iter::successors(Some(timers.free), |&i| Some(timers.timers[i as usize].next))
-        .take_while(|&i| i != NIL)
-        .count()
+    let (mut count, mut at) = (0, timers.free);
+    while at != NIL {
+        count += 1;
+        at = timers.timers[at as usize].next;
+    }
+    count
 }
 
 #[test]
