@@ -325,7 +325,8 @@ impl ListQueue {
             }
             return;
         }
-        self.batch.sort_unstable_by_key(|k| std::cmp::Reverse(k.key()));
+        sort_keys(&mut self.batch);
+        self.batch.reverse();
         if self.run.is_empty() {
             std::mem::swap(&mut self.run, &mut self.batch);
             return;
@@ -381,6 +382,64 @@ impl ListQueue {
     /// list the timers phase takes soon, for prefetching.
     fn ahead(&self, distance: usize) -> Option<ListKey> {
         self.run.len().checked_sub(distance + 1).map(|i| self.run[i])
+    }
+}
+
+/// Sorts keys by `(expiry, id)`, smallest first: a radix sort in place on
+/// the expiry's bits (a byte at a time from the highest that differ), each
+/// small bucket by comparisons. Keys are unique, so the order is that of
+/// any sort; no memory beside the keys (the batch is sorted when the most
+/// timers wait at once).
+fn sort_keys(keys: &mut [ListKey]) {
+    let (Some(min), Some(max)) = (keys.iter().map(|k| k.expiry).min(), keys.iter().map(|k| k.expiry).max()) else {
+        return;
+    };
+    let bits = 64 - (max - min).leading_zeros();
+    radix_sort_keys(keys, min, bits.saturating_sub(8));
+}
+
+/// [`sort_keys`] of keys whose expiries, less `min`, agree above bit
+/// `shift + 8`: bucketed by bits `shift..shift + 8`, each bucket sorted.
+fn radix_sort_keys(keys: &mut [ListKey], min: u64, shift: u32) {
+    /// Buckets at most this long are sorted by comparisons.
+    const SMALL: usize = 48;
+    if keys.len() <= SMALL {
+        keys.sort_unstable_by_key(|k| k.key());
+        return;
+    }
+    let digit = |k: &ListKey| ((k.expiry - min) >> shift) as usize & 0xff;
+    let mut ends = [0usize; 256];
+    for k in keys.iter() {
+        ends[digit(k)] += 1;
+    }
+    let mut starts = [0usize; 256];
+    let mut sum = 0;
+    for (b, end) in ends.iter_mut().enumerate() {
+        starts[b] = sum;
+        sum += *end;
+        *end = sum;
+    }
+    // In place (American flag sort): each key is swapped into its bucket.
+    let mut heads = starts;
+    for b in 0..256 {
+        while heads[b] < ends[b] {
+            let d = digit(&keys[heads[b]]);
+            if d == b {
+                heads[b] += 1;
+            } else {
+                keys.swap(heads[b], heads[d]);
+                heads[d] += 1;
+            }
+        }
+    }
+    for b in 0..256 {
+        let bucket = &mut keys[starts[b]..ends[b]];
+        if shift == 0 {
+            // One expiry: by id.
+            bucket.sort_unstable_by_key(|k| k.key());
+        } else {
+            radix_sort_keys(bucket, min, shift.saturating_sub(8));
+        }
     }
 }
 
@@ -827,7 +886,14 @@ impl<C> NodeTimers<C> {
     fn renumber(&mut self) {
         const TAKEN: u32 = u32::MAX;
         let queue = std::mem::take(&mut self.queue);
-        let mut keys: Vec<ListKey> = queue.run.iter().chain(&queue.batch).copied().chain(queue.heap.keys()).filter(|&k| self.key_is_live(k)).collect();
+        let mut keys: Vec<ListKey> = queue
+            .run
+            .iter()
+            .chain(&queue.batch)
+            .copied()
+            .chain(queue.heap.keys())
+            .filter(|&k| self.key_is_live(k))
+            .collect();
         if let Some(k) = self.taken {
             keys.push(ListKey::new(k.expiry, k.id, TAKEN));
         }
@@ -870,7 +936,8 @@ impl<C> NodeTimers<C> {
     /// The list of `delay` is gone, its `by_delay` entry left behind, stale.
     fn dropped(&mut self, delay: u32) {
         let (lists, timers, taken) = (&self.lists, &self.timers, self.taken);
-        self.by_delay.dropped(delay, |d, owner| entry_is_live(lists, timers, taken, d, owner));
+        self.by_delay
+            .dropped(delay, |d, owner| entry_is_live(lists, timers, taken, d, owner));
     }
 
     /// `clearTimeout`/`clearInterval`: unlinks the timer; a list it empties is

@@ -93,6 +93,28 @@ fn a_large_batch_is_merged_into_the_run_a_small_one_goes_to_the_heap() {
 }
 
 #[test]
+fn keys_sort_by_expiry_then_id_whatever_their_spread() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    // Spreads of expiry: one value, a few (ties by id), 17 bits, all 64.
+    for spread in [1u64, 7, 100_000, u64::MAX] {
+        for len in [0usize, 1, 47, 48, 49, 300, 20_000] {
+            let mut keys: Vec<ListKey> = (0..len)
+                .map(|i| {
+                    let expiry = 1000u64.wrapping_add(rng.next() % spread.max(1));
+                    let expiry = if spread == u64::MAX { rng.next() } else { expiry };
+                    ListKey::new(expiry, rng.next() as u32, i as u32)
+                })
+                .collect();
+            let mut want: Vec<(u64, u64)> = keys.iter().map(|k| k.key()).collect();
+            want.sort_unstable();
+            sort_keys(&mut keys);
+            let got: Vec<(u64, u64)> = keys.iter().map(|k| k.key()).collect();
+            assert_eq!(got, want, "spread {spread}, {len} keys");
+        }
+    }
+}
+
+#[test]
 fn the_delay_map_keeps_small_delays_in_its_table_and_large_ones_in_a_hash_map() {
     let mut map = DelayMap::default();
     assert_eq!(map.get(5), None);
@@ -339,9 +361,7 @@ fn list_ids_numbered_again_when_they_run_out_keep_the_order_of_the_lists() {
     timers.insert(101, 4, false, 2);
     timers.begin_run();
     let l = timers.next_due_list(105).expect("due at 105");
-    let Head::Due(due) = timers.head(l, 105) else {
-        panic!("due")
-    };
+    let Head::Due(due) = timers.head(l, 105) else { panic!("due") };
     assert_eq!(due.cb, 1);
     timers.next_list_id = u32::MAX;
     timers.insert(103, 2, false, 3);
