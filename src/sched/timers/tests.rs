@@ -342,8 +342,10 @@ fn a_cleared_timer_of_a_list_made_from_a_single_timer() {
 
 #[test]
 fn list_ids_numbered_again_when_they_run_out_keep_the_order_of_the_lists() {
-    let mut timers: NodeTimers<u32> = NodeTimers::default();
-    timers.next_list_id = u32::MAX - 3;
+    let mut timers: NodeTimers<u32> = NodeTimers {
+        next_list_id: u32::MAX - 3,
+        ..NodeTimers::default()
+    };
     // Ten lists due at 100 (ties broken by id: the order they were made),
     // one of them made a list record, one cleared; ids run out at the fourth.
     let mut ids = Vec::new();
