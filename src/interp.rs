@@ -6,7 +6,7 @@
 mod promises;
 
 use promises::{Env, Exec, Flow, PromiseRt};
-pub(crate) use promises::{FsThen, Task};
+pub(crate) use promises::{FsTask, FsThen, Task};
 
 use crate::sched::{Ctx, EventLoop, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
 use crate::syntax::ast::*;
@@ -740,18 +740,15 @@ impl<'a> Interp<'a> {
         let inst = match task {
             Task::Cb(inst) => inst,
             // An `fs.readFile`/`fs.writeFile` round trip before its last: the next one.
-            Task::Fs { then, left } if left > 1 => {
-                sched.submit(0, Task::Fs { then, left: left - 1 });
+            Task::Fs(mut fs) if fs.left > 1 => {
+                fs.left -= 1;
+                sched.submit(0, Task::Fs(fs));
                 return Ok(());
             }
-            Task::Fs {
-                then: FsThen::Settle { promise, site },
-                ..
-            } => return self.settle(sched, promise, site, explain::SettledBy::FsCall),
-            Task::Fs {
-                then: FsThen::Callback(inst),
-                ..
-            } => inst,
+            Task::Fs(fs) => match fs.then {
+                FsThen::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::FsCall),
+                FsThen::Callback(inst) => inst,
+            },
             Task::Job { id, .. } => return self.run_job(sched, id, ctx),
             Task::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::Timer(ctx.phase)),
         };
@@ -1308,17 +1305,17 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, p
         // after the last (rule 4; how many: the profile's).
         Kind::ReadFile => sched.submit(
             0,
-            Task::Fs {
+            Task::Fs(Box::new(FsTask {
                 then: FsThen::Callback(inst),
                 left: profile.read_file_round_trips(),
-            },
+            })),
         ),
         Kind::WriteFile => sched.submit(
             0,
-            Task::Fs {
+            Task::Fs(Box::new(FsTask {
                 then: FsThen::Callback(inst),
                 left: profile.write_file_round_trips(),
-            },
+            })),
         ),
     }
     None

@@ -81,8 +81,8 @@ pub(crate) enum Flow {
 }
 
 /// What the scheduler queues: a callback statement or link, a V8 promise job, or the callback of
-/// a `timers/promises` timer.
-#[derive(Debug, Clone, Copy)]
+/// a `timers/promises` timer. 40 bytes (a size test holds it): each pending timer holds one.
+#[derive(Debug, Clone)]
 pub(crate) enum Task<'a> {
     /// A callback (`timeout`, `immediate`, …), the main module, or a link run alone by `again`.
     Cb(Instance<'a>),
@@ -93,7 +93,17 @@ pub(crate) enum Task<'a> {
     Settle { promise: PromiseId, site: Site },
     /// A thread-pool round trip of `readFile`/`writeFile`: `left` of them, this one included;
     /// after the last, the callback runs (the statement) or the promise fulfils (the operand).
-    Fs { then: FsThen<'a>, left: u64 },
+    /// Boxed: the rare round trip is what would make every task 48 bytes.
+    Fs(Box<FsTask<'a>>),
+}
+
+/// A `readFile`/`writeFile` round trip ([`Task::Fs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FsTask<'a> {
+    /// What runs after the last round trip.
+    pub(crate) then: FsThen<'a>,
+    /// Round trips left, this one included.
+    pub(crate) left: u64,
 }
 
 /// What follows the last round trip of `readFile`/`writeFile`.
@@ -110,10 +120,13 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
     fn class(&self) -> Option<(crate::orders::node20::Class, u32)> {
         let (inst, left) = match self {
             Task::Cb(inst) => (inst, 0),
-            Task::Fs {
-                then: FsThen::Callback(inst),
-                left,
-            } => (inst, *left),
+            Task::Fs(fs) => match &**fs {
+                FsTask {
+                    then: FsThen::Callback(inst),
+                    left,
+                } => (inst, *left),
+                _ => return None,
+            },
             _ => return None,
         };
         if inst.link != 0 || inst.alone {
@@ -160,10 +173,13 @@ impl Task<'_> {
     fn completion_callback(&self) -> Option<&Instance<'_>> {
         match self {
             Task::Cb(inst) => Some(inst),
-            Task::Fs {
-                then: FsThen::Callback(inst),
-                left: 1,
-            } => Some(inst),
+            Task::Fs(fs) => match &**fs {
+                FsTask {
+                    then: FsThen::Callback(inst),
+                    left: 1,
+                } => Some(inst),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -180,14 +196,16 @@ impl Hash for Task<'_> {
             Task::Cb(inst) => (0u8, inst).hash(h),
             Task::Job { site, .. } => (1u8, site).hash(h),
             Task::Settle { site, .. } => (2u8, site.0).hash(h),
-            Task::Fs {
-                then: FsThen::Callback(inst),
-                left,
-            } => (3u8, inst, left).hash(h),
-            Task::Fs {
-                then: FsThen::Settle { site, .. },
-                left,
-            } => (4u8, site.0, left).hash(h),
+            Task::Fs(fs) => match &**fs {
+                FsTask {
+                    then: FsThen::Callback(inst),
+                    left,
+                } => (3u8, inst, left).hash(h),
+                FsTask {
+                    then: FsThen::Settle { site, .. },
+                    left,
+                } => (4u8, site.0, left).hash(h),
+            },
         }
     }
 }
@@ -198,14 +216,10 @@ impl fmt::Display for Task<'_> {
             Task::Cb(inst) => inst.fmt(f),
             Task::Job { .. } => f.write_str("a promise job"),
             Task::Settle { .. } => f.write_str("a timers/promises timer"),
-            Task::Fs {
-                then: FsThen::Callback(inst),
-                ..
-            } => inst.fmt(f),
-            Task::Fs {
-                then: FsThen::Settle { .. },
-                ..
-            } => f.write_str("an fs.promises call"),
+            Task::Fs(fs) => match &fs.then {
+                FsThen::Callback(inst) => inst.fmt(f),
+                FsThen::Settle { .. } => f.write_str("an fs.promises call"),
+            },
         }
     }
 }
@@ -484,17 +498,13 @@ impl<'a> Interp<'a> {
     /// verbose trace names it, or the promise work it stands for.
     pub(super) fn describe_task(&self, task: &Task<'a>) -> String {
         match task {
-            Task::Cb(inst)
-            | Task::Fs {
-                then: FsThen::Callback(inst),
-                ..
-            } => self.describe_instance(inst),
+            Task::Cb(inst) => self.describe_instance(inst),
             Task::Job { site, .. } => format!("promise job (line {})", self.site_line(Site(*site))),
             Task::Settle { site, .. } => format!("timers/promises timer (line {})", self.site_line(*site)),
-            Task::Fs {
-                then: FsThen::Settle { site, .. },
-                ..
-            } => format!("fs.promises call (line {})", self.site_line(*site)),
+            Task::Fs(fs) => match &fs.then {
+                FsThen::Callback(inst) => self.describe_instance(inst),
+                FsThen::Settle { site, .. } => format!("fs.promises call (line {})", self.site_line(*site)),
+            },
         }
     }
 
@@ -735,7 +745,7 @@ impl<'a> Interp<'a> {
                     FileOp::Write => self.profile.write_file_round_trips(),
                 };
                 let then = FsThen::Settle { promise: p, site };
-                sched.submit(0, Task::Fs { then, left });
+                sched.submit(0, Task::Fs(Box::new(FsTask { then, left })));
                 Value::Promise(p)
             }
         };
@@ -1330,6 +1340,16 @@ fn pos_stmt<'s>(body: &'s [Stmt], path: &[Pos], _last: &Pos) -> Option<&'s Stmt>
 
 #[cfg(test)]
 mod tests {
+    /// Each pending timer holds a task (issue 14: peak memory per pending
+    /// timer): 40 bytes, the callback's instance with the tag in its niche;
+    /// the rare `readFile`/`writeFile` round trip is boxed.
+    #[test]
+    fn a_task_takes_40_bytes() {
+        assert_eq!(std::mem::size_of::<super::Instance>(), 40);
+        assert_eq!(std::mem::size_of::<super::Task>(), 40);
+        assert_eq!(std::mem::size_of::<Option<super::Task>>(), 40);
+    }
+
     /// The log lines of a run of `src`.
     fn logs(src: &str) -> Vec<String> {
         let loaded = crate::load::load_bytes("t.loop", src.as_bytes()).unwrap();

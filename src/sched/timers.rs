@@ -9,6 +9,11 @@
 //! here it is [`ListQueue`], a sorted run beside an 8-ary heap. Keys are
 //! unique, so any priority queue takes the lists in the same order: the
 //! structure changes the speed, not the schedule.
+//!
+//! A list of one timer has no list record: its queue key names the timer's
+//! slot (the timer is [`TimerState::Single`], its slot holding the list's
+//! id), and it becomes a [`TimerList`] when a second timer of its delay is
+//! armed. A million timers of distinct delays then take no list records.
 
 use rustc_hash::FxHashMap;
 
@@ -46,6 +51,9 @@ enum TimerState {
     ClearedWhileRunning = 3,
     /// Slot unused.
     Free = 4,
+    /// Alone in its list, which has no [`TimerList`]: the list is its queue
+    /// key, naming this slot, and [`Timer::next`] holds the list's id.
+    Single = 5,
 }
 
 impl TimerState {
@@ -55,20 +63,23 @@ impl TimerState {
             1 => TimerState::Cleared,
             2 => TimerState::Running,
             3 => TimerState::ClearedWhileRunning,
+            5 => TimerState::Single,
             _ => TimerState::Free,
         }
     }
 }
 
-/// A timer slot: 24 bytes and its callback (72 bytes for the interpreter's
-/// 48-byte task), so that running a timer touches one or two cache lines.
+/// A timer slot: 24 bytes and its callback (64 bytes for the interpreter's
+/// 40-byte task), so that running a timer touches one cache line or two.
 struct Timer<C> {
     /// The clock reading when the timer was (re-)armed (`_idleStart`), in ticks.
     start: u64,
     /// The coerced delay in ticks (at most [`TIMEOUT_MAX`], so 31 bits) and,
     /// in the top bit ([`REPEAT`]), whether it is an interval.
     delay_repeat: u32,
-    /// The next timer of its list ([`NIL`] for the last).
+    /// The next timer of its list ([`NIL`] for the last); for a
+    /// [`TimerState::Single`] timer, its list's id; for a free slot, the
+    /// next free slot.
     next: u32,
     /// The [`TimerState`] in the low 3 bits ([`STATE_MASK`]), the slot's
     /// generation (which [`TimerId`]s name it) in the high 29, wrapping.
@@ -124,7 +135,7 @@ struct TimerList {
     /// The tick the list is due at (Node's `expiry`).
     expiry: u64,
     /// Its key's tie-breaker in the queue (Node's list id, `timerListId`).
-    id: u64,
+    id: u32,
     /// First and last timer slot, in insertion order, linked through
     /// `Timer::next`; cleared ones are unlinked lazily.
     head: u32,
@@ -137,9 +148,9 @@ impl TimerList {
     }
 }
 
-/// A heap entry: list `list` due at `expiry`, keyed by `(expiry, id)`, in
-/// 16 bytes (four of them to a cache line): the id in the high 40 bits of
-/// `id_list`, the list slot in the low [`LIST_BITS`], so that `id_list`
+/// A heap entry: the list `owner` names due at `expiry`, keyed by
+/// `(expiry, id)`, in 16 bytes (four of them to a cache line): the id in the
+/// high 32 bits of `id_list`, the owner in the low 32, so that `id_list`
 /// orders as the id does. An entry whose list has since been dropped or
 /// re-keyed is stale.
 #[derive(Clone, Copy)]
@@ -148,28 +159,25 @@ struct ListKey {
     id_list: u64,
 }
 
-/// Bits of a list slot in a [`ListKey`]: room for 16 million lists at once,
-/// more than the timers that may wait at once (`MAX_WAITING` in src/interp.rs).
-const LIST_BITS: u32 = 24;
+/// An owner with this bit names the slot of a [`TimerState::Single`] timer
+/// (the rest of its bits), else a [`TimerList`] slot: in [`ListKey`]s and
+/// [`DelayMap`] entries.
+const SINGLE: u32 = 1 << 31;
 
 impl ListKey {
-    fn new(expiry: u64, id: u64, list: u32) -> Self {
-        assert!(
-            list >> LIST_BITS == 0 && id >> (64 - LIST_BITS) == 0,
-            "timer list {list} or list id {id} out of a heap entry's range"
-        );
+    fn new(expiry: u64, id: u32, owner: u32) -> Self {
         ListKey {
             expiry,
-            id_list: id << LIST_BITS | u64::from(list),
+            id_list: u64::from(id) << 32 | u64::from(owner),
         }
     }
 
-    fn id(&self) -> u64 {
-        self.id_list >> LIST_BITS
+    fn id(&self) -> u32 {
+        (self.id_list >> 32) as u32
     }
 
-    fn list(&self) -> u32 {
-        (self.id_list & ((1 << LIST_BITS) - 1)) as u32
+    fn owner(&self) -> u32 {
+        self.id_list as u32
     }
 
     fn key(&self) -> (u64, u64) {
@@ -234,6 +242,11 @@ impl ListHeap {
             i = parent;
         }
         self.set(i, key);
+    }
+
+    /// Every key, in no order.
+    fn keys(&self) -> impl Iterator<Item = ListKey> + '_ {
+        (0..self.len).map(|i| self.key(i))
     }
 
     fn pop(&mut self) -> Option<ListKey> {
@@ -312,7 +325,8 @@ impl ListQueue {
             }
             return;
         }
-        crate::sort::sort_by_key(&mut self.batch, |k| std::cmp::Reverse(k.key()));
+        sort_keys(&mut self.batch);
+        self.batch.reverse();
         if self.run.is_empty() {
             std::mem::swap(&mut self.run, &mut self.batch);
             return;
@@ -371,6 +385,64 @@ impl ListQueue {
     }
 }
 
+/// Sorts keys by `(expiry, id)`, smallest first: a radix sort in place on
+/// the expiry's bits (a byte at a time from the highest that differ), each
+/// small bucket by comparisons. Keys are unique, so the order is that of
+/// any sort; no memory beside the keys (the batch is sorted when the most
+/// timers wait at once).
+fn sort_keys(keys: &mut [ListKey]) {
+    let (Some(min), Some(max)) = (keys.iter().map(|k| k.expiry).min(), keys.iter().map(|k| k.expiry).max()) else {
+        return;
+    };
+    let bits = 64 - (max - min).leading_zeros();
+    radix_sort_keys(keys, min, bits.saturating_sub(8));
+}
+
+/// [`sort_keys`] of keys whose expiries, less `min`, agree above bit
+/// `shift + 8`: bucketed by bits `shift..shift + 8`, each bucket sorted.
+fn radix_sort_keys(keys: &mut [ListKey], min: u64, shift: u32) {
+    /// Buckets at most this long are sorted by comparisons.
+    const SMALL: usize = 48;
+    if keys.len() <= SMALL {
+        crate::sort::sort_by_key(keys, |k| k.key());
+        return;
+    }
+    let digit = |k: &ListKey| ((k.expiry - min) >> shift) as usize & 0xff;
+    let mut ends = [0usize; 256];
+    for k in keys.iter() {
+        ends[digit(k)] += 1;
+    }
+    let mut starts = [0usize; 256];
+    let mut sum = 0;
+    for (b, end) in ends.iter_mut().enumerate() {
+        starts[b] = sum;
+        sum += *end;
+        *end = sum;
+    }
+    // In place (American flag sort): each key is swapped into its bucket.
+    let mut heads = starts;
+    for b in 0..256 {
+        while heads[b] < ends[b] {
+            let d = digit(&keys[heads[b]]);
+            if d == b {
+                heads[b] += 1;
+            } else {
+                keys.swap(heads[b], heads[d]);
+                heads[d] += 1;
+            }
+        }
+    }
+    for b in 0..256 {
+        let bucket = &mut keys[starts[b]..ends[b]];
+        if shift == 0 {
+            // One expiry: by id.
+            crate::sort::sort_by_key(bucket, |k| k.key());
+        } else {
+            radix_sort_keys(bucket, min, shift.saturating_sub(8));
+        }
+    }
+}
+
 /// Delays below this have their list in [`DelayMap`]'s direct table (at most
 /// 16 MiB of it, only the part up to the largest delay used).
 const DIRECT_DELAYS: u32 = 1 << 22;
@@ -413,6 +485,16 @@ impl DelayMap {
         }
     }
 
+    /// Replaces the live entry of `delay` (a single timer's list becoming a
+    /// [`TimerList`]).
+    fn replace(&mut self, delay: u32, list: u32) {
+        if delay < DIRECT_DELAYS {
+            self.direct[delay as usize] = list + 1;
+        } else {
+            self.rest.insert(delay, list);
+        }
+    }
+
     /// A list of `delay` was dropped, its entry left behind: sweeps the hash
     /// map's stale entries (`live(delay, slot)`: whether an entry is live)
     /// once they are more than half.
@@ -428,11 +510,50 @@ impl DelayMap {
     }
 }
 
-/// Whether a [`DelayMap`] entry `delay → l` names a live list: slot `l` holds
-/// a list of that delay (a dropped list's delay is 0, and a reused slot's is
-/// its new list's).
-fn entry_is_live(lists: &[TimerList], delay: u32, l: u32) -> bool {
-    lists.get(l as usize).is_some_and(|list| list.delay == delay)
+/// Whether a [`DelayMap`] entry `delay → owner` names a live list: a list
+/// slot holding a list of that delay (a dropped list's delay is 0, and a
+/// reused slot's is its new list's), or a timer of that delay alone in its
+/// list, or `taken`, the single timer whose list the timers phase is in.
+fn entry_is_live<C>(lists: &[TimerList], timers: &[Timer<C>], taken: Option<Taken>, delay: u32, owner: u32) -> bool {
+    if owner & SINGLE == 0 {
+        return lists.get(owner as usize).is_some_and(|list| list.delay == delay);
+    }
+    let index = owner & !SINGLE;
+    timers
+        .get(index as usize)
+        .is_some_and(|t| t.state() == TimerState::Single && t.delay() == delay)
+        || taken.is_some_and(|k| k.index == index && k.list.is_none() && k.delay == delay)
+}
+
+/// What a live [`DelayMap`] entry names.
+#[derive(Clone, Copy)]
+enum Owner {
+    /// A [`TimerList`] slot.
+    List(usize),
+    /// The slot of a timer alone in its list (or of [`Taken`]'s timer).
+    Single(u32),
+}
+
+/// The timer alone in its list that [`NodeTimers::head`] took: until the
+/// timers phase leaves its list, the list is still its delay's, as in Node,
+/// where `listOnTimeout` deletes a list once it finds it empty. A timer of
+/// that delay armed meanwhile (by the callback, or the interval re-armed)
+/// makes it a [`TimerList`] (`list`) with the key the list had.
+#[derive(Clone, Copy)]
+struct Taken {
+    index: u32,
+    delay: u32,
+    expiry: u64,
+    id: u32,
+    list: Option<u32>,
+}
+
+/// The list the timers phase takes, from [`NodeTimers::next_due_list`] to
+/// [`NodeTimers::head`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListAt {
+    owner: u32,
+    id: u32,
 }
 
 /// A due timer taken off its list by [`NodeTimers::head`].
@@ -458,7 +579,10 @@ pub enum Head<C> {
 /// phase runs (`R` in docs/scheduling.md rule 3).
 pub struct NodeTimers<C> {
     timers: Vec<Timer<C>>,
-    free: Vec<u32>,
+    /// The free slots, a stack linked through [`Timer::next`] ([`NIL`]:
+    /// none): no memory of its own, where a vector of them would take 4
+    /// bytes a timer once a million timers have run.
+    free: u32,
     lists: Vec<TimerList>,
     free_lists: Vec<u32>,
     /// The list of each delay (Node's `timerListMap`). A dropped list's entry
@@ -466,7 +590,9 @@ pub struct NodeTimers<C> {
     /// each drop would otherwise be one more cache miss.
     by_delay: DelayMap,
     queue: ListQueue,
-    next_list_id: u64,
+    next_list_id: u32,
+    /// The single timer whose list the timers phase is in, if any.
+    taken: Option<Taken>,
     /// Node's `nextExpiry`: the expiry it last told the handle about.
     next_expiry: Option<u64>,
     /// The libuv timer handle's due tick, if started.
@@ -478,12 +604,13 @@ impl<C> Default for NodeTimers<C> {
     fn default() -> Self {
         NodeTimers {
             timers: Vec::new(),
-            free: Vec::new(),
+            free: NIL,
             lists: Vec::new(),
             free_lists: Vec::new(),
             by_delay: DelayMap::default(),
             queue: ListQueue::default(),
             next_list_id: 0,
+            taken: None,
             next_expiry: None,
             handle_due: None,
             live: 0,
@@ -491,20 +618,88 @@ impl<C> Default for NodeTimers<C> {
     }
 }
 
+/// A list as [`NodeTimers::each`] and [`NodeTimers::fingerprint`] see it:
+/// its key, delay and first timer (a single timer's list has one, the list
+/// of [`Taken`]'s timer none).
+struct ListView {
+    expiry: u64,
+    id: u32,
+    delay: u32,
+    first: u32,
+    single: bool,
+}
+
 impl<C> NodeTimers<C> {
+    /// The live lists, in the order the timers phase takes them.
+    fn views(&self) -> Vec<ListView> {
+        let mut out: Vec<ListView> = self
+            .lists
+            .iter()
+            .filter(|l| l.alive())
+            .map(|l| ListView {
+                expiry: l.expiry,
+                id: l.id,
+                delay: l.delay,
+                first: l.head,
+                single: false,
+            })
+            .collect();
+        for index in self.singles() {
+            let t = &self.timers[index as usize];
+            out.push(ListView {
+                expiry: t.due(),
+                id: t.next,
+                delay: t.delay(),
+                first: index,
+                single: true,
+            });
+        }
+        if let Some(k) = self.taken.filter(|k| k.list.is_none()) {
+            out.push(ListView {
+                expiry: k.expiry,
+                id: k.id,
+                delay: k.delay,
+                first: NIL,
+                single: true,
+            });
+        }
+        crate::sort::sort_by_key(&mut out, |v| (v.expiry, v.id));
+        out
+    }
+
+    /// The slot of each timer alone in its list, found by its live queue key
+    /// (as many keys as lists, not as timers), in no order.
+    fn singles(&self) -> impl Iterator<Item = u32> + '_ {
+        let q = &self.queue;
+        q.run.iter().chain(&q.batch).copied().chain(q.heap.keys()).filter_map(|key| {
+            let single = key.owner() & SINGLE != 0 && self.key_is_live(key);
+            single.then_some(key.owner() & !SINGLE)
+        })
+    }
+
+    /// The timers of a list `view`, in order, cleared ones included.
+    fn view_timers<'s>(&'s self, view: &ListView) -> impl Iterator<Item = (u32, &'s Timer<C>)> + 's {
+        let single = view.single;
+        let mut at = view.first;
+        std::iter::from_fn(move || {
+            if at == NIL {
+                return None;
+            }
+            let index = at;
+            let timer = &self.timers[index as usize];
+            at = if single { NIL } else { timer.next };
+            Some((index, timer))
+        })
+    }
+
     /// Each armed timer's callback with the tick it is due at, list by list
     /// in the order the timers phase takes the lists, each list in its order.
     pub fn each(&self, f: &mut dyn FnMut(u64, &C)) {
-        let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive()).collect();
-        crate::sort::sort_by_key(&mut lists, |l| (l.expiry, l.id));
-        for list in lists {
-            let mut at = list.head;
-            while at != NIL {
-                let timer = &self.timers[at as usize];
-                if let (TimerState::Listed, Some(cb)) = (timer.state(), &timer.cb) {
+        for view in self.views() {
+            for (_, timer) in self.view_timers(&view) {
+                if let (TimerState::Listed | TimerState::Single, Some(cb)) = (timer.state(), &timer.cb) {
                     f(timer.due(), cb);
                 }
-                at = timer.next;
             }
         }
     }
@@ -528,9 +723,8 @@ impl<C> NodeTimers<C> {
             .ok()
             .filter(|&d| d != 0 && d & REPEAT == 0)
             .expect("a coerced delay is 1 to 2³¹−1");
-        let index = match self.free.pop() {
-            Some(i) => i,
-            None => {
+        let index = match self.free {
+            NIL => {
                 self.timers.push(Timer {
                     start: 0,
                     delay_repeat: 0,
@@ -540,6 +734,10 @@ impl<C> NodeTimers<C> {
                     cb: None,
                 });
                 (self.timers.len() - 1) as u32
+            }
+            free => {
+                self.free = self.timers[free as usize].next;
+                free
             }
         };
         let timer = &mut self.timers[index as usize];
@@ -558,50 +756,94 @@ impl<C> NodeTimers<C> {
         id
     }
 
+    /// Puts timer `index` (state Listed) at the end of the list of `delay`:
+    /// a new list is the timer alone ([`TimerState::Single`]); a second timer
+    /// makes a single timer's list a [`TimerList`].
     fn link(&mut self, index: u32, start: u64, delay: u32) {
         let list = match self.list_of(delay) {
-            Some(l) => l,
+            Some(Owner::List(l)) => l,
+            Some(Owner::Single(alone)) => self.promote(alone, delay),
             None => {
                 let expiry = start.saturating_add(u64::from(delay));
-                let l = self.new_list(delay, expiry);
                 if self.next_expiry.is_none_or(|n| n > expiry) {
                     self.handle_due = Some(expiry);
                     self.next_expiry = Some(expiry);
                 }
-                l
+                let id = self.fresh_id();
+                let timer = &mut self.timers[index as usize];
+                timer.set_state(TimerState::Single);
+                timer.next = id;
+                self.by_delay.insert(delay, index | SINGLE);
+                self.queue.push(ListKey::new(expiry, id, index | SINGLE));
+                return;
             }
         };
+        self.append(list, index);
+    }
+
+    /// Links timer `index` at the end of list `l`.
+    fn append(&mut self, l: usize, index: u32) {
         self.timers[index as usize].next = NIL;
-        let tail = self.lists[list].tail;
+        let tail = self.lists[l].tail;
         if tail == NIL {
-            self.lists[list].head = index;
+            self.lists[l].head = index;
         } else {
             self.timers[tail as usize].next = index;
         }
-        let list = &mut self.lists[list];
+        let list = &mut self.lists[l];
         list.tail = index;
         list.live += 1;
     }
 
-    /// The live list of `delay`, if any. An entry of `by_delay` is live when
-    /// its slot holds a live list of that delay: a dropped list's entry is
-    /// left behind, and its slot may since hold a list of another delay (a
-    /// new list of the same delay overwrites the entry).
-    fn list_of(&self, delay: u32) -> Option<usize> {
-        let l = self.by_delay.get(delay)?;
-        entry_is_live(&self.lists, delay, l).then_some(l as usize)
-    }
-
-    fn new_list(&mut self, delay: u32, expiry: u64) -> usize {
-        let id = self.fresh_id();
-        let list = TimerList {
+    /// Makes the list of the single timer `alone` (or of [`Taken`]'s timer) a
+    /// [`TimerList`] with the same key (pushed again, naming the list; the
+    /// old entry is then stale). Returns the list's slot.
+    fn promote(&mut self, alone: u32, delay: u32) -> usize {
+        let taken = self.taken.filter(|k| k.index == alone && k.list.is_none());
+        let (expiry, id) = match taken {
+            Some(k) => (k.expiry, k.id),
+            None => {
+                let timer = &self.timers[alone as usize];
+                (timer.due(), timer.next)
+            }
+        };
+        let l = self.new_list(TimerList {
             delay,
             expiry,
             id,
             head: NIL,
             tail: NIL,
             live: 0,
-        };
+        });
+        self.by_delay.replace(delay, l as u32);
+        match taken {
+            Some(k) => self.taken = Some(Taken { list: Some(l as u32), ..k }),
+            None => {
+                self.timers[alone as usize].set_state(TimerState::Listed);
+                self.append(l, alone);
+            }
+        }
+        l
+    }
+
+    /// The live list of `delay`, if any. An entry of `by_delay` is live when
+    /// it names a live list of that delay ([`entry_is_live`]): a dropped
+    /// list's entry is left behind, and its slot may since hold a list of
+    /// another delay (a new list of the same delay overwrites the entry).
+    fn list_of(&self, delay: u32) -> Option<Owner> {
+        let owner = self.by_delay.get(delay)?;
+        if !entry_is_live(&self.lists, &self.timers, self.taken, delay, owner) {
+            return None;
+        }
+        Some(match owner & SINGLE {
+            0 => Owner::List(owner as usize),
+            _ => Owner::Single(owner & !SINGLE),
+        })
+    }
+
+    /// Puts `list` in a free slot and its key in the queue.
+    fn new_list(&mut self, list: TimerList) -> usize {
+        let (expiry, id) = (list.expiry, list.id);
         let l = match self.free_lists.pop() {
             Some(l) => {
                 let l = l as usize;
@@ -613,14 +855,64 @@ impl<C> NodeTimers<C> {
                 self.lists.len() - 1
             }
         };
-        self.by_delay.insert(delay, l as u32);
         self.queue.push(ListKey::new(expiry, id, l as u32));
         l
     }
 
-    fn fresh_id(&mut self) -> u64 {
+    /// A new list id (Node's `timerListId++`). Ids are 32 bits: when they run
+    /// out, the live keys are numbered again in their order ([`Self::renumber`]).
+    fn fresh_id(&mut self) -> u32 {
+        if self.next_list_id == u32::MAX {
+            self.renumber();
+        }
         self.next_list_id += 1;
         self.next_list_id
+    }
+
+    /// Whether a queue key is its list's current key.
+    fn key_is_live(&self, key: ListKey) -> bool {
+        let owner = key.owner();
+        if owner & SINGLE != 0 {
+            let timer = &self.timers[(owner & !SINGLE) as usize];
+            return timer.state() == TimerState::Single && timer.next == key.id();
+        }
+        let list = &self.lists[owner as usize];
+        list.alive() && list.id == key.id() && list.expiry == key.expiry
+    }
+
+    /// Gives the live keys (and [`Taken`]'s list) the ids 1, 2, … in their
+    /// order, dropping stale keys: the order of every list, and of lists
+    /// made later, stays as it was.
+    fn renumber(&mut self) {
+        const TAKEN: u32 = u32::MAX;
+        let queue = std::mem::take(&mut self.queue);
+        let mut keys: Vec<ListKey> = queue
+            .run
+            .iter()
+            .chain(&queue.batch)
+            .copied()
+            .chain(queue.heap.keys())
+            .filter(|&k| self.key_is_live(k))
+            .collect();
+        if let Some(k) = self.taken {
+            keys.push(ListKey::new(k.expiry, k.id, TAKEN));
+        }
+        crate::sort::sort_by_key(&mut keys, |k| k.key());
+        for (i, key) in keys.iter_mut().enumerate() {
+            let id = i as u32 + 1;
+            match key.owner() {
+                TAKEN => {
+                    if let Some(k) = &mut self.taken {
+                        k.id = id;
+                    }
+                    continue;
+                }
+                owner if owner & SINGLE != 0 => self.timers[(owner & !SINGLE) as usize].next = id,
+                owner => self.lists[owner as usize].id = id,
+            }
+            self.queue.push(ListKey::new(key.expiry, id, key.owner()));
+        }
+        self.next_list_id = keys.len() as u32;
     }
 
     fn drop_list(&mut self, l: usize) {
@@ -632,14 +924,20 @@ impl<C> NodeTimers<C> {
         let mut index = std::mem::replace(&mut list.head, NIL);
         list.tail = NIL;
         // Its `by_delay` entry stays, stale (see `list_of`).
-        let lists = &self.lists;
-        self.by_delay.dropped(delay, |d, l| entry_is_live(lists, d, l));
+        self.dropped(delay);
         self.free_lists.push(l as u32);
         while index != NIL {
             let next = self.timers[index as usize].next;
             self.release(index);
             index = next;
         }
+    }
+
+    /// The list of `delay` is gone, its `by_delay` entry left behind, stale.
+    fn dropped(&mut self, delay: u32) {
+        let (lists, timers, taken) = (&self.lists, &self.timers, self.taken);
+        self.by_delay
+            .dropped(delay, |d, owner| entry_is_live(lists, timers, taken, d, owner));
     }
 
     /// `clearTimeout`/`clearInterval`: unlinks the timer; a list it empties is
@@ -657,13 +955,22 @@ impl<C> NodeTimers<C> {
                 timer.set_state(TimerState::Cleared);
                 timer.cb = None;
                 self.live -= 1;
-                if let Some(l) = self.list_of(delay) {
+                if let Some(Owner::List(l)) = self.list_of(delay) {
                     let list = &mut self.lists[l];
                     list.live -= 1;
                     if list.live == 0 {
                         self.drop_list(l);
                     }
                 }
+                true
+            }
+            TimerState::Single => {
+                // Its list is dropped with it: its key is stale.
+                let delay = timer.delay();
+                timer.set_state(TimerState::Cleared);
+                self.release(id.index);
+                self.live -= 1;
+                self.dropped(delay);
                 true
             }
             TimerState::Running => {
@@ -681,18 +988,16 @@ impl<C> NodeTimers<C> {
             self.live -= 1;
         }
         timer.set_state(TimerState::Free);
-        timer.next = NIL;
+        timer.next = self.free;
         timer.cb = None;
-        self.free.push(index);
+        self.free = index;
     }
 
-    /// The list with the smallest `(expiry, id)` key, dropping stale keys.
-    fn peek_list(&mut self) -> Option<usize> {
+    /// The smallest key whose list is live, dropping stale keys.
+    fn peek_list(&mut self) -> Option<ListKey> {
         while let Some(key) = self.queue.peek() {
-            let (expiry, id, l) = (key.expiry, key.id(), key.list());
-            let list = &self.lists[l as usize];
-            if list.alive() && list.id == id && list.expiry == expiry {
-                return Some(l as usize);
+            if self.key_is_live(key) {
+                return Some(key);
             }
             self.queue.pop();
         }
@@ -708,34 +1013,57 @@ impl<C> NodeTimers<C> {
 
     /// `processTimers`' outer step: the next list to run at `now`, or `Err(E)`
     /// with the expiry of the first list not yet due (`None`: no list left).
-    pub fn next_due_list(&mut self, now: u64) -> Result<usize, Option<u64>> {
+    pub fn next_due_list(&mut self, now: u64) -> Result<ListAt, Option<u64>> {
+        self.leave_taken();
         match self.peek_list() {
             None => Err(None),
-            Some(l) if self.lists[l].expiry > now => {
-                self.next_expiry = Some(self.lists[l].expiry);
-                Err(Some(self.lists[l].expiry))
+            Some(key) if key.expiry > now => {
+                self.next_expiry = Some(key.expiry);
+                Err(Some(key.expiry))
             }
-            Some(l) => Ok(l),
+            Some(key) => Ok(ListAt {
+                owner: key.owner(),
+                id: key.id(),
+            }),
+        }
+    }
+
+    /// The timers phase leaves the list of [`Taken`]'s timer: if no timer
+    /// joined it, it is dropped.
+    fn leave_taken(&mut self) {
+        if let Some(k) = self.taken.take() {
+            if k.list.is_none() {
+                self.dropped(k.delay);
+            }
         }
     }
 
     /// Prefetches what the lists the timers phase takes next will read, a
     /// stage at a time so that each stage reads only what an earlier call
-    /// prefetched: the list record 12 lists ahead, the head timer's slot 8
-    /// ahead, then the host's part of the head timer's callback 4 and 2
-    /// ahead (`fetch(cb, distance)`, e.g. its record, then what the record
-    /// points to). A hint only: it changes no state, and a guess that proves
-    /// wrong (the lists are not taken in the run's order) costs a wasted fetch.
+    /// prefetched: the list record 12 lists ahead (a single timer's slot),
+    /// the head timer's slot 8 ahead, then the host's part of the head
+    /// timer's callback 4 and 2 ahead (`fetch(cb, distance)`, e.g. its
+    /// record, then what the record points to). A hint only: it changes no
+    /// state, and a guess that proves wrong (the lists are not taken in the
+    /// run's order) costs a wasted fetch.
     #[inline]
     pub fn fetch_ahead(&self, fetch: &mut impl FnMut(&C, usize)) {
         if let Some(key) = self.queue.ahead(12) {
-            if let Some(list) = self.lists.get(key.list() as usize) {
+            let owner = key.owner();
+            if owner & SINGLE != 0 {
+                if let Some(timer) = self.timers.get((owner & !SINGLE) as usize) {
+                    super::prefetch(timer);
+                }
+            } else if let Some(list) = self.lists.get(owner as usize) {
                 super::prefetch(list);
             }
         }
         let head_of = |distance: usize| {
-            let key = self.queue.ahead(distance)?;
-            let head = self.lists.get(key.list() as usize)?.head;
+            let owner = self.queue.ahead(distance)?.owner();
+            let head = match owner & SINGLE {
+                0 => self.lists.get(owner as usize)?.head,
+                _ => owner & !SINGLE,
+            };
             self.timers.get(head as usize)
         };
         if let Some(timer) = head_of(8) {
@@ -748,10 +1076,62 @@ impl<C> NodeTimers<C> {
         }
     }
 
-    /// `listOnTimeout`'s step for list `l` at phase-entry clock `now`: takes
+    /// `listOnTimeout`'s step for list `at` at phase-entry clock `now`: takes
     /// the head if due (`now - start >= delay`), else re-keys the list to
     /// `max(head.start + delay, now + 1)` with a fresh id.
-    pub fn head(&mut self, l: usize, now: u64) -> Head<C> {
+    pub fn head(&mut self, at: ListAt, now: u64) -> Head<C> {
+        let l = if at.owner & SINGLE == 0 {
+            at.owner as usize
+        } else {
+            let index = at.owner & !SINGLE;
+            match self.taken {
+                // Its timer ran: the list goes on if a timer joined it.
+                Some(k) if k.index == index => match k.list {
+                    Some(l) => l as usize,
+                    None => {
+                        self.leave_taken();
+                        return Head::ListDone;
+                    }
+                },
+                _ => return self.head_single(index, at.id, now),
+            }
+        };
+        let head = self.list_head(l, now);
+        if !matches!(head, Head::Due(_)) {
+            self.leave_taken();
+        }
+        head
+    }
+
+    /// [`Self::head`] of a single timer's list (`id`: the list's id).
+    fn head_single(&mut self, index: u32, id: u32, now: u64) -> Head<C> {
+        let timer = &self.timers[index as usize];
+        if timer.state() != TimerState::Single || timer.next != id {
+            return Head::ListDone;
+        }
+        let due_at = timer.due();
+        if due_at > now {
+            let expiry = due_at.max(now.saturating_add(1));
+            let id = self.fresh_id();
+            self.timers[index as usize].next = id;
+            self.queue.push(ListKey::new(expiry, id, index | SINGLE));
+            return Head::NotDue;
+        }
+        let delay = timer.delay();
+        self.taken = Some(Taken {
+            index,
+            delay,
+            expiry: due_at,
+            id,
+            list: None,
+        });
+        let timer = &mut self.timers[index as usize];
+        timer.next = NIL;
+        Head::Due(self.take(index))
+    }
+
+    /// [`Self::head`] of list `l`.
+    fn list_head(&mut self, l: usize, now: u64) -> Head<C> {
         if !self.lists[l].alive() {
             return Head::ListDone;
         }
@@ -777,7 +1157,9 @@ impl<C> NodeTimers<C> {
                 self.queue.push(ListKey::new(expiry, id, l as u32));
                 return Head::NotDue;
             }
-            return Head::Due(self.take(l, index));
+            self.unlink_head(l);
+            self.lists[l].live -= 1;
+            return Head::Due(self.take(index));
         }
     }
 
@@ -791,9 +1173,8 @@ impl<C> NodeTimers<C> {
         }
     }
 
-    fn take(&mut self, l: usize, index: u32) -> DueTimer<C> {
-        self.unlink_head(l);
-        self.lists[l].live -= 1;
+    /// Takes timer `index`, off its list, to run.
+    fn take(&mut self, index: u32) -> DueTimer<C> {
         let timer = &mut self.timers[index as usize];
         timer.set_state(TimerState::Running);
         timer.runs = timer.runs.saturating_add(1);
@@ -848,15 +1229,21 @@ impl<C> NodeTimers<C> {
             let tail = (l.tail != NIL).then(|| self.timers[l.tail as usize].due());
             l.expiry.max(tail.unwrap_or(0))
         });
-        lists.chain(self.handle_due).max()
+        let singles = self.singles().map(|index| self.timers[index as usize].due());
+        let taken = self.taken.filter(|k| k.list.is_none()).map(|k| k.expiry);
+        lists.chain(singles).chain(taken).chain(self.handle_due).max()
     }
 
     /// Every tick a live timer or list is due at, and the handle's.
     pub fn thresholds(&self) -> Vec<u64> {
         let mut out: Vec<u64> = self.lists.iter().filter(|l| l.alive()).map(|l| l.expiry).collect();
+        out.extend(self.taken.filter(|k| k.list.is_none()).map(|k| k.expiry));
         for t in &self.timers {
-            if t.state() == TimerState::Listed {
-                out.push(t.due());
+            match t.state() {
+                TimerState::Listed => out.push(t.due()),
+                // Its list's expiry, and its own.
+                TimerState::Single => out.extend([t.due(), t.due()]),
+                _ => {}
             }
         }
         out.extend(self.handle_due);
@@ -871,17 +1258,12 @@ impl<C> NodeTimers<C> {
     {
         use std::hash::Hash;
         let rel = |t: u64| if t == u64::MAX { i128::MAX } else { t as i128 - base as i128 };
-        let mut lists: Vec<&TimerList> = self.lists.iter().filter(|l| l.alive()).collect();
-        crate::sort::sort_by_key(&mut lists, |l| (l.expiry, l.id));
-        for l in lists {
-            (u64::from(l.delay), rel(l.expiry)).hash(h);
-            let mut index = l.head;
-            while index != NIL {
-                let t = &self.timers[index as usize];
-                if t.state() == TimerState::Listed {
+        for view in self.views() {
+            (u64::from(view.delay), rel(view.expiry)).hash(h);
+            for (index, t) in self.view_timers(&view) {
+                if matches!(t.state(), TimerState::Listed | TimerState::Single) {
                     (rel(t.start), t.repeat(), t.runs, index, &t.cb).hash(h);
                 }
-                index = t.next;
             }
         }
         (self.handle_due.map(rel), self.next_expiry.map(rel), self.live).hash(h);

@@ -42,7 +42,7 @@ fn list_queue_pops_in_the_order_of_a_binary_heap() {
             id += 1;
             // Few distinct expiries, so ties on expiry are common.
             let expiry = round * 10 + rng.below(2_000);
-            let key = ListKey::new(expiry, id, (id % 1000) as u32);
+            let key = ListKey::new(expiry, id as u32, (id % 1000) as u32);
             queue.push(key);
             reference.push(Reverse(key.key()));
         }
@@ -66,13 +66,13 @@ fn list_queue_pops_in_the_order_of_a_binary_heap() {
 fn a_large_batch_is_merged_into_the_run_a_small_one_goes_to_the_heap() {
     let mut queue = ListQueue::default();
     for id in 1..=1000u64 {
-        queue.push(ListKey::new(1000 - id, id, 0));
+        queue.push(ListKey::new(1000 - id, id as u32, 0));
     }
     assert_eq!(queue.peek().map(|k| k.expiry), Some(0));
     assert_eq!((queue.run.len(), queue.heap.len), (1000, 0));
     assert_eq!(queue.ahead(2).map(|k| k.expiry), Some(2));
     for id in 1001..=1010u64 {
-        queue.push(ListKey::new(id - 1001, id, 0));
+        queue.push(ListKey::new(id - 1001, id as u32, 0));
     }
     // Ten keys: into the heap. Ties on expiry go to the smaller id (the run's).
     assert_eq!(queue.pop().map(|k| (k.expiry, k.id())), Some((0, 1000)));
@@ -81,7 +81,7 @@ fn a_large_batch_is_merged_into_the_run_a_small_one_goes_to_the_heap() {
     assert_eq!(queue.pop().map(|k| (k.expiry, k.id())), Some((1, 999)));
     // 500 keys (more than an eighth of the run): merged.
     for id in 2001..=2500u64 {
-        queue.push(ListKey::new(5000 - id, id, 0));
+        queue.push(ListKey::new(5000 - id, id as u32, 0));
     }
     assert_eq!(queue.pop().map(|k| (k.expiry, k.id())), Some((1, 1002)));
     assert_eq!((queue.run.len(), queue.heap.len), (1498, 8));
@@ -89,6 +89,28 @@ fn a_large_batch_is_merged_into_the_run_a_small_one_goes_to_the_heap() {
     while let Some(k) = queue.pop() {
         assert!(k.key() > last, "{:?} after {last:?}", k.key());
         last = k.key();
+    }
+}
+
+#[test]
+fn keys_sort_by_expiry_then_id_whatever_their_spread() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    // Spreads of expiry: one value, a few (ties by id), 17 bits, all 64.
+    for spread in [1u64, 7, 100_000, u64::MAX] {
+        for len in [0usize, 1, 47, 48, 49, 300, 20_000] {
+            let mut keys: Vec<ListKey> = (0..len)
+                .map(|i| {
+                    let expiry = 1000u64.wrapping_add(rng.next() % spread.max(1));
+                    let expiry = if spread == u64::MAX { rng.next() } else { expiry };
+                    ListKey::new(expiry, rng.next() as u32, i as u32)
+                })
+                .collect();
+            let mut want: Vec<(u64, u64)> = keys.iter().map(|k| k.key()).collect();
+            want.sort_unstable();
+            sort_keys(&mut keys);
+            let got: Vec<(u64, u64)> = keys.iter().map(|k| k.key()).collect();
+            assert_eq!(got, want, "spread {spread}, {len} keys");
+        }
     }
 }
 
@@ -200,5 +222,157 @@ fn a_cleared_handle_of_a_reused_slot_is_stale() {
     assert!(matches!(timers.head(l, 10), Head::NotDue));
     assert_eq!(timers.next_due_list(10).err(), Some(Some(15)));
     assert!(timers.clear(b));
+    assert_eq!(timers.live(), 0);
+}
+
+/// The free slots, in the order they are reused (last freed first).
+fn free_slots(timers: &NodeTimers<u32>) -> usize {
+    let (mut count, mut at) = (0, timers.free);
+    while at != NIL {
+        count += 1;
+        at = timers.timers[at as usize].next;
+    }
+    count
+}
+
+#[test]
+fn freed_slots_are_reused_last_freed_first() {
+    let mut timers: NodeTimers<u32> = NodeTimers::default();
+    let ids: Vec<TimerId> = (0..4).map(|i| timers.insert(0, 10 + i, false, i as u32)).collect();
+    for i in [2, 0, 3] {
+        assert!(timers.clear(ids[i]));
+    }
+    assert_eq!(free_slots(&timers), 3);
+    let again: Vec<u32> = (0..4).map(|i| timers.insert(0, 20 + i, false, 9).index).collect();
+    assert_eq!(again, [3, 0, 2, 4]);
+    assert_eq!(free_slots(&timers), 0);
+}
+
+/// The live lists' records: [`TimerList`]s, and single timers' lists.
+fn lists_and_singles(timers: &NodeTimers<u32>) -> (usize, usize) {
+    let lists = timers.lists.iter().filter(|l| l.alive()).count();
+    let singles = timers.timers.iter().filter(|t| t.state() == TimerState::Single).count();
+    (lists, singles)
+}
+
+#[test]
+fn a_single_timer_has_no_list_record_until_a_second_timer_of_its_delay_arrives() {
+    let mut timers: NodeTimers<u32> = NodeTimers::default();
+    // a's list (due at 5) is made before d's (due at 5 too): it runs first.
+    timers.insert(0, 5, false, 1);
+    timers.insert(2, 3, false, 2);
+    assert_eq!(lists_and_singles(&timers), (0, 2));
+    assert_eq!(timers.lists.len(), 0, "no list record was made");
+    // A second timer of delay 5: a's list becomes a record, with its key.
+    timers.insert(1, 5, false, 3);
+    assert_eq!(lists_and_singles(&timers), (1, 1));
+    let mut each = Vec::new();
+    timers.each(&mut |due, &cb| each.push((due, cb)));
+    assert_eq!(each, [(5, 1), (6, 3), (5, 2)]);
+    assert_eq!(timers.latest(), Some(6));
+    let mut thresholds = timers.thresholds();
+    thresholds.sort_unstable();
+    assert_eq!(thresholds, [5, 5, 5, 5, 5, 6]);
+    assert_eq!(run_due(&mut timers, 5), [1, 2]);
+    assert_eq!(run_due(&mut timers, 6), [3]);
+    assert_eq!(timers.live(), 0);
+    assert_eq!(lists_and_singles(&timers), (0, 0));
+}
+
+#[test]
+fn a_cleared_single_timer_is_released_and_its_key_is_stale_when_its_slot_is_reused() {
+    let mut timers: NodeTimers<u32> = NodeTimers::default();
+    let a = timers.insert(0, 10, false, 1);
+    timers.insert(1, 9, false, 2);
+    assert!(timers.clear(a));
+    assert!(!timers.clear(a));
+    assert_eq!((timers.live(), free_slots(&timers)), (1, 1));
+    // Reuses a's slot, due at 10 as a was, after the list of 2: a's key
+    // (due at 10, an older id) must not run it first.
+    let c = timers.insert(2, 8, false, 3);
+    assert_eq!(c.index, a.index);
+    assert_eq!(run_due(&mut timers, 10), [2, 3]);
+    assert_eq!(timers.live(), 0);
+}
+
+#[test]
+fn a_timer_of_the_delay_of_a_running_single_timer_joins_its_list_as_in_node() {
+    // Node deletes a list once `listOnTimeout` finds it empty: a timer of its
+    // delay armed by the callback of its last timer joins it, and the list
+    // is re-keyed (a fresh id) after the callback.
+    let mut timers: NodeTimers<u32> = NodeTimers::default();
+    timers.insert(0, 5, false, 1);
+    timers.begin_run();
+    let l = timers.next_due_list(5).expect("due at 5");
+    let Head::Due(due) = timers.head(l, 5) else {
+        panic!("the single timer is due")
+    };
+    assert_eq!(due.cb, 1);
+    // The callback: a timer of delay 5 (due at 10), then one due at 10 too,
+    // of another delay, whose new list takes an id now.
+    timers.insert(5, 5, false, 2);
+    timers.insert(7, 3, false, 3);
+    assert_eq!(lists_and_singles(&timers), (1, 1));
+    timers.finish(due, None);
+    assert!(matches!(timers.head(l, 5), Head::NotDue));
+    assert_eq!(timers.next_due_list(5).err(), Some(Some(10)));
+    timers.end_run(Some(10), 5);
+    // The list re-keyed after the callback runs after the other list.
+    assert_eq!(run_due(&mut timers, 10), [3, 2]);
+    assert_eq!(timers.live(), 0);
+}
+
+#[test]
+fn a_cleared_timer_of_a_list_made_from_a_single_timer() {
+    let mut timers: NodeTimers<u32> = NodeTimers::default();
+    let a = timers.insert(0, 4, false, 1);
+    let b = timers.insert(0, 4, false, 2);
+    timers.insert(0, 4, false, 3);
+    assert!(timers.clear(a));
+    assert!(timers.clear(b));
+    assert_eq!(lists_and_singles(&timers), (1, 0));
+    let d = timers.insert(0, 7, false, 4);
+    timers.insert(0, 7, false, 5);
+    assert!(timers.clear(d));
+    assert_eq!(run_due(&mut timers, 4), [3]);
+    assert_eq!(run_due(&mut timers, 7), [5]);
+    assert_eq!(timers.live(), 0);
+    assert_eq!(lists_and_singles(&timers), (0, 0));
+}
+
+#[test]
+fn list_ids_numbered_again_when_they_run_out_keep_the_order_of_the_lists() {
+    let mut timers: NodeTimers<u32> = NodeTimers {
+        next_list_id: u32::MAX - 3,
+        ..NodeTimers::default()
+    };
+    // Ten lists due at 100 (ties broken by id: the order they were made),
+    // one of them made a list record, one cleared; ids run out at the fourth.
+    let mut ids = Vec::new();
+    for i in 0..10u32 {
+        ids.push(timers.insert(u64::from(i), u64::from(100 - i), false, i));
+    }
+    timers.insert(2, 98, false, 20);
+    assert!(timers.clear(ids[5]));
+    assert_eq!(lists_and_singles(&timers), (1, 8));
+    assert!(timers.next_list_id < 20, "numbered again from 1: {}", timers.next_list_id);
+    timers.insert(50, 50, false, 10);
+    assert_eq!(run_due(&mut timers, 100), [0, 1, 2, 20, 3, 4, 6, 7, 8, 9, 10]);
+    // The list of a single timer taken by the timers phase is numbered too.
+    timers.insert(100, 5, false, 1);
+    timers.insert(101, 4, false, 2);
+    timers.begin_run();
+    let l = timers.next_due_list(105).expect("due at 105");
+    let Head::Due(due) = timers.head(l, 105) else { panic!("due") };
+    assert_eq!(due.cb, 1);
+    timers.next_list_id = u32::MAX;
+    timers.insert(103, 2, false, 3);
+    assert_eq!(timers.next_list_id, 3, "the taken list, 2's and then 3's");
+    // Joins the list of 1 (numbered 1), re-keyed after 1's callback.
+    timers.insert(105, 5, false, 4);
+    timers.finish(due, None);
+    assert!(matches!(timers.head(l, 105), Head::NotDue));
+    assert_eq!(run_due(&mut timers, 105), [2, 3]);
+    assert_eq!(run_due(&mut timers, 110), [4]);
     assert_eq!(timers.live(), 0);
 }
