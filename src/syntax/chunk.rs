@@ -638,7 +638,7 @@ mod tests {
     fn taken(threads: usize, stop: Option<usize>, go_on: bool) -> Vec<usize> {
         let mut seen = Vec::new();
         let feed = |give: &mut dyn FnMut(usize)| {
-            (0..100).for_each(|i| give(i));
+            (0..100).for_each(give);
             "fed"
         };
         let take = |r| {
