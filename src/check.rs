@@ -63,10 +63,27 @@ pub fn check(file: &File) -> Vec<Problem> {
         body: &file.body,
         ..Checker::default()
     };
-    checker.block(&file.body, Scope::default());
-    promises::check(file, &mut checker.problems);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if file.body.len() < PARALLEL_FROM || cores < 2 {
+        checker.block(&file.body, Scope::default());
+        promises::check(file, &mut checker.problems);
+        return checker.problems.into_sorted();
+    }
+    // The promise checks on a thread of their own, beside the others; their
+    // problems are then kept or counted as if pushed after the others'.
+    let mut promise_problems = Kept::default();
+    std::thread::scope(|scope| {
+        scope.spawn(|| promises::check(file, &mut promise_problems));
+        checker.block(&file.body, Scope::default());
+    });
+    checker.problems.append(promise_problems);
     checker.problems.into_sorted()
 }
+
+/// Top-level statements from which [`check`] runs the promise checks on a
+/// second thread (when there is a second core): below it a thread costs
+/// more than it saves.
+const PARALLEL_FROM: usize = 4096;
 
 #[derive(Default)]
 struct Checker<'a> {

@@ -154,6 +154,22 @@ impl Kept {
         }
     }
 
+    /// Keeps or counts the problems `other` gathered as if they had been
+    /// pushed here after the ones here, in the order they were pushed there:
+    /// the same are kept and counted, and the same span is the first left
+    /// out. (`other` counted a problem only after keeping [`MAX_KEPT`] of
+    /// them, which fill this one: it would have been counted here too.)
+    pub fn append(&mut self, other: Kept) {
+        for p in other.kept {
+            self.push(p);
+        }
+        self.errors_left += other.errors_left;
+        self.warnings_left += other.warnings_left;
+        if let Some(span) = other.first_left {
+            self.first_left.get_or_insert(span);
+        }
+    }
+
     /// Whether a problem was left out already.
     pub fn is_full(&self) -> bool {
         self.first_left.is_some()
@@ -303,5 +319,53 @@ impl Diagnostic for Shown<'_> {
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.excerpt)
+    }
+}
+
+#[cfg(test)]
+mod kept_tests {
+    use super::*;
+
+    /// The problems one [`Kept`] gives for `first` then `second` pushed into
+    /// it, and the ones it gives with `second` gathered apart and appended.
+    fn both(first: &[bool], second: &[bool]) -> (String, String) {
+        // Each problem's span is its place in the stream; `true`: a warning.
+        let make = |i: usize, &warning: &bool| Problem::cut(Span::new(i, i + 1), format!("p{i}"), warning);
+        let mut one = Kept::default();
+        let mut apart = (Kept::default(), Kept::default());
+        for (i, w) in first.iter().enumerate() {
+            one.push(make(i, w));
+            apart.0.push(make(i, w));
+        }
+        for (i, w) in second.iter().enumerate() {
+            one.push(make(first.len() + i, w));
+            apart.1.push(make(first.len() + i, w));
+        }
+        apart.0.append(apart.1);
+        (format!("{:?}", one.into_sorted()), format!("{:?}", apart.0.into_sorted()))
+    }
+
+    #[test]
+    fn appending_keeps_and_counts_as_pushing_in_order_does() {
+        let runs = |parts: &[(usize, bool)]| -> Vec<bool> { parts.iter().flat_map(|&(n, w)| vec![w; n]).collect() };
+        let streams = [
+            runs(&[]),
+            runs(&[(3, true), (2, false)]),
+            runs(&[(MAX_KEPT, true)]),
+            runs(&[(MAX_KEPT - 1, true)]),
+            runs(&[(MAX_KEPT, true), (5, true), (2, false), (3, true)]),
+            runs(&[(MAX_KEPT + 7, false)]),
+            runs(&[(10, false), (MAX_KEPT, true), (1, false)]),
+            runs(&[(2 * MAX_KEPT, true), (1, false), (4, true), (1, false)]),
+        ];
+        for first in &streams {
+            for second in &streams {
+                let (one, apart) = both(first, second);
+                assert!(one == apart, "{} then {} problems", first.len(), second.len());
+            }
+        }
+        // The note counts the problems left out of both.
+        let (one, _) = both(&runs(&[(MAX_KEPT, true)]), &runs(&[(3, true), (1, false), (2, true)]));
+        assert!(one.contains("5 more warnings past the first 1000"), "{one}");
     }
 }

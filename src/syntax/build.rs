@@ -34,35 +34,44 @@ const ROOM: usize = 2 * MAX_KEPT;
 const REPARSE: usize = 4 << 20;
 
 pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    parse_on(src, cores)
+}
+
+/// [`parse_file`] on at most `threads` threads (the result is the same on any
+/// number: a test holds it).
+fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     // Refused before parsing: pest recurses once per `{` and per `(` (of an
     // unknown statement), without a stack guard, and its time grows with the
     // depth of a block that fails to parse; and it holds the tokens of a
-    // whole chunk, at most one item longer than `CHUNK`.
-    let chunks = match super::chunk::plan(src, MAX_NESTING) {
-        Ok(chunks) => chunks,
-        Err(Refusal::TooDeep(open)) => {
-            return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open] == b'(')]);
-        }
-        Err(Refusal::TooLong(start)) => return Err(vec![too_long(src, start)]),
-    };
+    // whole chunk, at most one item longer than `CHUNK`. The chunks of a large
+    // file are parsed while the rest of it is scanned (on as many threads as
+    // there are cores), and what was parsed is dropped if the scan refuses it.
     // A file of up to `CHUNK` bytes is parsed as it always was: from its start
     // again after each syntax error.
     let resume = src.len() > super::chunk::CHUNK;
+    let threads = if resume { threads } else { 1 };
     let mut file = File::default();
     let mut problems = Vec::new();
     let mut stopped = false;
     let mut syntax_errors = 0;
     let (mut seen_statement, mut seen_expect, mut sites) = (false, false, 0);
-    let mut starts = chunks.iter().map(|&(start, _)| start);
-    let parse = |&(start, end): &(usize, usize)| {
+    let (mut given, mut taken) = (0, 0);
+    let parse = |(start, end): (usize, usize)| {
         let mut builder = Builder::new(end - start);
         let (part, problems) = parse_chunk(&mut builder, &src[start..end], resume);
-        (part, problems, builder)
+        (start, part, problems, builder)
+    };
+    let feed = |give: &mut dyn FnMut((usize, usize))| {
+        super::chunk::plan_each(src, MAX_NESTING, |start, end| {
+            given += 1;
+            give((start, end));
+        })
     };
     // Each part is merged as soon as the parts before it are: the parts of a
     // large file are not all held at once beside the merged file.
-    super::chunk::in_order(&chunks, parse, |(part, found, builder)| {
-        let start = starts.next().expect("one start per chunk");
+    let take = |(start, part, found, builder): (usize, Option<File>, Vec<Problem>, Builder)| {
+        taken += 1;
         stopped |= builder.full;
         let shift = |p: Problem| super::chunk::shift_problem(p, start);
         problems.extend(found.into_iter().map(shift));
@@ -88,11 +97,20 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
         syntax_errors += builder.syntax_errors;
         // Enough to show: the chunks after this one are not read.
         if stopped || problems.len() > MAX_KEPT || syntax_errors >= MAX_SYNTAX_ERRORS {
-            stopped |= starts.len() > 0;
             return std::ops::ControlFlow::Break(());
         }
         std::ops::ControlFlow::Continue(())
-    });
+    };
+    match super::chunk::in_order_fed(threads, feed, parse, take, Result::is_ok) {
+        Ok(()) => {}
+        Err(Refusal::TooDeep(open)) => {
+            return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open] == b'(')]);
+        }
+        Err(Refusal::TooLong(start)) => return Err(vec![too_long(src, start)]),
+    }
+    // Chunks left unread after the last one taken.
+    let broke = stopped || problems.len() > MAX_KEPT || syntax_errors >= MAX_SYNTAX_ERRORS;
+    stopped |= broke && taken < given;
     file.sites = sites;
     // The merged body grew by doubling: give back the room it does not use
     // (a large vector shrinks in place) before the run holds it throughout.
@@ -901,4 +919,126 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         keywords: suggest::keywords(),
     }
     .at(span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AST (spans and all) or the problems, as text.
+    fn outcome(result: &Result<File, Vec<Problem>>) -> String {
+        format!("{result:#?}")
+    }
+
+    /// The dense text of `benches/parser.rs`, `blocks` times.
+    fn dense(blocks: usize) -> String {
+        "repeat 1 {\n  timeout 5 \"t{i}\" {\n    log \"timer {i} ran\"\n    nextTick \"tick {i}\"\n    then \"a\" { work 1 } .then \"b\"\n  }\n  immediate \"imm\" times 2 { log \"immediate {n}\" again }\n  io \"read\" after 3 { log \"bytes\" }  # a comment\n  submit \"fs.stat\" 0 { log \"stat done\" }\n}\n".repeat(blocks)
+    }
+
+    /// Every example, its directives and expect block left out, in a block
+    /// of its own (as in `benches/parser.rs`), until the text has `bytes`.
+    fn realistic(bytes: usize) -> String {
+        let mut paths = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from("examples")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).expect("examples/") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "loop") {
+                    paths.push(path);
+                }
+            }
+        }
+        paths.sort();
+        let mut body = String::new();
+        for path in paths {
+            let text = std::fs::read_to_string(path).expect("an example");
+            if text.contains("\nmodule esm") {
+                continue;
+            }
+            let cut = text.find("\nexpect {").unwrap_or(text.len());
+            body.push_str("repeat 1 {\n");
+            for line in text[..cut].lines() {
+                if !["pool ", "module ", "title ", "node ", "rejections "]
+                    .iter()
+                    .any(|d| line.starts_with(d))
+                {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+            }
+            body.push_str("}\n");
+        }
+        body.repeat(bytes / body.len() + 1)
+    }
+
+    /// The same outcome on one thread as on two and three.
+    fn same_on_any_threads(src: &str) -> Result<File, Vec<Problem>> {
+        let serial = parse_on(src, 1);
+        for threads in [2, 3] {
+            assert!(
+                outcome(&parse_on(src, threads)) == outcome(&serial),
+                "{threads} threads, {} bytes",
+                src.len()
+            );
+        }
+        serial
+    }
+
+    #[test]
+    fn chunks_parsed_on_several_threads_give_what_one_thread_gives() {
+        let dense = dense(super::super::chunk::CHUNK * 5 / 250);
+        assert_eq!(
+            same_on_any_threads(&dense).expect("valid").body.len(),
+            dense.matches("repeat").count()
+        );
+        let realistic = realistic(super::super::chunk::CHUNK * 4);
+        assert!(same_on_any_threads(&realistic).is_ok());
+        // Errors in several chunks; a flood of them; a block nested too deep
+        // late in the file (refused, whatever was parsed before it); an item
+        // too long; a directive after the statements, chunks away.
+        let errors = format!("{dense}timout 3\n{dense}log 5\nimmediate {{\n{dense}");
+        assert!(same_on_any_threads(&errors).is_err());
+        let flood = format!("{dense}{}", "timeout \"x\"\n".repeat(3000));
+        assert!(same_on_any_threads(&flood).is_err());
+        let deep = format!("{dense}{}", "{".repeat(MAX_NESTING + 1));
+        let refused = same_on_any_threads(&deep).expect_err("too deep");
+        assert_eq!(refused.len(), 1);
+        let long = format!("{dense}repeat 1 {{\n{}}}\n", "again\n".repeat(super::super::chunk::MAX_ITEM));
+        assert_eq!(same_on_any_threads(&long).expect_err("too long").len(), 1);
+        let late = format!("{dense}pool 2\n");
+        assert!(same_on_any_threads(&late).is_err());
+    }
+
+    #[test]
+    fn chunks_give_the_tree_the_whole_text_parsed_at_once_gives() {
+        // Texts cut where strings, comments, blocks, `.then` chains, `after`
+        // and `times` clauses go over lines, and directives, come near every
+        // possible cut.
+        let unit = "timeout 1 \"a # not a comment {\" # a comment {\nthen \"b\"\n  .then \"c\" {\n    log \"}\"\n  }\n  .catch\nio \"r\"\n  after 3\n  times 2\n{ log \"x\" }\nrepeat 2 {\n  immediate \"i{i}\"\n}\npromise p {\n  resolve\n}\n  .then \"d\"\nasync f {\n  await p\n}\ncall f\n// end\n\n";
+        let mut src = String::from("pool 2\ntitle \"t\"\n");
+        while src.len() <= 3 * super::super::chunk::CHUNK {
+            src.push_str(unit);
+        }
+        src.push_str("expect {\n  \"a\"\n}\nor {\n  \"b\"\n}\n");
+        let chunked = same_on_any_threads(&src).expect("valid");
+        assert!(super::super::chunk::chunks(&src).len() > 1);
+        // The whole text in one piece, as a small file is parsed.
+        let mut builder = Builder::new(src.len());
+        let (whole, problems) = parse_chunk(&mut builder, &src, false);
+        assert!(problems.is_empty(), "{problems:?}");
+        let mut whole = whole.expect("parsed");
+        whole.sites = builder.sites;
+        assert!(outcome(&Ok(whole)) == outcome(&Ok(chunked)));
+        // And realistic text, the examples' statements.
+        let realistic = realistic(2 * super::super::chunk::CHUNK);
+        let chunked = same_on_any_threads(&realistic).expect("valid");
+        let mut builder = Builder::new(realistic.len());
+        let (mut whole, _) = parse_chunk(&mut builder, &realistic, false);
+        if let Some(w) = &mut whole {
+            w.sites = builder.sites;
+        }
+        assert!(outcome(&Ok(whole.expect("parsed"))) == outcome(&Ok(chunked)));
+    }
 }

@@ -120,6 +120,15 @@ pub const MAX_ITEM: usize = 500_000;
 /// ends.)
 pub fn plan(src: &str, max_depth: usize) -> Result<Vec<(usize, usize)>, Refusal> {
     let mut out = Vec::new();
+    plan_each(src, max_depth, |start, end| out.push((start, end)))?;
+    Ok(out)
+}
+
+/// [`plan`], handing each chunk to `emit` as soon as it is found (the last
+/// one when the pass ends), so that chunks can be parsed while the rest of
+/// the text is scanned. When it refuses, the chunks emitted so far are not
+/// all of `src`, and parsing them was in vain.
+pub fn plan_each(src: &str, max_depth: usize, mut emit: impl FnMut(usize, usize)) -> Result<(), Refusal> {
     let (mut chunk, mut item, mut from) = (0, 0, 0);
     // Each token takes at least one byte.
     let long = src.len() > MAX_ITEM;
@@ -134,7 +143,7 @@ pub fn plan(src: &str, max_depth: usize) -> Result<Vec<(usize, usize)>, Refusal>
         } if (long || at - chunk >= CHUNK) && starts_item(&src.as_bytes()[at..]) => {
             (item, from) = (at, weight);
             if at - chunk >= CHUNK && src.len() > CHUNK {
-                out.push((chunk, at));
+                emit(chunk, at);
                 chunk = at;
             }
             ControlFlow::Continue(())
@@ -144,8 +153,8 @@ pub fn plan(src: &str, max_depth: usize) -> Result<Vec<(usize, usize)>, Refusal>
     match refused {
         Some(refusal) => Err(refusal),
         None => {
-            out.push((chunk, src.len()));
-            Ok(out)
+            emit(chunk, src.len());
+            Ok(())
         }
     }
 }
@@ -214,71 +223,137 @@ fn shift_spanned<T>(s: &mut Spanned<T>, by: usize) {
     shift(&mut s.span, by);
 }
 
-/// Runs `f` on the items, on as many threads as there are cores, and hands
+/// Runs `f` on the items that `feed` gives, on `threads` threads, and hands
 /// each result to `take`, on the calling thread and in the items' order, until
-/// `take` breaks: then no more items are started. Results that arrive early
-/// wait for `take`, and an item is started only a few items ahead of the
-/// last one taken, so that few results wait at once.
-pub fn in_order<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync, mut take: impl FnMut(R) -> ControlFlow<()>) {
+/// `take` breaks: then no more items are started. `feed` runs on the calling
+/// thread while the first items are worked on; the results that are ready
+/// each time it gives an item are taken then, the others after it returns,
+/// if `go_on` says so of what it returned (else none is taken and no more
+/// items are started). Results that arrive early wait for `take`, and an item
+/// is started only a few items ahead of the last one taken, so that few
+/// results wait at once. With `threads` ≤ 1 (one core, or wasm32, which has
+/// no threads), `feed` runs to its end, then `f` and `take` on each item in
+/// turn, on the calling thread. Returns what `feed` returned.
+pub fn in_order_fed<T: Send, R: Send, B>(
+    threads: usize,
+    feed: impl FnOnce(&mut dyn FnMut(T)) -> B,
+    f: impl Fn(T) -> R + Sync,
+    take: impl FnMut(R) -> ControlFlow<()>,
+    go_on: impl FnOnce(&B) -> bool,
+) -> B {
     use std::sync::{mpsc, Condvar, Mutex};
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    let mut take = take;
     if threads <= 1 {
-        for item in items {
-            if take(f(item)).is_break() {
-                return;
+        let mut items = Vec::new();
+        let fed = feed(&mut |item| items.push(item));
+        if go_on(&fed) {
+            for item in items {
+                if take(f(item)).is_break() {
+                    break;
+                }
             }
         }
-        return;
+        return fed;
+    }
+    /// What the threads share: the items given and not started, the index of
+    /// the first of them, the number of results taken, whether `feed` has
+    /// returned, and whether to stop.
+    struct Shared<T> {
+        queue: std::collections::VecDeque<T>,
+        next: usize,
+        taken: usize,
+        fed_all: bool,
+        stop: bool,
+    }
+    /// The calling thread's side: results waiting for the ones before them.
+    struct Taker<R, F> {
+        waiting: std::collections::BTreeMap<usize, R>,
+        next: usize,
+        stopped: bool,
+        take: F,
+    }
+    impl<R, F: FnMut(R) -> ControlFlow<()>> Taker<R, F> {
+        fn arrived<T>(&mut self, i: usize, r: R, shared: &Mutex<Shared<T>>, changed: &Condvar) {
+            if self.stopped {
+                return;
+            }
+            self.waiting.insert(i, r);
+            while let Some(r) = self.waiting.remove(&self.next) {
+                self.next += 1;
+                self.stopped = (self.take)(r).is_break();
+                let mut s = shared.lock().expect("no thread panics holding it");
+                s.taken = self.next;
+                s.stop |= self.stopped;
+                drop(s);
+                changed.notify_all();
+                if self.stopped {
+                    self.waiting.clear();
+                    return;
+                }
+            }
+        }
     }
     let ahead = 2 * threads;
-    // The next item to start, the number taken, and whether to stop.
-    let state = Mutex::new((0usize, 0usize, false));
-    let taken = Condvar::new();
+    let shared = Mutex::new(Shared {
+        queue: std::collections::VecDeque::new(),
+        next: 0,
+        taken: 0,
+        fed_all: false,
+        stop: false,
+    });
+    let changed = Condvar::new();
     let (send, results) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let send = send.clone();
-            let (state, taken, f) = (&state, &taken, &f);
+            let (shared, changed, f) = (&shared, &changed, &f);
             scope.spawn(move || loop {
-                let i = {
-                    let mut s = state.lock().expect("no thread panics holding it");
-                    while !s.2 && s.0 < items.len() && s.0 >= s.1 + ahead {
-                        s = taken.wait(s).expect("no thread panics holding it");
+                let (i, item) = {
+                    let mut s = shared.lock().expect("no thread panics holding it");
+                    while !s.stop && (s.queue.is_empty() && !s.fed_all || !s.queue.is_empty() && s.next >= s.taken + ahead) {
+                        s = changed.wait(s).expect("no thread panics holding it");
                     }
-                    if s.2 || s.0 >= items.len() {
+                    let Some(item) = s.queue.pop_front().filter(|_| !s.stop) else {
                         break;
-                    }
-                    s.0 += 1;
-                    s.0 - 1
+                    };
+                    s.next += 1;
+                    (s.next - 1, item)
                 };
-                if send.send((i, f(&items[i]))).is_err() {
+                if send.send((i, f(item))).is_err() {
                     break;
                 }
             });
         }
         drop(send);
-        let mut waiting = std::collections::BTreeMap::new();
-        let (mut next, mut stopped) = (0, false);
-        for (i, r) in results {
-            if stopped {
-                continue;
+        let mut taker = Taker {
+            waiting: std::collections::BTreeMap::new(),
+            next: 0,
+            stopped: false,
+            take: &mut take,
+        };
+        let fed = feed(&mut |item| {
+            if taker.stopped {
+                return;
             }
-            waiting.insert(i, r);
-            while let Some(r) = waiting.remove(&next) {
-                next += 1;
-                stopped = take(r).is_break();
-                let mut s = state.lock().expect("no thread panics holding it");
-                s.1 = next;
-                s.2 = stopped;
-                drop(s);
-                taken.notify_all();
-                if stopped {
-                    waiting.clear();
-                    break;
-                }
+            shared.lock().expect("no thread panics holding it").queue.push_back(item);
+            changed.notify_one();
+            while let Ok((i, r)) = results.try_recv() {
+                taker.arrived(i, r, &shared, &changed);
+            }
+        });
+        let go_on = go_on(&fed);
+        let mut s = shared.lock().expect("no thread panics holding it");
+        s.fed_all = true;
+        s.stop |= !go_on;
+        drop(s);
+        changed.notify_all();
+        if go_on {
+            for (i, r) in results {
+                taker.arrived(i, r, &shared, &changed);
             }
         }
-    });
+        fed
+    })
 }
 
 /// Moves every span of a chunk's part by `by` bytes, and its callback site
@@ -558,32 +633,41 @@ mod tests {
         assert!(plan(&light, 100).is_ok());
     }
 
+    /// [`in_order_fed`] over `0..100` on `threads` threads, `f` doubling,
+    /// `take` breaking at `stop`; the results taken.
+    fn taken(threads: usize, stop: Option<usize>, go_on: bool) -> Vec<usize> {
+        let mut seen = Vec::new();
+        let feed = |give: &mut dyn FnMut(usize)| {
+            (0..100).for_each(give);
+            "fed"
+        };
+        let take = |r| {
+            seen.push(r);
+            if Some(r) == stop {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        assert_eq!(in_order_fed(threads, feed, |i| i * 2, take, |&fed| go_on && fed == "fed"), "fed");
+        seen
+    }
+
     #[test]
     fn in_order_takes_every_result_in_order_until_it_breaks() {
-        let items: Vec<usize> = (0..100).collect();
-        let mut seen = Vec::new();
-        in_order(
-            &items,
-            |&i| i * 2,
-            |r| {
-                seen.push(r);
-                ControlFlow::Continue(())
-            },
+        for threads in [1, 2, 3] {
+            let all: Vec<usize> = (0..100).map(|i| i * 2).collect();
+            assert_eq!(taken(threads, None, true), all, "{threads} threads");
+            assert_eq!(taken(threads, Some(82), true), all[..=41], "{threads} threads");
+            assert_eq!(taken(threads, Some(0), true), [0], "{threads} threads");
+        }
+        // What `feed` returns may say that no result is wanted.
+        assert_eq!(taken(1, None, false), Vec::<usize>::new());
+        let some = taken(2, None, false);
+        assert_eq!(
+            some,
+            (0..some.len()).map(|i| i * 2).collect::<Vec<_>>(),
+            "only those taken while feeding, in order"
         );
-        assert_eq!(seen, (0..100).map(|i| i * 2).collect::<Vec<_>>());
-        let mut seen = Vec::new();
-        in_order(
-            &items,
-            |&i| i,
-            |r| {
-                seen.push(r);
-                if r == 41 {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            },
-        );
-        assert_eq!(seen, (0..=41).collect::<Vec<_>>());
     }
 }
