@@ -1,6 +1,7 @@
 //! The syntax tree of a `.loop` file. Every node keeps its source [`Span`].
 
 use crate::sched::Phase;
+pub use thin_vec::ThinVec;
 
 /// A byte range `start..end` in the source file, in 32 bits (files are read
 /// whole and stay far below 4 GiB: `load` refuses larger ones).
@@ -114,7 +115,7 @@ impl Rejections {
 /// A string with `{i}`, `{n}`, `{k}` placeholders.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Text {
-    pub parts: Vec<TextPart>,
+    pub parts: ThinVec<TextPart>,
     pub span: Span,
 }
 
@@ -162,6 +163,11 @@ impl std::fmt::Display for Text {
     }
 }
 
+/// A block's statements: one pointer (8 bytes; the length and capacity sit
+/// in the allocation), so that the statements holding a block and a
+/// [`Text`] fit in a 40-byte [`Stmt`] (issue 14: memory per pending timer).
+pub type Block = ThinVec<Stmt>;
+
 /// A statement.
 #[derive(Debug, Clone)]
 pub struct Stmt {
@@ -179,18 +185,18 @@ pub enum StmtKind {
     /// `clear LABEL`: `clearTimeout`/`clearInterval`/`clearImmediate`.
     Clear(Text),
     /// `repeat N { ... }`: a loop; `{i}` is its 1-based index.
-    Repeat { count: Spanned<u64>, body: Box<[Stmt]> },
+    Repeat { count: Spanned<u64>, body: Block },
     /// `again`: the running callback schedules itself once more.
     Again,
     /// A callback-scheduling statement (`timeout`, `immediate`, `then` …),
     /// inline: a bare `timeout N` allocates nothing.
     Callback(Callback),
     /// `async NAME { … }`: defines an async function (hoisted in its block).
-    AsyncDef { name: Box<Name>, body: Box<[Stmt]> },
+    AsyncDef { name: Box<Name>, body: Block },
     /// `call NAME`: calls an async function now, its promise dropped.
     Call(Box<Name>),
     /// `await EXPR`: in an async body or an ES module's top level.
-    /// (An expression or a name is boxed in a statement, to keep a [`Stmt`] small: 48 bytes.)
+    /// (An expression or a name is boxed in a statement, to keep a [`Stmt`] small: 40 bytes.)
     Await(Box<Expr>),
     /// `promise [NAME] { … } LINK*` or `promise NAME = EXPR`.
     Promise(Box<PromiseStmt>),
@@ -209,7 +215,7 @@ pub enum StmtKind {
     /// `throw`: throws an Error (rejects the promise of the body).
     Throw,
     /// `try { … } catch { … }`.
-    Try { body: Box<[Stmt]>, catch: Box<[Stmt]> },
+    Try { body: Block, catch: Block },
     /// `on EVENT ["label"] [{ … }]`: a process listener.
     On(Box<Listener>),
 }
@@ -397,7 +403,7 @@ pub enum PromiseStmt {
         name: Option<Name>,
         /// `async` written before the body (refused by the checks).
         is_async: bool,
-        body: Box<[Stmt]>,
+        body: Block,
         links: Vec<Link>,
     },
     /// `promise NAME = EXPR`.
@@ -439,7 +445,7 @@ pub enum Operand {
     /// `call NAME`: calls an async function now; its promise.
     Call { name: Name, span: Span },
     /// `promise [async] { … }`: an anonymous executor.
-    Executor { is_async: bool, body: Box<[Stmt]>, span: Span },
+    Executor { is_async: bool, body: Block, span: Span },
     /// `all|allSettled|any|race [EXPR, …]`.
     Combinator { kind: Combinator, list: Vec<Expr>, span: Span },
     /// `timeout N`: `timers/promises` `setTimeout(N ticks)`.
@@ -538,7 +544,7 @@ impl Event {
 pub struct Listener {
     pub event: Spanned<Event>,
     pub label: Option<Text>,
-    pub body: Option<Box<[Stmt]>>,
+    pub body: Option<Block>,
     /// Site number (see [`Callback::site`]).
     pub site: usize,
 }
@@ -760,11 +766,13 @@ impl Kind {
 
 /// `KIND [DELAY] [LABEL] [TICKS] [after N] [times N] [BODY] (.then …)*`.
 ///
-/// Kept in 40 bytes, inline in its [`Stmt`] (no allocation for a bare
+/// Kept in 32 bytes, inline in its [`Stmt`] (no allocation for a bare
 /// `timeout N`: a file of a million of them holds a million of these): the
 /// keyword's span is derived from the statement's (it starts with the
-/// keyword), and the parts most callbacks lack (label, body, `times`, links)
-/// are in one box, [`CallbackParts`], allocated only when one is written.
+/// keyword), the number is held in 32 bits with its start and length (a
+/// larger one goes to the box), and the parts most callbacks lack (label,
+/// body, `times`, links) are in one box, [`CallbackParts`], allocated only
+/// when one is written.
 #[derive(Debug, Clone)]
 pub struct Callback {
     /// Site number (see [`site`](Self::site)); `u32::MAX` for the main module.
@@ -772,11 +780,13 @@ pub struct Callback {
     pub kind: Kind,
     /// `async` written before the body: the callback is an async function.
     pub is_async: bool,
-    /// Whether [`amount`](Self::amount) is written.
-    has_amount: bool,
-    /// The kind's number, in ticks, if `has_amount`.
-    amount: u64,
-    amount_span: Span,
+    /// The number's length in bytes: 0 when none is written,
+    /// [`AMOUNT_IN_PARTS`] when it is kept in [`CallbackParts::big_amount`].
+    amount_len: u8,
+    /// The kind's number, in ticks, when it fits here (see `amount_len`).
+    amount: u32,
+    /// Where the number starts (byte offset), when it fits here.
+    amount_start: u32,
     /// The whole statement.
     pub span: Span,
     /// Label, body, `times` and links; `None` when none is written.
@@ -789,16 +799,22 @@ pub struct CallbackParts {
     /// The label.
     pub label: Option<Text>,
     /// The body; `None` for a label-only callback (which logs its label).
-    pub body: Option<Box<[Stmt]>>,
+    pub body: Option<Block>,
     /// `times N`: runs at most N times in all.
     pub times: Option<Spanned<u64>>,
     /// `.then`/`.catch`/`.finally` links of a `then` chain, in order.
     pub links: Box<[Link]>,
+    /// The kind's number when it does not fit inline in the [`Callback`]
+    /// (above `u32::MAX` ticks, or written with 255 bytes or more).
+    big_amount: Option<Spanned<u64>>,
 }
+
+/// [`Callback::amount_len`]'s mark for a number kept in [`CallbackParts::big_amount`].
+const AMOUNT_IN_PARTS: u8 = u8::MAX;
 
 impl CallbackParts {
     fn is_empty(&self) -> bool {
-        self.label.is_none() && self.body.is_none() && self.times.is_none() && self.links.is_empty()
+        self.label.is_none() && self.body.is_none() && self.times.is_none() && self.links.is_empty() && self.big_amount.is_none()
     }
 }
 
@@ -812,9 +828,9 @@ impl Callback {
             site: if site > u32::MAX as usize { u32::MAX } else { site as u32 },
             kind,
             is_async: false,
-            has_amount: false,
+            amount_len: 0,
             amount: 0,
-            amount_span: Span::new(0, 0),
+            amount_start: 0,
             span,
             parts: None,
         }
@@ -881,7 +897,8 @@ impl Callback {
     }
 
     /// Sets the parts other than the kind and its number (no box for none).
-    pub fn set_parts(&mut self, parts: CallbackParts) {
+    pub fn set_parts(&mut self, mut parts: CallbackParts) {
+        parts.big_amount = self.parts.take().and_then(|p| p.big_amount);
         self.parts = (!parts.is_empty()).then(|| Box::new(parts));
     }
 
@@ -889,17 +906,55 @@ impl Callback {
     /// job's length, `io … after N` (see [`delay`](Self::delay),
     /// [`ticks`](Self::ticks), [`after`](Self::after)).
     pub fn amount(&self) -> Option<Spanned<u64>> {
-        self.has_amount.then_some(Spanned {
-            value: self.amount,
-            span: self.amount_span,
-        })
+        match self.amount_len {
+            0 => None,
+            AMOUNT_IN_PARTS => self.parts.as_ref().and_then(|p| p.big_amount),
+            len => Some(Spanned {
+                value: u64::from(self.amount),
+                span: Span::new(self.amount_start as usize, self.amount_start as usize + usize::from(len)),
+            }),
+        }
     }
 
-    /// Sets [`amount`](Self::amount).
+    /// Sets [`amount`](Self::amount): inline when the number fits in 32 bits
+    /// and was written with fewer than 255 bytes (any real file's), else in
+    /// the parts' box, so that the record stays 32 bytes.
     pub fn set_amount(&mut self, amount: Option<Spanned<u64>>) {
-        self.has_amount = amount.is_some();
-        self.amount = amount.map_or(0, |a| a.value);
-        self.amount_span = amount.map_or(Span::default(), |a| a.span);
+        let inline = amount.map(|a| {
+            let fits = (
+                u32::try_from(a.value),
+                u32::try_from(a.span.start()),
+                u8::try_from(a.span.end() - a.span.start()),
+            );
+            match fits {
+                (Ok(value), Ok(start), Ok(len)) if len != AMOUNT_IN_PARTS && len != 0 => Some((value, start, len)),
+                _ => None,
+            }
+        });
+        let big = match inline {
+            Some(None) => amount,
+            None | Some(Some(_)) => None,
+        };
+        (self.amount, self.amount_start, self.amount_len) = match inline {
+            None => (0, 0, 0),
+            Some(Some(fits)) => fits,
+            Some(None) => (0, 0, AMOUNT_IN_PARTS),
+        };
+        match (&mut self.parts, big) {
+            (Some(parts), big) => {
+                parts.big_amount = big;
+                if parts.is_empty() {
+                    self.parts = None;
+                }
+            }
+            (None, Some(big)) => {
+                self.parts = Some(Box::new(CallbackParts {
+                    big_amount: Some(big),
+                    ..CallbackParts::default()
+                }))
+            }
+            (None, None) => {}
+        }
     }
 
     /// A `timeout`/`interval` delay, in ticks.
@@ -951,7 +1006,7 @@ pub struct Link {
     pub is_async: bool,
     pub label: Option<Text>,
     pub times: Option<Spanned<u64>>,
-    pub body: Option<Box<[Stmt]>>,
+    pub body: Option<Block>,
     pub span: Span,
 }
 
@@ -1060,20 +1115,82 @@ mod tests {
 
 #[cfg(test)]
 mod size_tests {
+    use super::{Callback, CallbackParts, Kind, Span, Spanned, Text};
+
     /// A 1e6-statement file holds a million of these (issue 14: peak memory
     /// per pending timer), each a bare `timeout N` with its callback inline:
-    /// 48 bytes, no allocation of its own.
+    /// 40 bytes, no allocation of its own.
     #[test]
-    fn a_statement_takes_48_bytes() {
-        assert_eq!(std::mem::size_of::<super::Stmt>(), 48);
+    fn a_statement_takes_40_bytes() {
+        assert_eq!(std::mem::size_of::<super::Stmt>(), 40);
     }
 
-    /// The callback is inline in its statement's 40 bytes of kind: the enum
-    /// tag must take no room of its own (it sits in the niche of
-    /// [`super::Kind`]); label, body, `times` and links are in one box.
+    /// The callback is inline in its statement's 32 bytes of kind: the enum
+    /// tag must take no room of its own (it sits in a niche of the
+    /// callback's); every other statement holds at most 24 bytes (blocks and
+    /// texts are one pointer each, [`super::Block`]).
     #[test]
-    fn a_callback_record_takes_40_bytes_inline() {
-        assert_eq!(std::mem::size_of::<super::Callback>(), 40);
-        assert_eq!(std::mem::size_of::<super::StmtKind>(), 40);
+    fn a_callback_record_takes_32_bytes_inline() {
+        assert_eq!(std::mem::size_of::<Callback>(), 32);
+        assert_eq!(std::mem::size_of::<super::StmtKind>(), 32);
+        assert_eq!(std::mem::size_of::<Text>(), 16);
+    }
+
+    fn amount(value: u64, start: usize, end: usize) -> Option<Spanned<u64>> {
+        Some(Spanned {
+            value,
+            span: Span::new(start, end),
+        })
+    }
+
+    /// A number kept inline, one kept in the box (too large, or written
+    /// with too many bytes), and none: each read back as set, whether the
+    /// parts were set before or after it, and no box left for nothing.
+    #[test]
+    fn a_number_reads_back_as_set_inline_or_boxed() {
+        let cases = [
+            amount(100, 8, 11),
+            amount(u64::from(u32::MAX), 8, 18),
+            amount(u64::from(u32::MAX) + 1, 8, 18),
+            amount(u64::MAX, 8, 28),
+            amount(7, 8, 8 + 254),
+            amount(7, 8, 8 + 255),
+            amount(7, 8, 8 + 10_000),
+            None,
+        ];
+        for case in cases {
+            let mut bare = Callback::bare(0, Span::new(0, 40), Kind::Timeout);
+            bare.set_amount(case);
+            assert_eq!(bare.amount(), case);
+            // Nothing but a number that does not fit makes a box.
+            let boxed = case.is_some_and(|a| a.value > u64::from(u32::MAX) || a.span.end() - a.span.start() >= 255);
+            assert_eq!(bare.parts_mut().is_some(), boxed, "{case:?}");
+            assert!(bare.label().is_none());
+
+            let label = || CallbackParts {
+                label: Some(Text {
+                    parts: super::ThinVec::new(),
+                    span: Span::new(30, 32),
+                }),
+                ..CallbackParts::default()
+            };
+            let mut parts_after = Callback::bare(0, Span::new(0, 40), Kind::Timeout);
+            parts_after.set_amount(case);
+            parts_after.set_parts(label());
+            let mut parts_before = Callback::bare(0, Span::new(0, 40), Kind::Timeout);
+            parts_before.set_parts(label());
+            parts_before.set_amount(case);
+            for c in [&parts_after, &parts_before] {
+                assert_eq!(c.amount(), case);
+                assert_eq!(c.label().map(|l| l.span), Some(Span::new(30, 32)));
+            }
+            // Set again to none: no number, and no box kept for it alone.
+            bare.set_amount(None);
+            assert_eq!(bare.amount(), None);
+            assert!(bare.parts_mut().is_none());
+            parts_after.set_amount(None);
+            assert_eq!(parts_after.amount(), None);
+            assert!(parts_after.label().is_some());
+        }
     }
 }

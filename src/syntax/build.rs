@@ -382,17 +382,17 @@ impl Builder {
         }
     }
 
-    fn statements(&mut self, body: Pair<Rule>) -> Vec<Stmt> {
+    fn statements(&mut self, body: Pair<Rule>) -> Block {
         if self.depth >= MAX_NESTING {
             let open = body.as_span().start();
             self.push(too_deep(Span::new(open, open + 1), false));
-            return Vec::new();
+            return Block::new();
         }
         self.depth += 1;
         let inner = body.into_inner();
         // Room for every statement (the pairs but the two braces): the list
         // is not grown, nor shrunk when boxed.
-        let mut stmts = Vec::with_capacity(inner.len().saturating_sub(2));
+        let mut stmts = Block::with_capacity(inner.len().saturating_sub(2));
         for p in inner {
             if self.full {
                 break;
@@ -441,7 +441,7 @@ impl Builder {
             Rule::clear_stmt => StmtKind::Clear(self.text(inner.nth(1)?)),
             Rule::repeat_stmt => {
                 let count = self.spanned_int(inner.nth(1)?)?;
-                let body = self.statements(inner.next()?).into_boxed_slice();
+                let body = self.statements(inner.next()?);
                 StmtKind::Repeat { count, body }
             }
             Rule::again_stmt => StmtKind::Again,
@@ -506,7 +506,7 @@ impl Builder {
                 Rule::string => parts.label = Some(self.text(part)),
                 Rule::after_clause => after = self.clause(part),
                 Rule::times_clause => parts.times = self.times(part),
-                Rule::body => parts.body = Some(self.statements(part).into_boxed_slice()),
+                Rule::body => parts.body = Some(self.statements(part)),
                 Rule::async_body => {
                     cb.is_async = true;
                     parts.body = Some(self.async_body(part));
@@ -556,7 +556,7 @@ impl Builder {
                 }
                 Rule::string => link.label = Some(self.text(part)),
                 Rule::times_clause => link.times = self.times(part),
-                Rule::body => link.body = Some(self.statements(part).into_boxed_slice()),
+                Rule::body => link.body = Some(self.statements(part)),
                 Rule::async_body => {
                     link.is_async = true;
                     link.body = Some(self.async_body(part));
@@ -613,13 +613,13 @@ impl Builder {
         // Most texts are one run: one part, no room for more.
         if !raw.bytes().any(|b| b == b'\\' || b == b'{') {
             let parts = if raw.is_empty() {
-                Vec::new()
+                ThinVec::new()
             } else {
-                vec![TextPart::Lit(raw.to_string())]
+                thin_vec::thin_vec![TextPart::Lit(raw.to_string())]
             };
             return Text { parts, span };
         }
-        let mut parts = Vec::new();
+        let mut parts = ThinVec::new();
         let mut lit = String::new();
         let mut i = 0;
         while i < raw.len() {

@@ -31,7 +31,7 @@ impl Builder {
         Some(match rule {
             Rule::async_def => {
                 let name = Box::new(self.name(inner.next()?));
-                let body = self.statements(inner.next()?).into_boxed_slice();
+                let body = self.statements(inner.next()?);
                 StmtKind::AsyncDef { name, body }
             }
             Rule::call_stmt => StmtKind::Call(Box::new(self.name(inner.next()?))),
@@ -55,9 +55,9 @@ impl Builder {
             Rule::return_stmt => StmtKind::Return(inner.next().map(|p| Box::new(self.expr(p)))),
             Rule::throw_stmt => StmtKind::Throw,
             Rule::try_stmt => {
-                let body = self.statements(inner.next()?).into_boxed_slice();
+                let body = self.statements(inner.next()?);
                 let _catch = inner.next()?;
-                let catch = self.statements(inner.next()?).into_boxed_slice();
+                let catch = self.statements(inner.next()?);
                 StmtKind::Try { body, catch }
             }
             Rule::on_stmt => {
@@ -78,7 +78,7 @@ impl Builder {
                 for part in inner {
                     match part.as_rule() {
                         Rule::string => listener.label = Some(self.text(part)),
-                        Rule::body => listener.body = Some(self.statements(part).into_boxed_slice()),
+                        Rule::body => listener.body = Some(self.statements(part)),
                         _ => {}
                     }
                 }
@@ -96,7 +96,7 @@ impl Builder {
                 Rule::name => name = Some(self.name(part)),
                 Rule::assign => {}
                 Rule::expr => expr = Some(self.expr(part)),
-                Rule::body => body = Some(self.statements(part).into_boxed_slice()),
+                Rule::body => body = Some(self.statements(part)),
                 Rule::async_body => {
                     is_async = true;
                     body = Some(self.async_body(part));
@@ -117,9 +117,9 @@ impl Builder {
     }
 
     /// The body of an `async_body` (its `async` mark is the caller's).
-    pub(super) fn async_body(&mut self, pair: Pair<Rule>) -> Box<[Stmt]> {
+    pub(super) fn async_body(&mut self, pair: Pair<Rule>) -> Block {
         let body = pair.into_inner().nth(1).expect("async_body has a body");
-        self.statements(body).into_boxed_slice()
+        self.statements(body)
     }
 
     /// A name; `{i}` (or `{n}`, `{k}`) written on it is refused: a name is
@@ -161,11 +161,7 @@ impl Builder {
             Rule::kw_promise => {
                 let body = inner.next().expect("promise BODY");
                 let is_async = body.as_rule() == Rule::async_body;
-                let body = if is_async {
-                    self.async_body(body)
-                } else {
-                    self.statements(body).into_boxed_slice()
-                };
+                let body = if is_async { self.async_body(body) } else { self.statements(body) };
                 Operand::Executor { is_async, body, span }
             }
             Rule::combinator => {
