@@ -666,6 +666,10 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
 
     type Stop = Stop;
 
+    /// Inlined into the loop's drains and phases: a callback that runs
+    /// nothing costs no call, and the rest one (to [`Interp::call_callback`]
+    /// or [`Interp::call_task`]).
+    #[inline(always)]
     fn call(&mut self, sched: &mut L, task: Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
@@ -763,7 +767,7 @@ impl<'a> Interp<'a> {
 
     /// Runs a callback (or a `.then` link): its body, or its label logged;
     /// then queues the next link of a chain run without promises.
-    #[inline]
+    #[inline(never)]
     fn call_callback<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
         let (run, count) = self.enter(sched, inst, ctx);
         let (label, _, body) = self.parts(&inst);
@@ -989,6 +993,7 @@ impl<'a> Interp<'a> {
         self.budget.statements
     }
 
+    #[inline(never)]
     fn intern_label(&mut self, inst: &Instance<'a>, index: Option<u64>) -> Option<u32> {
         let (label, _, _) = self.parts(inst);
         let text = label_text(label?, index);
@@ -1025,7 +1030,20 @@ impl<'a> Interp<'a> {
                     return Err(self.statement_limit(sched, stmt.span));
                 }
             }
-            match self.statement(sched, stmt, frame, sub)? {
+            // The statements a callback body schedules with: here, without
+            // the call to `statement` (all the others).
+            let flow = match (&stmt.kind, sub) {
+                (StmtKind::Callback(cb), None) => {
+                    self.callback_statement(sched, cb, frame)?;
+                    Flow::Next
+                }
+                (StmtKind::Again, None) => {
+                    self.again_statement(sched, frame)?;
+                    Flow::Next
+                }
+                _ => self.statement(sched, stmt, frame, sub)?,
+            };
+            match flow {
                 Flow::Next => {}
                 Flow::Suspend => {
                     self.rt.suspended_at(pc, env);
@@ -1062,6 +1080,7 @@ impl<'a> Interp<'a> {
     /// One statement. `resuming`: the statement is the one an async frame
     /// suspended in (an `await`, or a `repeat`/`try` around it), with what
     /// it recorded ([`promises::Pos::sub`]).
+    #[inline(never)]
     fn statement<L: EventLoop<Task<'a>>>(
         &mut self,
         sched: &mut L,
@@ -1091,32 +1110,47 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
-            StmtKind::Again => {
-                if let Some(this) = frame.this {
-                    self.again(sched, this)?;
-                }
-            }
-            StmtKind::Callback(cb) => {
-                let inst = Instance {
-                    cb,
-                    link: 0,
-                    index: frame.index.and_then(|i| u32::try_from(i).ok()).and_then(std::num::NonZeroU32::new),
-                    run: 1,
-                    alone: false,
-                    label: Label::NONE,
-                    note: 0,
-                    env: frame.env,
-                    executor: frame.executor,
-                };
-                let inst = Instance {
-                    label: Label::from(self.intern_label(&inst, frame.index)),
-                    ..inst
-                };
-                self.schedule(sched, inst)?;
-            }
+            StmtKind::Again => self.again_statement(sched, frame)?,
+            StmtKind::Callback(cb) => self.callback_statement(sched, cb, frame)?,
             _ => return self.promise_statement(sched, stmt, frame, resuming),
         }
         Ok(Flow::Next)
+    }
+
+    /// A callback statement: its callback scheduled, with the `{i}` and
+    /// scope of `frame` (and its label, rendered now, interned).
+    #[inline(always)]
+    fn callback_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, cb: &'a Callback, frame: &Frame<'a>) -> Result<(), Stop> {
+        let inst = Instance {
+            cb,
+            link: 0,
+            index: frame.index.and_then(|i| u32::try_from(i).ok()).and_then(std::num::NonZeroU32::new),
+            run: 1,
+            alone: false,
+            label: Label::NONE,
+            note: 0,
+            env: frame.env,
+            executor: frame.executor,
+        };
+        let inst = if cb.label().is_some() {
+            Instance {
+                label: Label::from(self.intern_label(&inst, frame.index)),
+                ..inst
+            }
+        } else {
+            inst
+        };
+        self.schedule(sched, inst)
+    }
+
+    /// `again` in `frame`: its callback once more ([`Interp::again`]); nothing
+    /// outside a callback.
+    #[inline(always)]
+    fn again_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, frame: &Frame<'a>) -> Result<(), Stop> {
+        match frame.this {
+            Some(this) => self.again(sched, this),
+            None => Ok(()),
+        }
     }
 
     #[inline(never)]
@@ -1137,6 +1171,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
+    #[inline(always)]
     fn again<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| u64::from(this.run) >= t.value) {
