@@ -524,6 +524,9 @@ pub(crate) struct Interp<'a> {
     trace: Recorder,
     notes: Notes,
     live: Live,
+    /// Neither `--explain` nor `--verbose`, and no `clear` in the file: a
+    /// scheduling needs no note, event or handle kept (set once, at the start).
+    quiet: bool,
     /// Promises, async frames, scopes and listeners (files with promise statements).
     rt: PromiseRt<'a>,
 }
@@ -531,6 +534,7 @@ pub(crate) struct Interp<'a> {
 impl<'a> Interp<'a> {
     /// A fresh interpreter for `file`.
     pub(crate) fn new(file: &'a File, src: &'a str, opts: RunOptions) -> Self {
+        let clears = has_clear(&file.body);
         Interp {
             src,
             queues: None,
@@ -550,9 +554,10 @@ impl<'a> Interp<'a> {
             trace: Recorder::default(),
             notes: Notes::default(),
             live: Live {
-                enabled: has_clear(&file.body),
+                enabled: clears,
                 handles: IndexMap::new(),
             },
+            quiet: !(opts.explain || opts.verbose || clears),
             rt: PromiseRt::new(file, opts.explain),
         }
     }
@@ -840,18 +845,15 @@ impl<'a> Interp<'a> {
         let count = self.enter_plain(&inst);
         let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
-        if self.opts.explain {
-            self.notes.why = Some(self.explain(&inst, ctx));
+        if !self.quiet {
+            self.enter_noted(&inst, ctx, interval);
         }
-        if let (Some(label), Some(handle), true, false) = (inst.label.get(), ctx.handle, self.live.enabled, interval) {
-            if let Some(set) = self.live.handles.get_mut(&label) {
-                set.swap_remove(&handle);
-            }
-        }
-        let (_, times, _) = self.parts(&inst);
-        if interval && times.is_some_and(|t| run >= t.value) {
-            if let Some(handle) = ctx.handle {
-                sched.clear(handle);
+        if interval {
+            let (_, times, _) = self.parts(&inst);
+            if times.is_some_and(|t| run >= t.value) {
+                if let Some(handle) = ctx.handle {
+                    sched.clear(handle);
+                }
             }
         }
         if self.verbose() {
@@ -860,6 +862,21 @@ impl<'a> Interp<'a> {
             self.push(sched, EventKind::Call { kind, label, line });
         }
         (run, count)
+    }
+
+    /// [`Interp::enter`]'s bookkeeping for `--explain` and `clear`: why the
+    /// callback runs now; a timeout or immediate that ran has no handle left
+    /// to clear.
+    #[inline(never)]
+    fn enter_noted(&mut self, inst: &Instance<'a>, ctx: &Ctx<'_>, interval: bool) {
+        if self.opts.explain {
+            self.notes.why = Some(self.explain(inst, ctx));
+        }
+        if let (Some(label), Some(handle), true, false) = (inst.label.get(), ctx.handle, self.live.enabled, interval) {
+            if let Some(set) = self.live.handles.get_mut(&label) {
+                set.swap_remove(&handle);
+            }
+        }
     }
 
     /// A `then` chain no code can observe (see [`promises::unobservable_chain`]) runs without
@@ -1008,8 +1025,44 @@ impl<'a> Interp<'a> {
     /// Runs a block: its statements in order until one returns, throws or
     /// suspends (an `await`). A block with declarations gets a fresh
     /// environment. Resuming an async frame, the block starts where it
-    /// suspended, in the environment it had (see [`promises`]).
+    /// suspended, in the environment it had (see [`promises`]):
+    /// [`Interp::resumed_block`].
     fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+        if self.rt.resuming() {
+            return self.resumed_block(sched, stmts, frame);
+        }
+        let env = self.open_env(sched, stmts, frame)?;
+        let inner;
+        let frame = if env == frame.env {
+            frame
+        } else {
+            inner = Frame { env, ..*frame };
+            &inner
+        };
+        for (pc, stmt) in stmts.iter().enumerate() {
+            self.count_statement(sched, stmt)?;
+            // The statements a callback body schedules with: here, without
+            // the call to `statement` (all the others).
+            match &stmt.kind {
+                StmtKind::Callback(cb) => self.callback_statement(sched, cb, frame)?,
+                StmtKind::Again => self.again_statement(sched, frame)?,
+                _ => match self.statement(sched, stmt, frame, None)? {
+                    Flow::Next => {}
+                    Flow::Suspend => {
+                        self.rt.suspended_at(pc, env);
+                        return Ok(Flow::Suspend);
+                    }
+                    flow => return Ok(flow),
+                },
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// [`Interp::block`] while an async frame is resumed: the block starts at
+    /// the statement its path says, in the environment it had then.
+    #[inline(never)]
+    fn resumed_block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         let (start, env, mut resuming) = match self.rt.resume_level() {
             Some(pos) => (pos.pc as usize, pos.env, Some(pos.sub)),
             None => (0, self.open_env(sched, stmts, frame)?, None),
@@ -1024,26 +1077,9 @@ impl<'a> Interp<'a> {
         for (pc, stmt) in stmts.iter().enumerate().skip(start) {
             let sub = resuming.take();
             if sub.is_none() {
-                self.budget.tick_deadline()?;
-                self.budget.statements += 1;
-                if self.budget.statements > self.opts.max_statements {
-                    return Err(self.statement_limit(sched, stmt.span));
-                }
+                self.count_statement(sched, stmt)?;
             }
-            // The statements a callback body schedules with: here, without
-            // the call to `statement` (all the others).
-            let flow = match (&stmt.kind, sub) {
-                (StmtKind::Callback(cb), None) => {
-                    self.callback_statement(sched, cb, frame)?;
-                    Flow::Next
-                }
-                (StmtKind::Again, None) => {
-                    self.again_statement(sched, frame)?;
-                    Flow::Next
-                }
-                _ => self.statement(sched, stmt, frame, sub)?,
-            };
-            match flow {
+            match self.statement(sched, stmt, frame, sub)? {
                 Flow::Next => {}
                 Flow::Suspend => {
                     self.rt.suspended_at(pc, env);
@@ -1055,10 +1091,23 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    /// One more statement run: the deadline's step, and the bound on statements.
+    #[inline(always)]
+    fn count_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmt: &Stmt) -> Result<(), Stop> {
+        self.budget.tick_deadline()?;
+        self.budget.statements += 1;
+        if self.budget.statements > self.opts.max_statements {
+            return Err(self.statement_limit(sched, stmt.span));
+        }
+        Ok(())
+    }
+
     fn output_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Output, MAX_TRACE_LOGS as u64, self.frame_phase, span)
     }
 
+    #[cold]
+    #[inline(never)]
     fn statement_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Callbacks, self.opts.max_statements, self.frame_phase, span)
     }
@@ -1192,8 +1241,7 @@ impl<'a> Interp<'a> {
         // A nextTick, microtask or immediate without `--explain`, `--verbose` or
         // `clear` in the file needs none of that: inline, what a callback body
         // scheduling a million of them does.
-        let plain = !(self.opts.explain || self.opts.verbose || self.live.enabled);
-        if plain && matches!(inst.cb.kind, Kind::NextTick | Kind::Microtask | Kind::Immediate) {
+        if self.quiet && matches!(inst.cb.kind, Kind::NextTick | Kind::Microtask | Kind::Immediate) {
             self.check_waiting(sched, &inst)?;
             hand_to_loop(sched, inst, self.profile);
             return Ok(());

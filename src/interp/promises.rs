@@ -358,6 +358,13 @@ impl<'a> PromiseRt<'a> {
         }
     }
 
+    /// Whether a suspended async frame is being resumed (its blocks re-entered
+    /// down the path it suspended at).
+    #[inline(always)]
+    pub(super) fn resuming(&self) -> bool {
+        self.resume.is_some()
+    }
+
     /// The next block of a resumption's path, if one is under way.
     pub(super) fn resume_level(&mut self) -> Option<Pos> {
         let r = self.resume.as_mut()?;
