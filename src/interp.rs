@@ -1027,7 +1027,14 @@ impl<'a> Interp<'a> {
     /// environment. Resuming an async frame, the block starts where it
     /// suspended, in the environment it had (see [`promises`]):
     /// [`Interp::resumed_block`].
+    #[inline(never)]
     fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+        self.block_inline(sched, stmts, frame)
+    }
+
+    /// [`Interp::block`], inlined where a callback's body runs.
+    #[inline(always)]
+    fn block_inline<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         if self.rt.resuming() {
             return self.resumed_block(sched, stmts, frame);
         }
