@@ -675,17 +675,17 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
     /// nothing costs no call, and the rest one (to [`Interp::call_callback`]
     /// or [`Interp::call_task`]).
     #[inline(always)]
-    fn call(&mut self, sched: &mut L, task: Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
+    fn call(&mut self, sched: &mut L, task: &Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
         match task {
-            Task::Cb(inst) if inst.link == 0 && self.runs_nothing(&inst) => {
-                self.enter_plain(&inst);
+            Task::Cb(inst) if inst.link == 0 && self.runs_nothing(inst) => {
+                self.enter_plain(inst);
                 Ok(())
             }
-            Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, inst, &ctx),
-            task => self.call_task(sched, task, &ctx),
+            Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, *inst, &ctx),
+            task => self.call_task(sched, *task, &ctx),
         }
     }
 

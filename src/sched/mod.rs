@@ -550,7 +550,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let ctx = self.ctx(Phase::Main, None, 1, &decision);
         self.timing.unit_begins();
         self.state.last_phase = Phase::Main;
-        host.call(self, main, ctx)?;
+        host.call(self, &main, ctx)?;
         self.flush_pool_log(host);
         if entry != Entry::CommonJs {
             self.run_microtasks(host, DrainAfter::Callback)?;
@@ -643,7 +643,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                     .then(|| self.timing.read(&mut self.state, 0, Reading::IntervalStart(&due.cb)));
                 let decision = self.timer_decision(&due, phase_clock);
                 let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run, &decision);
-                self.call(host, due.cb.clone(), ctx)?;
+                self.call(host, &due.cb, ctx)?;
                 self.state.timers.finish(due, start);
             }
         }
@@ -732,7 +732,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         for _ in 0..snapshot {
             let immediate = self.state.check.pop_front().expect("snapshot length");
             let queued_in = self.state.facts.as_deref_mut().and_then(|f| f.check.pop_front());
-            let Some(cb) = immediate.cb else { continue };
+            let Some(cb) = &immediate.cb else { continue };
             self.state.live_immediates -= 1;
             let decision = queued_in.map_or(Decision::Unrecorded, decision::immediate);
             let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1, &decision);
@@ -761,7 +761,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// One callback of a phase, then the drain.
     fn run_one<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, phase: Phase, decision: Decision) -> Step<H::Stop, T::Prune> {
         let ctx = self.ctx(phase, None, 1, &decision);
-        self.call(host, cb, ctx)?;
+        self.call(host, &cb, ctx)?;
         self.drain_between_callbacks(host, DrainAfter::Callback)
     }
 
@@ -771,7 +771,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// this is, for the decisions.
     fn drain_between_callbacks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         loop {
-            while let Some(cb) = self.state.next_ticks.pop_front() {
+            loop {
+                let cb = self.state.next_ticks.pop_front();
+                let Some(cb) = &cb else { break };
                 let decision = self.drained(Phase::NextTick, point);
                 let ctx = self.ctx(Phase::NextTick, None, 1, &decision);
                 self.call(host, cb, ctx)?;
@@ -789,7 +791,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// The microtask queue to empty (V8's microtask checkpoint, `runMicrotasks()`).
     fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
-        while let Some(cb) = self.state.microtasks.pop_front() {
+        loop {
+            let cb = self.state.microtasks.pop_front();
+            let Some(cb) = &cb else { break };
             let decision = self.drained(Phase::Microtask, point);
             let ctx = self.ctx(Phase::Microtask, None, 1, &decision);
             self.call(host, cb, ctx)?;
@@ -836,7 +840,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// Calls a callback, counted against `max_callbacks`.
     #[inline(always)]
-    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
+    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: &C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
         self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
         self.state.callbacks += 1;
         self.timing.unit_begins();

@@ -62,7 +62,7 @@ pub(super) fn run_script(module: Module, node: NodeProfile, pool: usize, table: 
 impl Host<usize, Scheduler<usize>> for Script {
     type Stop = (LimitKind, Phase);
 
-    fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx) -> Result<(), Self::Stop> {
+    fn call(&mut self, s: &mut Scheduler<usize>, &cb: &usize, ctx: Ctx) -> Result<(), Self::Stop> {
         self.seen.push((cb, *ctx.decision));
         for op in self.table[cb].clone() {
             match op {
@@ -455,7 +455,7 @@ fn an_endless_tick_chain_hits_the_callback_limit() {
     struct Spin;
     impl Host<(), Scheduler<()>> for Spin {
         type Stop = (LimitKind, Phase, u64);
-        fn call(&mut self, s: &mut Scheduler<()>, _: (), _: Ctx) -> Result<(), Self::Stop> {
+        fn call(&mut self, s: &mut Scheduler<()>, _: &(), _: Ctx) -> Result<(), Self::Stop> {
             s.next_tick(());
             Ok(())
         }
