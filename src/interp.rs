@@ -1245,21 +1245,29 @@ impl<'a> Interp<'a> {
     /// with its `--explain` note, `clear` handle and verbose event.
     #[inline(always)]
     fn schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
-        // A nextTick, microtask or immediate without `--explain`, `--verbose` or
-        // `clear` in the file needs none of that: inline, what a callback body
-        // scheduling a million of them does.
-        if self.quiet && matches!(inst.cb.kind, Kind::NextTick | Kind::Microtask | Kind::Immediate) {
-            self.check_waiting(sched, &inst)?;
-            hand_to_loop(sched, inst, self.profile);
-            return Ok(());
+        if !self.quiet {
+            return self.schedule_in_full(sched, inst);
         }
-        self.schedule_in_full(sched, inst)
+        self.check_waiting(sched, &inst)?;
+        // A nextTick, microtask or immediate without `--explain`, `--verbose` or
+        // `clear` in the file needs nothing more: inline, what a callback body
+        // scheduling a million of them does.
+        match hand_to_loop::<_, true>(sched, inst, self.profile) {
+            Ok(_) => Ok(()),
+            Err(inst) => self.schedule_checked(sched, inst),
+        }
     }
 
     /// [`Interp::schedule`] with everything a scheduling can involve.
     #[inline(never)]
     fn schedule_in_full<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         self.check_waiting(sched, &inst)?;
+        self.schedule_checked(sched, inst)
+    }
+
+    /// [`Interp::schedule_in_full`] past the bound on waiting callbacks.
+    #[inline(never)]
+    fn schedule_checked<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         let mut inst = inst;
         if self.opts.explain {
             inst.note = self.note_origin(sched, &inst);
@@ -1269,7 +1277,8 @@ impl<'a> Interp<'a> {
             self.then_chain(sched, inst)?;
             None
         } else {
-            hand_to_loop(sched, inst, self.profile)
+            // Every kind is handed over (`PLAIN` false): never `Err`.
+            hand_to_loop::<_, false>(sched, inst, self.profile).unwrap_or(None)
         };
         if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.live.enabled) {
             self.live.handles.entry(label).or_default().insert(handle);
@@ -1380,16 +1389,24 @@ fn site_span_of(cb: &Callback, link: u32) -> Span {
 }
 
 /// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
+/// `PLAIN`: only a nextTick, microtask or immediate; any other kind is handed back
+/// (`Err`), not over (the check of [`Interp::schedule`], and this match, in one).
 #[inline(always)]
-fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, profile: crate::sched::NodeProfile) -> Option<Handle> {
+fn hand_to_loop<'a, L: EventLoop<Task<'a>>, const PLAIN: bool>(
+    sched: &mut L,
+    inst: Instance<'a>,
+    profile: crate::sched::NodeProfile,
+) -> Result<Option<Handle>, Instance<'a>> {
     let cb = inst.cb;
     let task = Task::Cb(inst);
     match cb.kind {
-        Kind::Timeout => return Some(sched.set_timeout(value(cb.delay()), task)),
-        Kind::Interval => return Some(sched.set_interval(value(cb.delay()), task)),
-        Kind::Immediate => return Some(sched.set_immediate(task)),
+        Kind::Immediate => return Ok(Some(sched.set_immediate(task))),
         Kind::NextTick => sched.next_tick(task),
-        Kind::Microtask | Kind::Then => sched.queue_microtask(task),
+        Kind::Microtask => sched.queue_microtask(task),
+        _ if PLAIN => return Err(inst),
+        Kind::Timeout => return Ok(Some(sched.set_timeout(value(cb.delay()), task))),
+        Kind::Interval => return Ok(Some(sched.set_interval(value(cb.delay()), task))),
+        Kind::Then => sched.queue_microtask(task),
         Kind::Io => sched.io(value(cb.after()), task),
         Kind::Submit => sched.submit(value(cb.ticks()), task),
         Kind::Close => sched.close(task),
@@ -1411,7 +1428,7 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, p
             },
         ),
     }
-    None
+    Ok(None)
 }
 
 /// The verbose trace's "+ …" detail of a callback scheduled now.
