@@ -1607,6 +1607,31 @@ mod tests {
         assert_eq!((hit.line, hit.queue), (4, Phase::Microtask));
     }
 
+    /// A callback body scheduling every kind: without `--explain`,
+    /// `--verbose` or `clear` (the quiet way: nextTicks, microtasks and
+    /// immediates handed over inline, the rest by `schedule_checked`) the
+    /// lines come in the order a `--verbose` run (every scheduling in full)
+    /// gives, and Node's: the nextTick, the chain's first link (queued by its
+    /// statement) before the microtask, its second link after, then the
+    /// immediate, then the next turn's timeout; `again` and `{n}` as ever.
+    #[test]
+    fn quiet_and_verbose_runs_schedule_alike() {
+        let src = "timeout 0 {\n  immediate \"i\"\n  then \"p1\" .then \"p2\"\n  nextTick \"t\"\n  microtask \"m\"\n  timeout 0 \"t0\"\n}\nnextTick times 2 { log \"n{n}\" again }\n";
+        let loaded = crate::load::load_bytes("t.loop", src.as_bytes()).expect("loads");
+        let lines = |verbose: bool| {
+            let opts = RunOptions {
+                verbose,
+                ..RunOptions::default()
+            };
+            let trace = run(&loaded.file, &loaded.src, "", opts);
+            assert!(matches!(trace.ending, Ending::Finished { .. }), "{:?}", trace.ending);
+            trace.logs().map(|(_, text)| text.to_string()).collect::<Vec<_>>()
+        };
+        let quiet = lines(false);
+        assert_eq!(quiet, ["n1", "n2", "t", "p1", "m", "p2", "i", "t0"]);
+        assert_eq!(lines(true), quiet);
+    }
+
     /// 4 bytes a site while every count fits in a `u32`; past that, the
     /// counters widen and the count goes on exactly (no wrap, no saturation).
     #[test]
