@@ -15,7 +15,7 @@ struct Bench {
 
 impl Host<u64, Scheduler<u64>> for Bench {
     type Stop = ();
-    fn call(&mut self, s: &mut Scheduler<u64>, cb: u64, _ctx: Ctx<'_>) -> Result<(), ()> {
+    fn call(&mut self, s: &mut Scheduler<u64>, &cb: &u64, _ctx: Ctx<'_>) -> Result<(), ()> {
         match (self.kind, cb) {
             (1, 1) if self.left > 0 => {
                 self.left -= 1;
@@ -44,7 +44,7 @@ struct Main<F: FnMut(&mut Scheduler<u64>)>(F);
 
 impl<F: FnMut(&mut Scheduler<u64>)> Host<u64, Scheduler<u64>> for Main<F> {
     type Stop = ();
-    fn call(&mut self, s: &mut Scheduler<u64>, cb: u64, _ctx: Ctx<'_>) -> Result<(), ()> {
+    fn call(&mut self, s: &mut Scheduler<u64>, &cb: &u64, _ctx: Ctx<'_>) -> Result<(), ()> {
         if cb == u64::MAX {
             (self.0)(s);
         }
@@ -61,7 +61,7 @@ struct Chain {
 
 impl Host<u64, Scheduler<u64>> for Chain {
     type Stop = ();
-    fn call(&mut self, s: &mut Scheduler<u64>, cb: u64, _ctx: Ctx<'_>) -> Result<(), ()> {
+    fn call(&mut self, s: &mut Scheduler<u64>, &cb: &u64, _ctx: Ctx<'_>) -> Result<(), ()> {
         let half = self.half;
         if cb == u64::MAX {
             for i in 0..half {

@@ -524,6 +524,9 @@ pub(crate) struct Interp<'a> {
     trace: Recorder,
     notes: Notes,
     live: Live,
+    /// Neither `--explain` nor `--verbose`, and no `clear` in the file: a
+    /// scheduling needs no note, event or handle kept (set once, at the start).
+    quiet: bool,
     /// Promises, async frames, scopes and listeners (files with promise statements).
     rt: PromiseRt<'a>,
 }
@@ -531,6 +534,7 @@ pub(crate) struct Interp<'a> {
 impl<'a> Interp<'a> {
     /// A fresh interpreter for `file`.
     pub(crate) fn new(file: &'a File, src: &'a str, opts: RunOptions) -> Self {
+        let clears = has_clear(&file.body);
         Interp {
             src,
             queues: None,
@@ -550,9 +554,10 @@ impl<'a> Interp<'a> {
             trace: Recorder::default(),
             notes: Notes::default(),
             live: Live {
-                enabled: has_clear(&file.body),
+                enabled: clears,
                 handles: IndexMap::new(),
             },
+            quiet: !(opts.explain || opts.verbose || clears),
             rt: PromiseRt::new(file, opts.explain),
         }
     }
@@ -666,17 +671,21 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
 
     type Stop = Stop;
 
-    fn call(&mut self, sched: &mut L, task: Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
+    /// Inlined into the loop's drains and phases: a callback that runs
+    /// nothing costs no call, and the rest one (to [`Interp::call_callback`]
+    /// or [`Interp::call_task`]).
+    #[inline(always)]
+    fn call(&mut self, sched: &mut L, task: &Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
         self.loop_phase = ctx.loop_phase;
         match task {
-            Task::Cb(inst) if inst.link == 0 && self.runs_nothing(&inst) => {
-                self.enter_plain(&inst);
+            Task::Cb(inst) if inst.link == 0 && self.runs_nothing(inst) => {
+                self.enter_plain(inst);
                 Ok(())
             }
-            Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, inst, &ctx),
-            task => self.call_task(sched, task, &ctx),
+            Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, *inst, &ctx),
+            task => self.call_task(sched, *task, &ctx),
         }
     }
 
@@ -760,7 +769,7 @@ impl<'a> Interp<'a> {
 
     /// Runs a callback (or a `.then` link): its body, or its label logged;
     /// then queues the next link of a chain run without promises.
-    #[inline]
+    #[inline(never)]
     fn call_callback<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
         let (run, count) = self.enter(sched, inst, ctx);
         let (label, _, body) = self.parts(&inst);
@@ -833,18 +842,15 @@ impl<'a> Interp<'a> {
         let count = self.enter_plain(&inst);
         let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
-        if self.opts.explain {
-            self.notes.why = Some(self.explain(&inst, ctx));
+        if !self.quiet {
+            self.enter_noted(&inst, ctx, interval);
         }
-        if let (Some(label), Some(handle), true, false) = (inst.label.get(), ctx.handle, self.live.enabled, interval) {
-            if let Some(set) = self.live.handles.get_mut(&label) {
-                set.swap_remove(&handle);
-            }
-        }
-        let (_, times, _) = self.parts(&inst);
-        if interval && times.is_some_and(|t| run >= t.value) {
-            if let Some(handle) = ctx.handle {
-                sched.clear(handle);
+        if interval {
+            let (_, times, _) = self.parts(&inst);
+            if times.is_some_and(|t| run >= t.value) {
+                if let Some(handle) = ctx.handle {
+                    sched.clear(handle);
+                }
             }
         }
         if self.verbose() {
@@ -853,6 +859,21 @@ impl<'a> Interp<'a> {
             self.push(sched, EventKind::Call { kind, label, line });
         }
         (run, count)
+    }
+
+    /// [`Interp::enter`]'s bookkeeping for `--explain` and `clear`: why the
+    /// callback runs now; a timeout or immediate that ran has no handle left
+    /// to clear.
+    #[inline(never)]
+    fn enter_noted(&mut self, inst: &Instance<'a>, ctx: &Ctx<'_>, interval: bool) {
+        if self.opts.explain {
+            self.notes.why = Some(self.explain(inst, ctx));
+        }
+        if let (Some(label), Some(handle), true, false) = (inst.label.get(), ctx.handle, self.live.enabled, interval) {
+            if let Some(set) = self.live.handles.get_mut(&label) {
+                set.swap_remove(&handle);
+            }
+        }
     }
 
     /// A `then` chain no code can observe (see [`promises::unobservable_chain`]) runs without
@@ -986,6 +1007,7 @@ impl<'a> Interp<'a> {
         self.budget.statements
     }
 
+    #[inline(never)]
     fn intern_label(&mut self, inst: &Instance<'a>, index: Option<u64>) -> Option<u32> {
         let (label, _, _) = self.parts(inst);
         let text = label_text(label?, index);
@@ -1000,8 +1022,51 @@ impl<'a> Interp<'a> {
     /// Runs a block: its statements in order until one returns, throws or
     /// suspends (an `await`). A block with declarations gets a fresh
     /// environment. Resuming an async frame, the block starts where it
-    /// suspended, in the environment it had (see [`promises`]).
+    /// suspended, in the environment it had (see [`promises`]):
+    /// [`Interp::resumed_block`].
+    #[inline(never)]
     fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+        self.block_inline(sched, stmts, frame)
+    }
+
+    /// [`Interp::block`], inlined where a callback's body runs.
+    #[inline(always)]
+    fn block_inline<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+        if self.rt.resuming() {
+            return self.resumed_block(sched, stmts, frame);
+        }
+        let env = self.open_env(sched, stmts, frame)?;
+        let inner;
+        let frame = if env == frame.env {
+            frame
+        } else {
+            inner = Frame { env, ..*frame };
+            &inner
+        };
+        for (pc, stmt) in stmts.iter().enumerate() {
+            self.count_statement(sched, stmt)?;
+            // The statements a callback body schedules with: here, without
+            // the call to `statement` (all the others).
+            match &stmt.kind {
+                StmtKind::Callback(cb) => self.callback_statement(sched, cb, frame)?,
+                StmtKind::Again => self.again_statement(sched, frame)?,
+                _ => match self.statement(sched, stmt, frame, None)? {
+                    Flow::Next => {}
+                    Flow::Suspend => {
+                        self.rt.suspended_at(pc, env);
+                        return Ok(Flow::Suspend);
+                    }
+                    flow => return Ok(flow),
+                },
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// [`Interp::block`] while an async frame is resumed: the block starts at
+    /// the statement its path says, in the environment it had then.
+    #[inline(never)]
+    fn resumed_block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         let (start, env, mut resuming) = match self.rt.resume_level() {
             Some(pos) => (pos.pc as usize, pos.env, Some(pos.sub)),
             None => (0, self.open_env(sched, stmts, frame)?, None),
@@ -1016,11 +1081,7 @@ impl<'a> Interp<'a> {
         for (pc, stmt) in stmts.iter().enumerate().skip(start) {
             let sub = resuming.take();
             if sub.is_none() {
-                self.budget.tick_deadline()?;
-                self.budget.statements += 1;
-                if self.budget.statements > self.opts.max_statements {
-                    return Err(self.statement_limit(sched, stmt.span));
-                }
+                self.count_statement(sched, stmt)?;
             }
             match self.statement(sched, stmt, frame, sub)? {
                 Flow::Next => {}
@@ -1034,10 +1095,23 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    /// One more statement run: the deadline's step, and the bound on statements.
+    #[inline(always)]
+    fn count_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmt: &Stmt) -> Result<(), Stop> {
+        self.budget.tick_deadline()?;
+        self.budget.statements += 1;
+        if self.budget.statements > self.opts.max_statements {
+            return Err(self.statement_limit(sched, stmt.span));
+        }
+        Ok(())
+    }
+
     fn output_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Output, MAX_TRACE_LOGS as u64, self.frame_phase, span)
     }
 
+    #[cold]
+    #[inline(never)]
     fn statement_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Callbacks, self.opts.max_statements, self.frame_phase, span)
     }
@@ -1059,6 +1133,7 @@ impl<'a> Interp<'a> {
     /// One statement. `resuming`: the statement is the one an async frame
     /// suspended in (an `await`, or a `repeat`/`try` around it), with what
     /// it recorded ([`promises::Pos::sub`]).
+    #[inline(never)]
     fn statement<L: EventLoop<Task<'a>>>(
         &mut self,
         sched: &mut L,
@@ -1088,32 +1163,47 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
-            StmtKind::Again => {
-                if let Some(this) = frame.this {
-                    self.again(sched, this)?;
-                }
-            }
-            StmtKind::Callback(cb) => {
-                let inst = Instance {
-                    cb,
-                    link: 0,
-                    index: frame.index.and_then(|i| u32::try_from(i).ok()).and_then(std::num::NonZeroU32::new),
-                    run: 1,
-                    alone: false,
-                    label: Label::NONE,
-                    note: 0,
-                    env: frame.env,
-                    executor: frame.executor,
-                };
-                let inst = Instance {
-                    label: Label::from(self.intern_label(&inst, frame.index)),
-                    ..inst
-                };
-                self.schedule(sched, inst)?;
-            }
+            StmtKind::Again => self.again_statement(sched, frame)?,
+            StmtKind::Callback(cb) => self.callback_statement(sched, cb, frame)?,
             _ => return self.promise_statement(sched, stmt, frame, resuming),
         }
         Ok(Flow::Next)
+    }
+
+    /// A callback statement: its callback scheduled, with the `{i}` and
+    /// scope of `frame` (and its label, rendered now, interned).
+    #[inline(always)]
+    fn callback_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, cb: &'a Callback, frame: &Frame<'a>) -> Result<(), Stop> {
+        let inst = Instance {
+            cb,
+            link: 0,
+            index: frame.index.and_then(|i| u32::try_from(i).ok()).and_then(std::num::NonZeroU32::new),
+            run: 1,
+            alone: false,
+            label: Label::NONE,
+            note: 0,
+            env: frame.env,
+            executor: frame.executor,
+        };
+        let inst = if cb.label().is_some() {
+            Instance {
+                label: Label::from(self.intern_label(&inst, frame.index)),
+                ..inst
+            }
+        } else {
+            inst
+        };
+        self.schedule(sched, inst)
+    }
+
+    /// `again` in `frame`: its callback once more ([`Interp::again`]); nothing
+    /// outside a callback.
+    #[inline(always)]
+    fn again_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, frame: &Frame<'a>) -> Result<(), Stop> {
+        match frame.this {
+            Some(this) => self.again(sched, this),
+            None => Ok(()),
+        }
     }
 
     #[inline(never)]
@@ -1134,6 +1224,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
+    #[inline(always)]
     fn again<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| u64::from(this.run) >= t.value) {
@@ -1151,22 +1242,29 @@ impl<'a> Interp<'a> {
     /// with its `--explain` note, `clear` handle and verbose event.
     #[inline(always)]
     fn schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
-        // A nextTick, microtask or immediate without `--explain`, `--verbose` or
-        // `clear` in the file needs none of that: inline, what a callback body
-        // scheduling a million of them does.
-        let plain = !(self.opts.explain || self.opts.verbose || self.live.enabled);
-        if plain && matches!(inst.cb.kind, Kind::NextTick | Kind::Microtask | Kind::Immediate) {
-            self.check_waiting(sched, &inst)?;
-            hand_to_loop(sched, inst, self.profile);
-            return Ok(());
+        if !self.quiet {
+            return self.schedule_in_full(sched, inst);
         }
-        self.schedule_in_full(sched, inst)
+        self.check_waiting(sched, &inst)?;
+        // A nextTick, microtask or immediate without `--explain`, `--verbose` or
+        // `clear` in the file needs nothing more: inline, what a callback body
+        // scheduling a million of them does.
+        match hand_to_loop::<_, true>(sched, inst, self.profile) {
+            Ok(_) => Ok(()),
+            Err(inst) => self.schedule_checked(sched, inst),
+        }
     }
 
     /// [`Interp::schedule`] with everything a scheduling can involve.
     #[inline(never)]
     fn schedule_in_full<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         self.check_waiting(sched, &inst)?;
+        self.schedule_checked(sched, inst)
+    }
+
+    /// [`Interp::schedule_in_full`] past the bound on waiting callbacks.
+    #[inline(never)]
+    fn schedule_checked<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         let mut inst = inst;
         if self.opts.explain {
             inst.note = self.note_origin(sched, &inst);
@@ -1176,7 +1274,8 @@ impl<'a> Interp<'a> {
             self.then_chain(sched, inst)?;
             None
         } else {
-            hand_to_loop(sched, inst, self.profile)
+            // Every kind is handed over (`PLAIN` false): never `Err`.
+            hand_to_loop::<_, false>(sched, inst, self.profile).unwrap_or(None)
         };
         if let (Some(handle), Some(label), true) = (handle, inst.label.get(), self.live.enabled) {
             self.live.handles.entry(label).or_default().insert(handle);
@@ -1287,16 +1386,24 @@ fn site_span_of(cb: &Callback, link: u32) -> Span {
 }
 
 /// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
+/// `PLAIN`: only a nextTick, microtask or immediate; any other kind is handed back
+/// (`Err`), not over (the check of [`Interp::schedule`], and this match, in one).
 #[inline(always)]
-fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, profile: crate::sched::NodeProfile) -> Option<Handle> {
+fn hand_to_loop<'a, L: EventLoop<Task<'a>>, const PLAIN: bool>(
+    sched: &mut L,
+    inst: Instance<'a>,
+    profile: crate::sched::NodeProfile,
+) -> Result<Option<Handle>, Instance<'a>> {
     let cb = inst.cb;
     let task = Task::Cb(inst);
     match cb.kind {
-        Kind::Timeout => return Some(sched.set_timeout(value(cb.delay()), task)),
-        Kind::Interval => return Some(sched.set_interval(value(cb.delay()), task)),
-        Kind::Immediate => return Some(sched.set_immediate(task)),
+        Kind::Immediate => return Ok(Some(sched.set_immediate(task))),
         Kind::NextTick => sched.next_tick(task),
-        Kind::Microtask | Kind::Then => sched.queue_microtask(task),
+        Kind::Microtask => sched.queue_microtask(task),
+        _ if PLAIN => return Err(inst),
+        Kind::Timeout => return Ok(Some(sched.set_timeout(value(cb.delay()), task))),
+        Kind::Interval => return Ok(Some(sched.set_interval(value(cb.delay()), task))),
+        Kind::Then => sched.queue_microtask(task),
         Kind::Io => sched.io(value(cb.after()), task),
         Kind::Submit => sched.submit(value(cb.ticks()), task),
         Kind::Close => sched.close(task),
@@ -1318,7 +1425,7 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>>(sched: &mut L, inst: Instance<'a>, p
             })),
         ),
     }
-    None
+    Ok(None)
 }
 
 /// The verbose trace's "+ …" detail of a callback scheduled now.
@@ -1495,6 +1602,31 @@ mod tests {
         let (_, ending) = run_src(src, 6);
         let Ending::Limit(hit) = ending else { panic!("{ending:?}") };
         assert_eq!((hit.line, hit.queue), (4, Phase::Microtask));
+    }
+
+    /// A callback body scheduling every kind: without `--explain`,
+    /// `--verbose` or `clear` (the quiet way: nextTicks, microtasks and
+    /// immediates handed over inline, the rest by `schedule_checked`) the
+    /// lines come in the order a `--verbose` run (every scheduling in full)
+    /// gives, and Node's: the nextTick, the chain's first link (queued by its
+    /// statement) before the microtask, its second link after, then the
+    /// immediate, then the next turn's timeout; `again` and `{n}` as ever.
+    #[test]
+    fn quiet_and_verbose_runs_schedule_alike() {
+        let src = "timeout 0 {\n  immediate \"i\"\n  then \"p1\" .then \"p2\"\n  nextTick \"t\"\n  microtask \"m\"\n  timeout 0 \"t0\"\n}\nnextTick times 2 { log \"n{n}\" again }\n";
+        let loaded = crate::load::load_bytes("t.loop", src.as_bytes()).expect("loads");
+        let lines = |verbose: bool| {
+            let opts = RunOptions {
+                verbose,
+                ..RunOptions::default()
+            };
+            let trace = run(&loaded.file, &loaded.src, "", opts);
+            assert!(matches!(trace.ending, Ending::Finished { .. }), "{:?}", trace.ending);
+            trace.logs().map(|(_, text)| text.to_string()).collect::<Vec<_>>()
+        };
+        let quiet = lines(false);
+        assert_eq!(quiet, ["n1", "n2", "t", "p1", "m", "p2", "i", "t0"]);
+        assert_eq!(lines(true), quiet);
     }
 
     /// 4 bytes a site while every count fits in a `u32`; past that, the

@@ -372,6 +372,13 @@ impl<'a> PromiseRt<'a> {
         }
     }
 
+    /// Whether a suspended async frame is being resumed (its blocks re-entered
+    /// down the path it suspended at).
+    #[inline(always)]
+    pub(super) fn resuming(&self) -> bool {
+        self.resume.is_some()
+    }
+
     /// The next block of a resumption's path, if one is under way.
     pub(super) fn resume_level(&mut self) -> Option<Pos> {
         let r = self.resume.as_mut()?;
@@ -546,8 +553,18 @@ impl<'a> Interp<'a> {
 
     /// The environment a block runs in: a fresh one when it declares something (its async
     /// functions bound now: hoisted), else the one around it.
+    #[inline(always)]
     pub(super) fn open_env<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Env, Stop> {
-        if !self.rt.on || declarations(stmts).next().is_none() {
+        if !self.rt.on {
+            return Ok(frame.env);
+        }
+        self.open_declaring_env(sched, stmts, frame)
+    }
+
+    /// [`Interp::open_env`] in a file with promise statements.
+    #[inline(never)]
+    fn open_declaring_env<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Env, Stop> {
+        if declarations(stmts).next().is_none() {
             return Ok(frame.env);
         }
         let limit = crate::promise::DEFAULT_LIMIT as usize;
@@ -620,7 +637,7 @@ impl<'a> Interp<'a> {
                 self.call_async(sched, body, frame, site_of(self.site_span(&inst)))?;
             }
             (_, _, Some(body)) => {
-                self.block(sched, body, &frame)?;
+                self.block_inline(sched, body, &frame)?;
             }
             (Some(label), _, None) => self.log_text(sched, label, &frame, inst.cb.span)?,
             (None, _, None) => {}

@@ -47,8 +47,9 @@ pub trait EventLoop<C> {
 pub trait Host<C, L: ?Sized> {
     /// Why the host stopped the run.
     type Stop;
-    /// Runs one callback; it may schedule more through `sched`.
-    fn call(&mut self, sched: &mut L, cb: C, ctx: Ctx<'_>) -> Result<(), Self::Stop>;
+    /// Runs one callback (taken off its queue: lent, not copied once more);
+    /// it may schedule more through `sched`.
+    fn call(&mut self, sched: &mut L, cb: &C, ctx: Ctx<'_>) -> Result<(), Self::Stop>;
     /// A limit was hit. `phase`: where the callback about to run (callback
     /// limit) or the last callback (turn limit) runs.
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Self::Stop;

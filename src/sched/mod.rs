@@ -78,6 +78,64 @@ fn prefetch_line(p: *const u8) {
     let _ = p;
 }
 
+/// From this size of a queue's buffer on (4 MiB), [`grow_queue`] asks for
+/// transparent huge pages.
+const HUGE_QUEUE_BYTES: usize = 4 << 20;
+
+/// Appends `item` to the nextTick or microtask `queue`, growing it by
+/// [`grow_queue`] when full.
+#[inline(always)]
+fn push_queued<T>(queue: &mut VecDeque<T>, item: T) {
+    if queue.len() == queue.capacity() {
+        grow_queue(queue);
+    }
+    queue.push_back(item);
+}
+
+/// Doubles a full queue's buffer, keeping its order. From
+/// [`HUGE_QUEUE_BYTES`] on, the new buffer is one the kernel may back with
+/// 2 MiB pages (`madvise(MADV_HUGEPAGE)`, where transparent huge pages are
+/// on or `madvise`): half a million microtasks waiting behind the nextTicks
+/// (issue 14's 24 MB) then fault in a dozen pages, not six thousand 4 KiB
+/// ones, each a trap into the kernel. The old elements are copied (a
+/// `realloc` would move pages instead): one `memcpy` a doubling.
+#[cold]
+#[inline(never)]
+fn grow_queue<T>(queue: &mut VecDeque<T>) {
+    let capacity = queue.capacity().max(4) * 2;
+    if capacity.saturating_mul(std::mem::size_of::<T>()) < HUGE_QUEUE_BYTES {
+        queue.reserve(capacity - queue.len());
+        return;
+    }
+    let mut old = Vec::from(std::mem::take(queue));
+    let mut buffer = Vec::with_capacity(capacity);
+    advise_huge_pages(buffer.spare_capacity_mut());
+    buffer.append(&mut old);
+    *queue = VecDeque::from(buffer);
+}
+
+/// Asks the kernel to back `memory` (its whole pages) with transparent huge
+/// pages: advice, which it may not follow; elsewhere than Linux, nothing.
+fn advise_huge_pages<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = memory.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(memory);
+        let first = start.next_multiple_of(PAGE);
+        if first < end {
+            // SAFETY: `[first, end)` lies within `memory`, an allocation of ours;
+            // `MADV_HUGEPAGE` changes how its pages are backed, never their
+            // contents, and a refusal (an error) leaves it as it was.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = memory;
+}
+
 /// How the main module is loaded (docs/language.md `module`, docs/scheduling.md rule 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -550,7 +608,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let ctx = self.ctx(Phase::Main, None, 1, &decision);
         self.timing.unit_begins();
         self.state.last_phase = Phase::Main;
-        host.call(self, main, ctx)?;
+        host.call(self, &main, ctx)?;
         self.flush_pool_log(host);
         if entry != Entry::CommonJs {
             self.run_microtasks(host, DrainAfter::Callback)?;
@@ -643,7 +701,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
                     .then(|| self.timing.read(&mut self.state, 0, Reading::IntervalStart(&due.cb)));
                 let decision = self.timer_decision(&due, phase_clock);
                 let ctx = self.ctx(Phase::Timers, Some(Handle::Timer(due.id)), due.run, &decision);
-                self.call(host, due.cb.clone(), ctx)?;
+                self.call(host, &due.cb, ctx)?;
                 self.state.timers.finish(due, start);
             }
         }
@@ -732,7 +790,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         for _ in 0..snapshot {
             let immediate = self.state.check.pop_front().expect("snapshot length");
             let queued_in = self.state.facts.as_deref_mut().and_then(|f| f.check.pop_front());
-            let Some(cb) = immediate.cb else { continue };
+            let Some(cb) = &immediate.cb else { continue };
             self.state.live_immediates -= 1;
             let decision = queued_in.map_or(Decision::Unrecorded, decision::immediate);
             let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1, &decision);
@@ -761,7 +819,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// One callback of a phase, then the drain.
     fn run_one<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, phase: Phase, decision: Decision) -> Step<H::Stop, T::Prune> {
         let ctx = self.ctx(phase, None, 1, &decision);
-        self.call(host, cb, ctx)?;
+        self.call(host, &cb, ctx)?;
         self.drain_between_callbacks(host, DrainAfter::Callback)
     }
 
@@ -771,7 +829,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// this is, for the decisions.
     fn drain_between_callbacks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         loop {
-            while let Some(cb) = self.state.next_ticks.pop_front() {
+            loop {
+                let cb = self.state.next_ticks.pop_front();
+                let Some(cb) = &cb else { break };
                 let decision = self.drained(Phase::NextTick, point);
                 let ctx = self.ctx(Phase::NextTick, None, 1, &decision);
                 self.call(host, cb, ctx)?;
@@ -789,7 +849,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// The microtask queue to empty (V8's microtask checkpoint, `runMicrotasks()`).
     fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
-        while let Some(cb) = self.state.microtasks.pop_front() {
+        loop {
+            let cb = self.state.microtasks.pop_front();
+            let Some(cb) = &cb else { break };
             let decision = self.drained(Phase::Microtask, point);
             let ctx = self.ctx(Phase::Microtask, None, 1, &decision);
             self.call(host, cb, ctx)?;
@@ -836,7 +898,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
 
     /// Calls a callback, counted against `max_callbacks`.
     #[inline(always)]
-    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
+    fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: &C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
         self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
         self.state.callbacks += 1;
         self.timing.unit_begins();
@@ -970,7 +1032,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     #[inline(always)]
     fn next_tick(&mut self, cb: C) {
         let s = &mut self.state;
-        s.next_ticks.push_back(cb);
+        push_queued(&mut s.next_ticks, cb);
         s.note(|f| &mut f.next_ticks, s.last_phase);
     }
 
@@ -978,7 +1040,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     #[inline(always)]
     fn queue_microtask(&mut self, cb: C) {
         let s = &mut self.state;
-        s.microtasks.push_back(cb);
+        push_queued(&mut s.microtasks, cb);
         s.note(|f| &mut f.microtasks, s.last_phase);
     }
 

@@ -62,7 +62,7 @@ pub(super) fn run_script(module: Module, node: NodeProfile, pool: usize, table: 
 impl Host<usize, Scheduler<usize>> for Script {
     type Stop = (LimitKind, Phase);
 
-    fn call(&mut self, s: &mut Scheduler<usize>, cb: usize, ctx: Ctx) -> Result<(), Self::Stop> {
+    fn call(&mut self, s: &mut Scheduler<usize>, &cb: &usize, ctx: Ctx) -> Result<(), Self::Stop> {
         self.seen.push((cb, *ctx.decision));
         for op in self.table[cb].clone() {
             match op {
@@ -455,7 +455,7 @@ fn an_endless_tick_chain_hits_the_callback_limit() {
     struct Spin;
     impl Host<(), Scheduler<()>> for Spin {
         type Stop = (LimitKind, Phase, u64);
-        fn call(&mut self, s: &mut Scheduler<()>, _: (), _: Ctx) -> Result<(), Self::Stop> {
+        fn call(&mut self, s: &mut Scheduler<()>, _: &(), _: Ctx) -> Result<(), Self::Stop> {
             s.next_tick(());
             Ok(())
         }
@@ -514,4 +514,30 @@ fn clearing_inside_a_list_keeps_the_others_in_order_and_slots_are_reused_safely(
         vec![Log("b")],
     ];
     assert_eq!(run(table), ["1@5 timers e", "2@10 timers b"]);
+}
+
+/// A nextTick or microtask queue grown past [`HUGE_QUEUE_BYTES`] (a new
+/// buffer, advised huge pages, the old elements copied) keeps its order,
+/// also when its elements wrapped round the old buffer's end.
+#[test]
+fn a_queue_grown_into_huge_pages_keeps_its_order() {
+    let mut queue: VecDeque<[u64; 64]> = VecDeque::new();
+    let (mut next_in, mut next_out) = (0u64, 0u64);
+    // 512-byte elements: the buffer passes 4 MiB at 8,192 of them.
+    while queue.capacity() * std::mem::size_of::<[u64; 64]>() < 4 * HUGE_QUEUE_BYTES {
+        for _ in 0..3 {
+            push_queued(&mut queue, [next_in; 64]);
+            next_in += 1;
+        }
+        // Taking one of every three moves the head, so the elements wrap.
+        let out = queue.pop_front().expect("pushed three");
+        assert_eq!(out, [next_out; 64]);
+        next_out += 1;
+    }
+    assert_eq!((next_in, queue.len(), queue.capacity()), (3 * 8_192, 2 * 8_192, 4 * 8_192));
+    while let Some(out) = queue.pop_front() {
+        assert_eq!(out, [next_out; 64]);
+        next_out += 1;
+    }
+    assert_eq!(next_out, next_in);
 }

@@ -211,7 +211,7 @@ struct Chain {
 
 impl<L: EventLoop<usize>> Host<usize, L> for Chain {
     type Stop = LimitKind;
-    fn call(&mut self, s: &mut L, cb: usize, ctx: Ctx<'_>) -> Result<(), LimitKind> {
+    fn call(&mut self, s: &mut L, &cb: &usize, ctx: Ctx<'_>) -> Result<(), LimitKind> {
         self.ran.push((ctx.turn, ctx.phase, ctx.loop_phase));
         if cb == 1 {
             s.next_tick(2);
