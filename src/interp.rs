@@ -685,7 +685,8 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
                 Ok(())
             }
             Task::Cb(inst) if inst.link != u32::MAX => self.call_callback(sched, *inst, &ctx),
-            task => self.call_task(sched, *task, &ctx),
+            // A round trip's box is cloned: the rare path (the queue drops its own).
+            task => self.call_task(sched, task.clone(), &ctx),
         }
     }
 
