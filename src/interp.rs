@@ -674,7 +674,7 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
     /// Inlined into the loop's drains and phases: a callback that runs
     /// nothing costs no call, and the rest one (to [`Interp::call_callback`]
     /// or [`Interp::call_task`]).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn call(&mut self, sched: &mut L, task: &Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.frame_phase = ctx.phase;
@@ -815,7 +815,7 @@ impl<'a> Interp<'a> {
     /// ([`Interp::enter_plain`]): it has no label, body, `times` or links, is
     /// no interval, and there is neither `--explain` nor `--verbose` to record
     /// it for; `clear` has no handle of it to forget (it has no label).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn runs_nothing(&self, inst: &Instance<'a>) -> bool {
         let cb = inst.cb;
         !(self.opts.explain || self.opts.verbose)
@@ -828,7 +828,7 @@ impl<'a> Interp<'a> {
 
     /// What every callback's start records: it is the last one called, and
     /// its site's `{k}` count goes up (returned).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn enter_plain(&mut self, inst: &Instance<'a>) -> u64 {
         self.last = Some((inst.cb, inst.link));
         let site = self.site(inst);
@@ -838,7 +838,7 @@ impl<'a> Interp<'a> {
     /// A callback starts: its counters, explanation and `clear` bookkeeping;
     /// an interval past its `times` is cleared. Returns its `{n}` (the run of
     /// its `again` chain or interval) and `{k}` (its site's count).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> (u64, u64) {
         let count = self.enter_plain(&inst);
         let interval = inst.cb.kind == Kind::Interval;
@@ -1031,7 +1031,7 @@ impl<'a> Interp<'a> {
     }
 
     /// [`Interp::block`], inlined where a callback's body runs.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn block_inline<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         if self.rt.resuming() {
             return self.resumed_block(sched, stmts, frame);
@@ -1097,7 +1097,7 @@ impl<'a> Interp<'a> {
     }
 
     /// One more statement run: the deadline's step, and the bound on statements.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn count_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmt: &Stmt) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.budget.statements += 1;
@@ -1173,7 +1173,7 @@ impl<'a> Interp<'a> {
 
     /// A callback statement: its callback scheduled, with the `{i}` and
     /// scope of `frame` (and its label, rendered now, interned).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn callback_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, cb: &'a Callback, frame: &Frame<'a>) -> Result<(), Stop> {
         let inst = Instance {
             cb,
@@ -1199,7 +1199,7 @@ impl<'a> Interp<'a> {
 
     /// `again` in `frame`: its callback once more ([`Interp::again`]); nothing
     /// outside a callback.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn again_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, frame: &Frame<'a>) -> Result<(), Stop> {
         match frame.this {
             Some(this) => self.again(sched, this),
@@ -1225,7 +1225,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn again<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| u64::from(this.run) >= t.value) {
@@ -1241,7 +1241,7 @@ impl<'a> Interp<'a> {
 
     /// Hands a callback to the loop (after the bound on waiting callbacks),
     /// with its `--explain` note, `clear` handle and verbose event.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         if !self.quiet {
             return self.schedule_in_full(sched, inst);
@@ -1315,7 +1315,7 @@ impl<'a> Interp<'a> {
 
     /// Stops the run when too many callbacks wait at once ([`MAX_WAITING`]);
     /// checked every 1,024 schedulings, so the bound may be passed by that many.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn check_waiting<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
         self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
         if self.label_bytes <= MAX_LABEL_BYTES && !self.budget.scheduled.is_multiple_of(1024) {
@@ -1389,7 +1389,7 @@ fn site_span_of(cb: &Callback, link: u32) -> Span {
 /// Hands `inst` to the loop by its kind; returns its handle for `clear`, if it has one.
 /// `PLAIN`: only a nextTick, microtask or immediate; any other kind is handed back
 /// (`Err`), not over (the check of [`Interp::schedule`], and this match, in one).
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn hand_to_loop<'a, L: EventLoop<Task<'a>>, const PLAIN: bool>(
     sched: &mut L,
     inst: Instance<'a>,

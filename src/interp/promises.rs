@@ -374,7 +374,7 @@ impl<'a> PromiseRt<'a> {
 
     /// Whether a suspended async frame is being resumed (its blocks re-entered
     /// down the path it suspended at).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn resuming(&self) -> bool {
         self.resume.is_some()
     }
@@ -553,7 +553,7 @@ impl<'a> Interp<'a> {
 
     /// The environment a block runs in: a fresh one when it declares something (its async
     /// functions bound now: hoisted), else the one around it.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn open_env<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Env, Stop> {
         if !self.rt.on {
             return Ok(frame.env);

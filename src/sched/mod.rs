@@ -57,7 +57,7 @@ use timers::Head;
 /// its caches, ahead of a read that would otherwise wait for memory
 /// (x86-64's `prefetcht0`; nothing elsewhere). A hint: it reads nothing and
 /// cannot fault.
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn prefetch<T>(p: *const T) {
     prefetch_line(p.cast::<u8>());
     // A value that may straddle two cache lines: its last byte's line too.
@@ -66,7 +66,7 @@ pub fn prefetch<T>(p: *const T) {
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn prefetch_line(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `prefetcht0` is in SSE, which every x86-64 CPU has; it never
@@ -84,7 +84,7 @@ const HUGE_QUEUE_BYTES: usize = 4 << 20;
 
 /// Appends `item` to the nextTick or microtask `queue`, growing it by
 /// [`grow_queue`] when full.
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn push_queued<T>(queue: &mut VecDeque<T>, item: T) {
     if queue.len() == queue.capacity() {
         grow_queue(queue);
@@ -897,7 +897,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     }
 
     /// Calls a callback, counted against `max_callbacks`.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: &C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
         self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
         self.state.callbacks += 1;
@@ -908,7 +908,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         Ok(())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn flush_pool_log<H: Host<C, Self>>(&mut self, host: &mut H) {
         if !self.state.pool_log.is_empty() {
             self.report_pool_log(host);
@@ -994,7 +994,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `setImmediate(cb)`: queued for the check phase.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn set_immediate(&mut self, cb: C) -> Handle {
         let s = &mut self.state;
         let id = s.next_seq();
@@ -1029,7 +1029,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `process.nextTick(cb)`.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn next_tick(&mut self, cb: C) {
         let s = &mut self.state;
         push_queued(&mut s.next_ticks, cb);
@@ -1037,7 +1037,7 @@ impl<C: Clone, T: Timing<C>> EventLoop<C> for Scheduler<C, T> {
     }
 
     /// `queueMicrotask(cb)` or a promise reaction.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn queue_microtask(&mut self, cb: C) {
         let s = &mut self.state;
         push_queued(&mut s.microtasks, cb);
