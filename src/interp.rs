@@ -1128,6 +1128,7 @@ impl<'a> Interp<'a> {
             waiting: sched.waiting(),
             turn: sched.turn(),
             tick: sched.now(),
+            bounded: crate::bound::first_unbounded(self.main).is_none(),
         })
     }
 

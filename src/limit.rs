@@ -12,6 +12,7 @@ pub fn problem(hit: &LimitHit) -> Problem {
         queue: hit.queue,
         max: hit.max,
         waiting: left_waiting(&hit.waiting),
+        bounded: hit.bounded,
     }
     .at(hit.span)
 }

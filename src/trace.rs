@@ -127,6 +127,11 @@ pub struct LimitHit {
     pub waiting: Waiting,
     pub turn: u64,
     pub tick: u64,
+    /// Every `again` and `interval` of the file has `times`
+    /// ([`crate::bound::first_unbounded`] finds none): a turn or callback
+    /// limit stopped a run that is long, not endless.
+    #[serde(skip)]
+    pub bounded: bool,
 }
 
 /// A finished (or stopped) run.

@@ -468,3 +468,25 @@ fn default_limits_stop_a_bounded_chain_past_ten_million_callbacks() {
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(o.stderr.contains("stopped after 10000000 turns (--max-turns)"), "{}", o.stderr);
 }
+
+// ----- 4. a long run against an endless one -----------------------------------
+
+/// A turn limit that stops a chain bounded by `times` says the run is longer
+/// than the limit (raise it, or lower a `times`); one that stops an interval
+/// without `times` says the run never ends (bound it). Both exit 3.
+#[test]
+fn a_limit_tells_a_long_bounded_run_from_an_endless_one() {
+    let bounded = file("bounded-chain.loop", "immediate \"x\" times 5000 { again }\n");
+    let o = loopsim(&["run", "--max-turns", "10", &bounded], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("× the run is longer than the turn limit"), "{}", o.stderr);
+    assert!(o.stderr.contains("stopped after 10 turns (--max-turns)"), "{}", o.stderr);
+    assert!(o.stderr.contains("raise it, or lower a `times`"), "{}", o.stderr);
+    assert!(!o.stderr.contains("never ends"), "{}", o.stderr);
+
+    let endless = file("endless-interval.loop", "interval 1 \"tick\"\n");
+    let o = loopsim(&["run", "--max-turns", "10", &endless], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("× the timers keep re-arming: the run never ends"), "{}", o.stderr);
+    assert!(o.stderr.contains("Bound the chain with `times N`"), "{}", o.stderr);
+}

@@ -300,12 +300,14 @@ pub enum Diag {
 
     // ---- runs ----
     /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
-    /// `waiting` what never ran (see [`crate::limit::left_waiting`]).
+    /// `waiting` what never ran (see [`crate::limit::left_waiting`]);
+    /// `bounded`: every `again` and `interval` has `times` (a long run, not an endless one).
     Limit {
         limit: LimitKind,
         queue: Phase,
         max: u64,
         waiting: String,
+        bounded: bool,
     },
     /// A prediction that differs at log line `line` (1-based): `diff` what
     /// differs, `actual` what ran; `why` it ran there (for the log `text`), or
@@ -530,7 +532,7 @@ impl Diag {
             PromisesOnNode10 { statement } => format!("`{statement}` cannot run with --node 10"),
             UnknownNode { major } => format!("loopsim has no profile of Node {major}"),
             AfterExit { what } => format!("the statements after `{what}` never run"),
-            Limit { limit, queue, .. } => limit_message(*limit, *queue).0,
+            Limit { limit, queue, bounded, .. } => limit_message(*limit, *queue, *bounded).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
             PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
             NeverPrinted { how, printed } => format!("prediction failed: {how} after {printed} log line(s)"),
@@ -632,7 +634,7 @@ impl Diag {
             ClearNotClearable { .. } => "not a timer or immediate".into(),
             ClearUnknown { .. } => "never scheduled".into(),
             TooManyProblems { .. } => "problems left out from here".into(),
-            Limit { limit, queue, .. } => limit_message(*limit, *queue).1.into(),
+            Limit { limit, queue, bounded, .. } => limit_message(*limit, *queue, *bounded).1.into(),
             PredictionDiffers { actual, .. } => format!("actually: {actual}"),
             PrintedMore { actual, .. } => format!("next: {actual}"),
             NeverPrinted { .. } => "never printed".into(),
@@ -792,7 +794,13 @@ impl Diag {
             }
             UnknownNode { .. } => "write `node 26` (the active LTS, the default), `node 24`, `node 22`, `node 20` or `node 10`".into(),
             AfterExit { what } => format!("`{what}` leaves the block: delete these statements or move them above it"),
-            Limit { limit, max, waiting, .. } => limit_help(*limit, *max, waiting),
+            Limit {
+                limit,
+                max,
+                waiting,
+                bounded,
+                ..
+            } => limit_help(*limit, *max, waiting, *bounded),
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
                 None => format!("the run printed {printed} log line(s); `loopsim run --explain` shows why each ran where it did"),
@@ -862,8 +870,15 @@ fn syntax_hint(hint: SyntaxHint) -> &'static str {
 }
 
 /// The message and label of a run stopped by a limit.
-fn limit_message(limit: LimitKind, queue: Phase) -> (String, &'static str) {
+fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'static str) {
     match (limit, queue) {
+        (LimitKind::Turns | LimitKind::Callbacks, _) if bounded => (
+            format!(
+                "the run is longer than the {} limit",
+                if limit == LimitKind::Turns { "turn" } else { "callback" }
+            ),
+            "scheduled the last callback",
+        ),
         (LimitKind::Output, _) => (
             "the run prints more lines than a trace can hold".to_string(),
             "this line was one too many",
@@ -911,7 +926,7 @@ fn limit_message(limit: LimitKind, queue: Phase) -> (String, &'static str) {
 
 /// The help of a run stopped by a limit: what never ran, where it stopped,
 /// what to do.
-fn limit_help(limit: LimitKind, max: u64, waiting: &str) -> String {
+fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool) -> String {
     let stopped = match limit {
         LimitKind::Turns => format!("stopped after {max} turns (--max-turns)"),
         LimitKind::Callbacks => format!("stopped after {max} callbacks or statements (--max-callbacks)"),
@@ -932,6 +947,9 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str) -> String {
             "This bound keeps memory in check: make the scenario smaller"
         }
         LimitKind::CallDepth => "An async function calls itself (or a chain of them calls back) without end: stop the recursion",
+        LimitKind::Turns | LimitKind::Callbacks if bounded => {
+            "Every `again` and `interval` here has `times`, but together they run past this limit: raise it, or lower a `times`"
+        }
         LimitKind::Turns | LimitKind::Callbacks => "Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
     };
     format!("{waiting}; {stopped}. {advice}")
