@@ -77,10 +77,12 @@ enum Command {
     /// Print the trace of FILE: one line per `log` with turn, tick and phase.
     #[command(after_help = EXIT_CODES)]
     Run {
+        /// The .loop file to run (/dev/stdin reads standard input).
         file: PathBuf,
         /// Also show callback entries, scheduling, pool threads, sleeps and turns.
         #[arg(short, long)]
         verbose: bool,
+        /// What to print: the trace as a table (text) or as JSON, or the run's picture (svg, html).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// List every order of log lines real Node can print, with the rules of --node (docs/orders.md),
@@ -103,6 +105,7 @@ enum Command {
     /// Check each file's `expect` block against its run.
     #[command(after_help = EXIT_CODES)]
     Check {
+        /// The .loop files whose `expect` blocks to check.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Refused: a failed prediction always says why its line ran there;
@@ -115,6 +118,7 @@ enum Command {
     /// Check every `.loop` file with an `expect` block under PATHs (default `.`).
     #[command(after_help = EXIT_CODES)]
     Test {
+        /// Folders (walked) and .loop files.
         paths: Vec<PathBuf>,
         #[command(flatten)]
         run: RunArgs,
@@ -122,6 +126,7 @@ enum Command {
     /// Print FILE as a standalone Node.js program that schedules what it
     /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
     EmitJs {
+        /// The .loop file to translate.
         file: PathBuf,
         /// Milliseconds per tick; 0 takes no time at all (every delay, job and
         /// `work` becomes 0 ms: for benchmarks, not for orders)
@@ -132,6 +137,7 @@ enum Command {
     /// that every order of lines it printed is one loopsim allows.
     #[command(after_help = VERIFY_EXIT_CODES)]
     Verify {
+        /// The .loop files whose emitted programs to run.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Runs per file.
@@ -150,7 +156,9 @@ enum Command {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// The trace as a table: turn, tick, phase and log line.
     Text,
+    /// The trace as JSON: its events, log lines and how the run ended.
     Json,
     /// A picture of the run (turns, phase lanes, callbacks, sleeps, pool threads).
     Svg,
