@@ -33,6 +33,13 @@ Exit codes:
 
 /// `verify`'s exit codes (in `--help` of every build; the command itself is
 /// in the native binary only).
+const EMIT_JS_EXIT_CODES: &str = "\
+Exit codes:
+  0  the program was printed
+  2  the input is invalid (syntax or check errors, unreadable file, a timer whose
+     delay at --scale is above Node's maximum), or, in the npm package, emit-js
+     is not there";
+
 pub const VERIFY_EXIT_CODES: &str = "\
 Exit codes:
   0    every order real Node printed is one loopsim allows
@@ -125,6 +132,7 @@ enum Command {
     },
     /// Print FILE as a standalone Node.js program that schedules what it
     /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
+    #[command(after_help = EMIT_JS_EXIT_CODES)]
     EmitJs {
         /// The .loop file to translate.
         file: PathBuf,
