@@ -177,15 +177,15 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 struct RunArgs {
     /// Thread-pool size (1..=1024), instead of the file's `pool` directive.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pool: Option<u64>,
     /// Stop a run after this many turns of the loop [default: 1000000, raised
     /// to let every bounded statement of the file run]
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     max_turns: Option<u64>,
     /// Stop a run after this many callbacks, and ten times as many statements
     /// [default: 5000000, raised likewise, up to 10000000]
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     max_callbacks: Option<u64>,
     /// Skip the search for other orders Node could print (no race warnings).
     #[arg(long)]
@@ -193,7 +193,7 @@ struct RunArgs {
     /// Stop a search for the orders Node can print after SECONDS (0: list
     /// the model's order only) [default: 10 for --all-orders and `expect … or
     /// …`, 2 for the race check of run, check and test]
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=86_400))]
     orders_time_limit: Option<u64>,
     /// Whose rules to follow: 26 (the active LTS), 24, 22, 20, or 10 (the
     /// drain after a whole timer list or check phase) [default: the file's

@@ -120,6 +120,25 @@ fn invalid_input_exits_2() {
     assert!(stderr(&o).contains("cannot read /nonexistent/x.loop"));
 }
 
+/// A negative number for a numeric flag is refused as a bad value (exit 2),
+/// not taken for a flag with clap's tip to write `-- -1` (which would make it
+/// the FILE).
+#[test]
+fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
+    for (flag, value) in [
+        ("--max-turns", "-1"),
+        ("--max-callbacks", "-5"),
+        ("--pool", "-3"),
+        ("--orders-time-limit", "-2"),
+    ] {
+        let o = loopsim(&["run", flag, value, "ok.loop"], Some(("ok.loop", "log \"a\"\n")));
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("invalid value '{value}' for '{flag}")), "{flag}: {err}");
+        assert!(!err.contains("use '--"), "{flag}: {err}");
+    }
+}
+
 #[test]
 fn a_runaway_exits_3_naming_the_queue_and_what_waited() {
     let src = "timeout 5 \"t\"\nio \"r\"\nimmediate \"spin\" { again }\n";
