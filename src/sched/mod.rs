@@ -830,6 +830,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     fn drain_between_callbacks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         loop {
             loop {
+                // Lent from where it was popped to (not moved out by `while let`:
+                // 2 more instructions a callback on (d), callgrind).
                 let cb = self.state.next_ticks.pop_front();
                 let Some(cb) = &cb else { break };
                 let decision = self.drained(Phase::NextTick, point);
@@ -850,6 +852,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// The microtask queue to empty (V8's microtask checkpoint, `runMicrotasks()`).
     fn run_microtasks<H: Host<C, Self>>(&mut self, host: &mut H, point: DrainAfter) -> Step<H::Stop, T::Prune> {
         loop {
+            // Lent from where it was popped to (not moved out by `while let`:
+            // 2 more instructions a callback on (d), callgrind).
             let cb = self.state.microtasks.pop_front();
             let Some(cb) = &cb else { break };
             let decision = self.drained(Phase::Microtask, point);
