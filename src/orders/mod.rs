@@ -64,6 +64,10 @@ pub struct Orders {
     pub schedules: usize,
     /// Whose rules the search followed.
     pub node: crate::sched::NodeProfile,
+    /// The answer came from a search that read timer starts lazily
+    /// (docs/orders.md "Lazy timer starts"); `false`: every start was read exactly.
+    #[serde(skip)]
+    pub lazily: bool,
 }
 
 /// The bound that cut a search short (see [`SearchBounds`]).
@@ -145,6 +149,11 @@ pub struct SearchBounds {
     pub time_limit: Option<Duration>,
     /// Reduce by symmetry ([`symmetry`]): the same orders, found faster.
     pub symmetry: bool,
+    /// Try timer starts read lazily once reading them exactly has taken this
+    /// many schedules (docs/orders.md "Lazy timer starts"): the same orders,
+    /// found faster where no comparison depends on those starts. `None`:
+    /// always exactly; `Some(0)`: lazily from the start (tests compare them).
+    pub lazy_after: Option<usize>,
     /// Take a model run stopped by a limit before turn 1 as the whole answer
     /// (see [`stopped_in_turn_zero`]): the same orders, without replaying a
     /// schedule; `false` replays them (tests compare both).
@@ -191,6 +200,7 @@ impl Default for SearchBounds {
             max_bytes: 128 << 20,
             time_limit: Some(Duration::from_secs(10)),
             symmetry: true,
+            lazy_after: Some(LAZY_AFTER),
             turn_zero: true,
         }
     }
@@ -234,93 +244,59 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
 
 fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: Vec<String>, limit: Option<LimitHit>) -> Orders {
     let opts = interp::resolve_limits(file, opts);
-    let mut bytes = order_bytes(&model);
     let model_stopped = limit.is_some();
-    // The canonical orders found (symmetry::Entry), by their lines and ending.
-    let mut found: IndexMap<(Vec<String>, bool), Vec<symmetry::Entry>> = IndexMap::new();
-    let mut search = Search {
-        deadline: bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs())),
-        max_states: bounds.max_states,
-        symmetric: if bounds.symmetry {
-            interp::interchangeable_sites(file)
-        } else {
-            Vec::new()
-        },
-        ..Search::default()
+    let deadline = bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs()));
+    let symmetric = if bounds.symmetry {
+        interp::interchangeable_sites(file)
+    } else {
+        Vec::new()
     };
-    let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
-    let mut model_possible = false;
-    let mut cut = (bytes > bounds.max_bytes).then_some(Cut::Bytes(bounds.max_bytes));
-    if search.deadline.is_some_and(|(d, _)| Instant::now() >= d) {
-        cut = cut.or(bounds.time_limit.map(|t| Cut::Seconds(t.as_secs())));
+    let exploration = |lazy: bool| {
+        let search = Search {
+            deadline,
+            max_states: bounds.max_states,
+            symmetric: symmetric.clone(),
+            lazy,
+            ..Search::default()
+        };
+        Exploration::new(&bounds, &model, limit.as_ref(), search)
+    };
+    // Every start read exactly, at first; past LAZY_AFTER schedules, with
+    // lazily read timer starts; where those cannot stand for every start,
+    // exactly again, from where the first search stopped.
+    // (Not with `clear`, which leaves a timer's list or the handle keyed by a
+    // start that no armed timer shows any more: any mention of it rules lazy
+    // readings out.)
+    let lazy_after = bounds.lazy_after.filter(|&n| n < bounds.max_schedules && !src.contains("clear"));
+    let mut explored = exploration(false);
+    if let Some(n) = lazy_after.filter(|&n| n > 0) {
+        explored.run(
+            file,
+            src,
+            opts,
+            SearchBounds {
+                max_schedules: n,
+                ..bounds
+            },
+        );
     }
-    let decided = bounds.turn_zero && cut.is_none() && stopped_in_turn_zero(limit.as_ref());
-    if decided {
-        // Every schedule prints the model's lines and stops where it did: its run is the search's.
-        let more = order_bytes(&model);
-        if bytes.saturating_add(more) > bounds.max_bytes {
-            cut = Some(Cut::Bytes(bounds.max_bytes));
+    let mut schedules = 0;
+    if lazy_after.is_some_and(|n| n == 0 || explored.cut == Some(Cut::Schedules(n))) {
+        let mut lazy = exploration(true);
+        lazy.run(file, src, opts, bounds);
+        if lazy.search.lazy_failed {
+            schedules = lazy.schedules;
+            explored.cut = None;
         } else {
-            let entry = symmetry::canonical(model.clone(), true, NO_CROSSING.to_string(), Vec::new(), Vec::new(), Vec::new());
-            found.insert((entry.logs.clone(), true), vec![entry]);
+            schedules = explored.schedules;
+            explored = lazy;
         }
     }
-    'rounds: for budget in 0.. {
-        if cut.is_some() || decided {
-            break;
-        }
-        search.budget = if budget >= 2 { usize::MAX } else { budget };
-        search.cut = false;
-        search.restart(Vec::new());
-        loop {
-            let (logs, stopped, spent, meta) = replay_with_meta(file, src, opts, &mut search, None);
-            callbacks = callbacks.saturating_add(spent.callbacks);
-            statements = statements.saturating_add(spent.statements);
-            schedules += 1;
-            if let Some(halt) = search.halted {
-                cut = Some(halt);
-                break 'rounds;
-            }
-            if let Some(logs) = logs {
-                let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
-                let entry = symmetry::canonical(logs, stopped, race, meta, search.marks.clone(), search.blocks.clone());
-                match found.entry((entry.logs.clone(), stopped)) {
-                    Entry::Vacant(v) => {
-                        let more = order_bytes(&v.key().0);
-                        if bytes.saturating_add(more) > bounds.max_bytes {
-                            cut = Some(Cut::Bytes(bounds.max_bytes));
-                            break 'rounds;
-                        }
-                        bytes += more;
-                        v.insert(vec![entry]);
-                    }
-                    // The same lines, found with other symmetries: keep the widest orbits.
-                    Entry::Occupied(mut o) => symmetry::merge(o.get_mut(), entry),
-                }
-            }
-            cut = if found.len() >= bounds.max_orders {
-                Some(Cut::Orders(bounds.max_orders))
-            } else if schedules >= bounds.max_schedules {
-                Some(Cut::Schedules(bounds.max_schedules))
-            } else if callbacks >= bounds.max_callbacks {
-                Some(Cut::Callbacks(bounds.max_callbacks))
-            } else if statements >= bounds.max_statements {
-                Some(Cut::Statements(bounds.max_statements))
-            } else {
-                None
-            };
-            if cut.is_some() {
-                break 'rounds;
-            }
-            match search.next_prefix() {
-                None => break,
-                Some(prefix) => search.restart(prefix),
-            }
-        }
-        if !search.cut {
-            break;
-        }
-    }
+    explored.run(file, src, opts, bounds);
+    let schedules = schedules + explored.schedules;
+    let lazily = explored.search.lazy;
+    let (found, cut) = (explored.found, explored.cut);
+    let mut model_possible = false;
     let entries: Vec<symmetry::Entry> = found.into_values().flatten().collect();
     let (mut count, count_exact) = symmetry::count(&entries);
     let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
@@ -375,6 +351,153 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         model_limit: limit,
         schedules,
         node: opts.profile(file),
+        lazily,
+    }
+}
+
+/// Schedules the search tries with every timer start read exactly before
+/// it tries them read lazily, by default (see [`SearchBounds::lazy_after`]).
+pub const LAZY_AFTER: usize = 20_000;
+
+/// One exploration: the orders found so far and where its depth-first
+/// search stands, so that a search cut short by [`SearchBounds::max_schedules`]
+/// can go on later ([`Exploration::run`] again, with larger bounds).
+struct Exploration {
+    search: Search,
+    /// The canonical orders found (symmetry::Entry), by their lines and ending.
+    found: IndexMap<(Vec<String>, bool), Vec<symmetry::Entry>>,
+    /// Bytes of log text held by the model's order and those found.
+    bytes: usize,
+    schedules: usize,
+    callbacks: u64,
+    statements: u64,
+    cut: Option<Cut>,
+    /// The search needs no schedule replayed (see [`stopped_in_turn_zero`]), or is over.
+    done: bool,
+    /// The round of deviation budgets running (0, 1, then unlimited).
+    round: usize,
+    /// Where a round cut short goes on: the next prefix to replay (`None`: the round is over).
+    resume: Option<Option<Vec<usize>>>,
+}
+
+impl Exploration {
+    /// An exploration by `search` that has replayed nothing yet.
+    fn new(bounds: &SearchBounds, model: &[String], limit: Option<&LimitHit>, search: Search) -> Self {
+        let bytes = order_bytes(model);
+        let mut found = IndexMap::new();
+        let mut cut = (bytes > bounds.max_bytes).then_some(Cut::Bytes(bounds.max_bytes));
+        if search.deadline.is_some_and(|(d, _)| Instant::now() >= d) {
+            cut = cut.or(bounds.time_limit.map(|t| Cut::Seconds(t.as_secs())));
+        }
+        let decided = bounds.turn_zero && cut.is_none() && stopped_in_turn_zero(limit);
+        if decided {
+            // Every schedule prints the model's lines and stops where it did: its run is the search's.
+            if bytes.saturating_add(order_bytes(model)) > bounds.max_bytes {
+                cut = Some(Cut::Bytes(bounds.max_bytes));
+            } else {
+                let entry = symmetry::canonical(model.to_vec(), true, NO_CROSSING.to_string(), Vec::new(), Vec::new(), Vec::new());
+                found.insert((entry.logs.clone(), true), vec![entry]);
+            }
+        }
+        Exploration {
+            search,
+            found,
+            bytes,
+            schedules: 0,
+            callbacks: 0,
+            statements: 0,
+            cut,
+            done: decided,
+            round: 0,
+            resume: None,
+        }
+    }
+
+    /// Explores by rounds of deviation budgets (see [`all_orders_within`])
+    /// until the search is over or a bound cuts it short.
+    fn run(&mut self, file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) {
+        loop {
+            if self.cut.is_some() || self.done {
+                return;
+            }
+            let search = &mut self.search;
+            let go_on = match self.resume.take() {
+                None => {
+                    search.budget = if self.round >= 2 { usize::MAX } else { self.round };
+                    search.cut = false;
+                    search.restart(Vec::new());
+                    true
+                }
+                Some(Some(prefix)) => {
+                    search.restart(prefix);
+                    true
+                }
+                Some(None) => false,
+            };
+            if go_on && !self.replay_round(file, src, opts, &bounds) {
+                return;
+            }
+            if !self.search.cut {
+                self.done = true;
+                return;
+            }
+            self.round += 1;
+        }
+    }
+
+    /// Replays the rest of the current round; `false` if a bound or a failed
+    /// lazy reading stopped it (the round may go on later).
+    fn replay_round(&mut self, file: &File, src: &str, opts: RunOptions, bounds: &SearchBounds) -> bool {
+        let search = &mut self.search;
+        loop {
+            let (logs, stopped, spent, meta) = replay_with_meta(file, src, opts, search, None);
+            self.callbacks = self.callbacks.saturating_add(spent.callbacks);
+            self.statements = self.statements.saturating_add(spent.statements);
+            self.schedules += 1;
+            if search.lazy_failed {
+                return false;
+            }
+            if let Some(halt) = search.halted {
+                self.cut = Some(halt);
+                return false;
+            }
+            if let Some(logs) = logs {
+                let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
+                let entry = symmetry::canonical(logs, stopped, race, meta, search.marks.clone(), search.blocks.clone());
+                match self.found.entry((entry.logs.clone(), stopped)) {
+                    Entry::Vacant(v) => {
+                        let more = order_bytes(&v.key().0);
+                        if self.bytes.saturating_add(more) > bounds.max_bytes {
+                            self.cut = Some(Cut::Bytes(bounds.max_bytes));
+                            return false;
+                        }
+                        self.bytes += more;
+                        v.insert(vec![entry]);
+                    }
+                    // The same lines, found with other symmetries: keep the widest orbits.
+                    Entry::Occupied(mut o) => symmetry::merge(o.get_mut(), entry),
+                }
+            }
+            self.cut = if self.found.len() >= bounds.max_orders {
+                Some(Cut::Orders(bounds.max_orders))
+            } else if self.schedules >= bounds.max_schedules {
+                Some(Cut::Schedules(bounds.max_schedules))
+            } else if self.callbacks >= bounds.max_callbacks {
+                Some(Cut::Callbacks(bounds.max_callbacks))
+            } else if self.statements >= bounds.max_statements {
+                Some(Cut::Statements(bounds.max_statements))
+            } else {
+                None
+            };
+            if self.cut.is_some() {
+                self.resume = Some(search.next_prefix());
+                return false;
+            }
+            match search.next_prefix() {
+                None => return true,
+                Some(prefix) => search.restart(prefix),
+            }
+        }
     }
 }
 
@@ -563,6 +686,10 @@ struct Search {
     marks: Vec<symmetry::Mark>,
     /// The groups of commuting completions met on this schedule.
     blocks: Vec<Vec<node20::Member>>,
+    /// Timer starts are read lazily ([`node20::Chooser::lazy`]).
+    lazy: bool,
+    /// A lazy schedule met a comparison a lazily read start could change.
+    lazy_failed: bool,
 }
 
 impl Search {
@@ -618,6 +745,14 @@ impl Chooser for &mut Search {
         self.symmetric.get(site).copied().unwrap_or(false)
     }
 
+    fn lazy(&self) -> bool {
+        self.lazy
+    }
+
+    fn not_robust(&mut self) {
+        self.lazy_failed = true;
+    }
+
     /// Members all of an earlier mark of the site: already covered; none of
     /// any: a new mark; some of one: no reduction (the renamings would mix).
     fn interchanged(&mut self, class: node20::Class, members: &[u32]) -> bool {
@@ -653,6 +788,9 @@ impl Chooser for &mut Search {
     }
 
     fn visit(&mut self, fingerprint: u64) -> bool {
+        if self.lazy_failed {
+            return false;
+        }
         // The symmetries met so far are part of the state: the orders a future
         // stands for depend on them.
         let fingerprint = if self.marks.is_empty() && self.blocks.is_empty() {

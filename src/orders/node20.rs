@@ -11,7 +11,7 @@
 //! choice put to a [`Chooser`]; `crate::orders` explores them all. Times are
 //! in ticks (milliseconds).
 
-use crate::sched::{Completion, LoopState, Module, Reading, Scheduler, Slept, Timing};
+use crate::sched::{Completion, LoopState, Module, Phase, Reading, Scheduler, Slept, Timing};
 use crate::sched::{Limits, NodeProfile};
 use std::fmt::Display;
 use std::hash::{Hash, Hasher};
@@ -45,6 +45,16 @@ pub trait Chooser {
         let _ = members;
         false
     }
+    /// Whether timer starts are read lazily ([`ChooserClock`]'s lazy
+    /// readings, docs/orders.md "Lazy timer starts"); `false` unless the
+    /// chooser asks for it.
+    fn lazy(&self) -> bool {
+        false
+    }
+    /// Told when a lazy schedule met a comparison whose outcome a lazily read
+    /// timer start could change: its orders stand for no exact set, and the
+    /// search must read every start exactly instead.
+    fn not_robust(&mut self) {}
 }
 
 /// One completion of a group that commutes: its statement and `{i}`.
@@ -112,6 +122,15 @@ pub struct ChooserClock<K> {
     /// Units begun whose one boundary crossing is still unused.
     unused: u64,
     chooser: K,
+    /// Lazy readings ([`Chooser::lazy`]): the timer starts read since the
+    /// last exact reading lie in `open` (lowest and highest clock values).
+    open: Option<(u64, u64)>,
+    /// Closed stretches of lazy readings `(lowest, highest, crossings)`: a
+    /// timer whose start `s` lies in one may really have started anywhere
+    /// in `s ..= s + crossings`.
+    stretches: Vec<(u64, u64, u64)>,
+    /// The chooser asked for lazy readings.
+    lazy: bool,
 }
 
 /// The Node 20 loop with its unknown timings. `C`: the host's callbacks; `K`: the chooser.
@@ -133,8 +152,17 @@ pub fn node20<C: Clone + Display + Hash + Interchangeable, K: Chooser>(
 
 impl<K> ChooserClock<K> {
     /// A timing driven by `chooser`, before any unit began.
-    pub fn new(chooser: K) -> Self {
-        ChooserClock { unused: 0, chooser }
+    pub fn new(chooser: K) -> Self
+    where
+        K: Chooser,
+    {
+        ChooserClock {
+            unused: 0,
+            lazy: chooser.lazy(),
+            chooser,
+            open: None,
+            stretches: Vec::new(),
+        }
     }
 }
 
@@ -158,21 +186,47 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
     /// with later (a timer's delay, a job's length), so that only crossings
     /// that change some comparison are tried.
     fn read(&mut self, s: &mut LoopState<C>, offset: u64, what: Reading<'_, C>) -> u64 {
+        if self.lazy && matches!(what, Reading::TimerSet(_)) && s.loop_phase != Phase::Timers {
+            return self.lazy_timer_start(s);
+        }
+        // (Past the horizon, a crossing would put the reading inside the window
+        // of every lazily read timer not yet due: the first such option,
+        // `max_k`, fails already; see `check_lazy`.)
         let max_k = self.unused.min(horizon(s));
         let k = if max_k == 0 {
             0
         } else {
-            let options = candidates(s, max_k, offset);
+            let mut options = candidates(s, max_k, offset);
+            let windows = if max_k > 4 { self.windows(s, max_k) } else { Vec::new() };
+            if !windows.is_empty() {
+                // Every value a lazily read timer may be due at is a threshold.
+                let (base, last) = (s.now, s.now.saturating_add(max_k));
+                for &(a, b) in &windows {
+                    let from = a.saturating_sub(1).max(base);
+                    options.extend((from..=b.saturating_add(1).min(last)).map(|t| t - base));
+                }
+                crate::sort::sort(&mut options);
+                options.dedup();
+            }
             let i = self.chooser.choose(options.len(), &|i| match options[i] {
                 1 => format!("a millisecond boundary passed before {}", what.describe()),
                 k => format!("{k} millisecond boundaries passed before {}", what.describe()),
             });
             options[i]
         };
+        if let Some((low, high)) = self.open.take() {
+            if k > 0 {
+                self.stretches.push((low, high, k));
+            }
+        }
         self.unused = u64::from(k < self.unused);
         s.now = s.now.saturating_add(k);
         s.last_reading = s.now;
         s.advance_pool();
+        if !self.stretches.is_empty() {
+            let timers_run = matches!(what, Reading::TimersPhase { .. } | Reading::TimersRerun);
+            self.check_lazy(s, s.now, timers_run);
+        }
         s.now
     }
 
@@ -220,6 +274,11 @@ impl<K: Chooser> ChooserClock<K> {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         let base = s.now;
         (self.unused.min(64), s.last_reading as i128 - base as i128, s.callbacks).hash(&mut h);
+        let rel = |t: u64| t as i128 - base as i128;
+        self.open.map(|(low, high)| (rel(low), rel(high))).hash(&mut h);
+        for &(low, high, k) in &self.stretches {
+            (rel(low), rel(high), k).hash(&mut h);
+        }
         s.timers.fingerprint(base, &mut h);
         s.pool.fingerprint(base, &mut h);
         s.hash_queues(&mut h);
@@ -236,10 +295,25 @@ impl<K: Chooser> ChooserClock<K> {
             return Vec::new();
         };
         if wake > s.now {
+            if !self.stretches.is_empty() || self.open.is_some() {
+                // A wake by the handle at a lazily read timer's due tick: each
+                // start it may have had wakes the loop at another tick.
+                let woken_by_handle = handle == Some(wake) && next != Some(wake);
+                if woken_by_handle && self.windows(s, 0).iter().any(|&(a, b)| a <= wake && wake <= b) {
+                    self.chooser.not_robust();
+                }
+            }
+            if let Some((low, high)) = self.open.take() {
+                // (The poll phase's reading closed it already.) Any crossing so far may have come first.
+                self.stretches.push((low, high, self.unused));
+            }
             s.now = wake;
             s.last_reading = wake;
             self.unused = 1;
             s.advance_pool();
+            if !self.stretches.is_empty() {
+                self.check_lazy(s, wake, false);
+            }
         }
         if next != Some(wake) {
             return Vec::new();
@@ -314,6 +388,89 @@ impl<K: Chooser> ChooserClock<K> {
 }
 
 impl<K: Chooser> ChooserClock<K> {
+    /// A lazy reading of a timer's start (docs/orders.md "Lazy timer
+    /// starts"): no crossing is chosen here; the start is read as the clock
+    /// stands, and the crossings of the units so far stay for the next exact
+    /// reading, which may take them all. The timer may really have started
+    /// later by as many ticks as that reading takes ([`ChooserClock::windows`]);
+    /// [`ChooserClock::check_lazy`] makes sure no comparison can tell.
+    fn lazy_timer_start<C>(&mut self, s: &mut LoopState<C>) -> u64 {
+        self.open = Some(match self.open {
+            Some((low, _)) => (low, s.now),
+            None => (s.now, s.now),
+        });
+        s.last_reading = s.now;
+        s.now
+    }
+
+    /// The due ticks `(earliest, latest)` of each armed timer whose start was
+    /// read lazily: `open_crossings` is how many ticks a still open stretch
+    /// may take.
+    fn windows<C>(&self, s: &LoopState<C>, open_crossings: u64) -> Vec<(u64, u64)> {
+        if self.stretches.is_empty() && self.open.is_none() {
+            return Vec::new();
+        }
+        let open = self.open.map(|(low, high)| (low, high, open_crossings));
+        let mut out = Vec::new();
+        s.timers.each_list(|_, timers| {
+            for &(start, due) in timers {
+                let width = self
+                    .stretches
+                    .iter()
+                    .chain(open.iter())
+                    .filter(|&&(low, high, _)| low <= start && start <= high)
+                    .map(|&(_, _, k)| k)
+                    .max();
+                if let Some(width) = width.filter(|&w| w > 0) {
+                    out.push((due, due.saturating_add(width)));
+                }
+            }
+        });
+        out
+    }
+
+    /// Whether the reading `at` and what the scheduler compares with it are
+    /// the same for every start a lazily read timer may have had: each such
+    /// timer is due at `at` for all of them or for none; in a timers phase
+    /// (`timers_run`), the lists due run in one order for all of them. If not,
+    /// the chooser is told ([`Chooser::not_robust`]).
+    fn check_lazy<C>(&mut self, s: &LoopState<C>, at: u64, timers_run: bool) {
+        let mut robust = true;
+        let mut due_lists: Vec<(u64, u64)> = Vec::new();
+        s.timers.each_list(|expiry, timers| {
+            let width = |start: u64| {
+                self.stretches
+                    .iter()
+                    .filter(|&&(low, high, _)| low <= start && start <= high)
+                    .map(|&(_, _, k)| k)
+                    .max()
+                    .unwrap_or(0)
+            };
+            for &(start, due) in timers {
+                let w = width(start);
+                if w > 0 && due <= at && at < due.saturating_add(w) {
+                    robust = false;
+                }
+            }
+            let head = width(timers[0].0);
+            if timers_run && expiry <= at {
+                due_lists.push((expiry, expiry.saturating_add(head)));
+            }
+        });
+        if timers_run && due_lists.len() >= 2 {
+            // A list whose key may move must not pass another's key.
+            crate::sort::sort(&mut due_lists);
+            for (i, &(a, b)) in due_lists.iter().enumerate() {
+                if b > a && due_lists.iter().enumerate().any(|(j, &(c, _))| j != i && a <= c && c <= b) {
+                    robust = false;
+                }
+            }
+        }
+        if !robust {
+            self.chooser.not_robust();
+        }
+    }
+
     /// Symmetry reduction: of the candidates in `next` that are interchangeable
     /// (one class, alone on their pool threads in `group`), only the first
     /// submitted stays; the chooser is told the class and its members' `{i}`.

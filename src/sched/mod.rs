@@ -326,7 +326,7 @@ pub struct LoopState<C> {
     /// The main module, until it runs.
     pub(crate) main: Option<C>,
     /// The loop phase running (`Main` before the loop).
-    loop_phase: Phase,
+    pub(crate) loop_phase: Phase,
     /// Where the last callback ran (reported when a limit stops the run).
     last_phase: Phase,
     /// The sleep at this turn's start, if the loop slept.

@@ -692,6 +692,25 @@ impl<C> NodeTimers<C> {
         })
     }
 
+    /// Each list with an armed timer: its expiry (its key in the queue of
+    /// lists) and its armed timers' `(start, due)` ticks in list order. The
+    /// all-orders explorer checks its lazily read timer starts with it
+    /// (`crate::orders::node20`).
+    pub fn each_list(&self, mut f: impl FnMut(u64, &[(u64, u64)])) {
+        let mut armed = Vec::new();
+        for view in self.views() {
+            armed.clear();
+            for (_, t) in self.view_timers(&view) {
+                if matches!(t.state(), TimerState::Listed | TimerState::Single) {
+                    armed.push((t.start, t.due()));
+                }
+            }
+            if !armed.is_empty() {
+                f(view.expiry, &armed);
+            }
+        }
+    }
+
     /// Each armed timer's callback with the tick it is due at, list by list
     /// in the order the timers phase takes the lists, each list in its order.
     pub fn each(&self, f: &mut dyn FnMut(u64, &C)) {

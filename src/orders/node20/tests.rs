@@ -12,6 +12,10 @@ struct Scripted {
     script: Vec<usize>,
     offered: Vec<usize>,
     visits: Vec<u64>,
+    /// Asks for lazy timer-start readings.
+    lazy: bool,
+    /// Told that a lazy reading could not stand for every start.
+    not_robust: bool,
 }
 
 impl Chooser for &mut Scripted {
@@ -25,10 +29,21 @@ impl Chooser for &mut Scripted {
         self.visits.push(fingerprint);
         true
     }
+
+    fn lazy(&self) -> bool {
+        self.lazy
+    }
+
+    fn not_robust(&mut self) {
+        self.not_robust = true;
+    }
 }
 
 fn clock(chooser: &mut Scripted, unused: u64) -> ChooserClock<&mut Scripted> {
-    ChooserClock { unused, chooser }
+    ChooserClock {
+        unused,
+        ..ChooserClock::new(chooser)
+    }
 }
 
 fn scripted(script: &[usize]) -> Scripted {
@@ -255,4 +270,61 @@ fn the_explorer_tells_the_loop_phase_as_the_model_does() {
             (1, Phase::NextTick, Phase::Check)
         ]
     );
+}
+
+/// Three lazy timer starts in the poll phase (delay `delay`, clock at 1, one
+/// unit each), then the next timers phase takes `k` crossings: the reading,
+/// and whether the chooser was told it cannot stand for every start.
+fn lazy_then_timers_phase(delay: u64, k: usize) -> (u64, bool, Vec<usize>) {
+    let mut chooser = Scripted {
+        script: vec![k],
+        lazy: true,
+        ..Scripted::default()
+    };
+    let mut s = state_with_timers(1, &[]);
+    s.loop_phase = Phase::Poll;
+    let mut c = clock(&mut chooser, 0);
+    for i in 0..3 {
+        Timing::<usize>::unit_begins(&mut c);
+        let start = c.read(&mut s, delay, Reading::TimerSet(&i));
+        assert_eq!(start, 1, "a lazy reading is the clock as it stands");
+        s.timers.insert(start, delay, false, i);
+    }
+    assert_eq!(c.open, Some((1, 1)));
+    assert_eq!(c.unused, 3, "no crossing was taken: all three units' stay");
+    s.loop_phase = Phase::Timers;
+    let r = c.read(&mut s, 0, Reading::TimersPhase { turn: 2 });
+    (r, chooser.not_robust, chooser.offered)
+}
+
+#[test]
+fn lazy_timer_starts_take_no_choice_and_leave_their_crossings_to_the_next_reading() {
+    // Due at 101..=103 whatever their starts: readings at 1..=4 tell none of them apart.
+    for k in 0..=3 {
+        let (r, not_robust, offered) = lazy_then_timers_phase(100, k);
+        assert_eq!(offered, [4], "0 to 3 crossings, all at the timers phase");
+        assert_eq!((r, not_robust), (1 + k as u64, false));
+    }
+}
+
+#[test]
+fn a_reading_inside_a_lazy_timers_window_is_not_robust() {
+    // Delay 2: the timers are due at 3 if no crossing came before their
+    // starts, later if some did. Up to the horizon (3): a reading at 2 tells
+    // none apart, one at 3 cannot say which are due.
+    assert_eq!(lazy_then_timers_phase(2, 1), (2, false, vec![3]));
+    assert_eq!(lazy_then_timers_phase(2, 2), (3, true, vec![3]));
+}
+
+#[test]
+fn timer_starts_in_the_timers_phase_are_read_exactly() {
+    let mut chooser = Scripted {
+        lazy: true,
+        ..Scripted::default()
+    };
+    let mut s = state_with_timers(1, &[5]);
+    s.loop_phase = Phase::Timers;
+    let mut c = clock(&mut chooser, 2);
+    c.read(&mut s, 3, Reading::TimerSet(&7));
+    assert_eq!(chooser.offered.len(), 1, "a choice, as without lazy readings");
 }
