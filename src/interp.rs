@@ -1536,13 +1536,13 @@ fn line_starts(src: &str) -> Vec<u32> {
 
 /// A text with its placeholders filled in.
 fn render(text: &Text, frame: &Frame) -> String {
-    let mut out = String::new();
+    let mut out = with_room(text);
     for part in &text.parts {
         match part {
             TextPart::Lit(s) => out.push_str(s),
-            TextPart::Index => out.push_str(&frame.index.unwrap_or(0).to_string()),
-            TextPart::Run => out.push_str(&frame.run.to_string()),
-            TextPart::Count => out.push_str(&frame.count.to_string()),
+            TextPart::Index => push_number(&mut out, frame.index.unwrap_or(0)),
+            TextPart::Run => push_number(&mut out, frame.run),
+            TextPart::Count => push_number(&mut out, frame.count),
         }
     }
     out
@@ -1550,16 +1550,36 @@ fn render(text: &Text, frame: &Frame) -> String {
 
 /// A label for `clear`: `{i}` filled in, `{n}` and `{k}` kept as written.
 fn label_text(text: &Text, index: Option<u64>) -> String {
-    let mut out = String::new();
+    let mut out = with_room(text);
     for part in &text.parts {
         match part {
             TextPart::Lit(s) => out.push_str(s),
-            TextPart::Index => out.push_str(&index.unwrap_or(0).to_string()),
+            TextPart::Index => push_number(&mut out, index.unwrap_or(0)),
             TextPart::Run => out.push_str("{n}"),
             TextPart::Count => out.push_str("{k}"),
         }
     }
     out
+}
+
+/// An empty string with room for `text` filled in (20 bytes a number), so
+/// that filling it in does not grow it step by step.
+fn with_room(text: &Text) -> String {
+    let room = text
+        .parts
+        .iter()
+        .map(|p| match p {
+            TextPart::Lit(s) => s.len(),
+            TextPart::Index | TextPart::Run | TextPart::Count => 20,
+        })
+        .sum();
+    String::with_capacity(room)
+}
+
+/// Appends `n` in decimal, without a string of its own.
+fn push_number(out: &mut String, n: u64) {
+    use std::fmt::Write;
+    let _ = write!(out, "{n}");
 }
 
 #[cfg(test)]

@@ -357,7 +357,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
 
 /// Schedules the search tries with every timer start read exactly before
 /// it tries them read lazily, by default (see [`SearchBounds::lazy_after`]).
-pub const LAZY_AFTER: usize = 20_000;
+pub const LAZY_AFTER: usize = 5_000;
 
 /// One exploration: the orders found so far and where its depth-first
 /// search stands, so that a search cut short by [`SearchBounds::max_schedules`]
@@ -797,7 +797,7 @@ impl Chooser for &mut Search {
             fingerprint
         } else {
             use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
+            let mut h = node20::Gathered::default();
             (fingerprint, &self.marks, &self.blocks).hash(&mut h);
             h.finish()
         };

@@ -77,7 +77,8 @@ pub struct Class {
     pub site: usize,
     /// The statement's span in bytes (start, end): the lines its callbacks log lie inside.
     pub span: (u32, u32),
-    /// A hash of what else must be equal (the round trip, the run of a chain).
+    /// What else must be equal: the round trips left (high 32 bits) and the
+    /// run of an `again` chain (low 32 bits).
     pub key: u64,
 }
 
@@ -271,7 +272,7 @@ impl<K: Chooser> ChooserClock<K> {
     /// The state's fingerprint, times relative to the clock: equal states
     /// (the host's log so far included) have equal futures.
     fn fingerprint<C: Hash>(&self, s: &LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = Gathered::default();
         let base = s.now;
         (self.unused.min(64), s.last_reading as i128 - base as i128, s.callbacks).hash(&mut h);
         let rel = |t: u64| t as i128 - base as i128;
@@ -372,9 +373,9 @@ impl<K: Chooser> ChooserClock<K> {
                 out.push(group.remove(next[0]));
                 continue;
             }
-            let names: Vec<String> = next.iter().map(|&i| group[i].cb.to_string()).collect();
-            let i = self.chooser.choose(n, &|i| match names.get(i) {
-                Some(name) => format!("{name} completed next within its tick"),
+            // (The names only when the chooser asks: a race's text.)
+            let i = self.chooser.choose(n, &|i| match next.get(i) {
+                Some(&at) => format!("{} completed next within its tick", group[at].cb),
                 None => "the rest of the tick's completions were not ready yet".to_string(),
             });
             if i == next.len() {
@@ -437,14 +438,18 @@ impl<K: Chooser> ChooserClock<K> {
     fn check_lazy<C>(&mut self, s: &LoopState<C>, at: u64, timers_run: bool) {
         let mut robust = true;
         let mut due_lists: Vec<(u64, u64)> = Vec::new();
+        // The stretches some armed timer started in: the others are forgotten.
+        let mut armed = vec![false; self.stretches.len()];
         s.timers.each_list(|expiry, timers| {
-            let width = |start: u64| {
-                self.stretches
-                    .iter()
-                    .filter(|&&(low, high, _)| low <= start && start <= high)
-                    .map(|&(_, _, k)| k)
-                    .max()
-                    .unwrap_or(0)
+            let mut width = |start: u64| {
+                let mut most = 0;
+                for (i, &(low, high, k)) in self.stretches.iter().enumerate() {
+                    if low <= start && start <= high {
+                        armed[i] = true;
+                        most = most.max(k);
+                    }
+                }
+                most
             };
             for &(start, due) in timers {
                 let w = width(start);
@@ -469,6 +474,11 @@ impl<K: Chooser> ChooserClock<K> {
         if !robust {
             self.chooser.not_robust();
         }
+        let mut i = 0;
+        self.stretches.retain(|_| {
+            i += 1;
+            armed[i - 1]
+        });
     }
 
     /// Symmetry reduction: of the candidates in `next` that are interchangeable
@@ -536,6 +546,30 @@ impl<K: Chooser> ChooserClock<K> {
             pos += 1;
             keep
         });
+    }
+}
+
+/// A hasher that gathers what it is fed and hashes it in one piece when
+/// finished (SipHash, as `DefaultHasher`): a state's fingerprint is fed in
+/// hundreds of small writes, each of which SipHash would mix on its own.
+pub(crate) struct Gathered(Vec<u8>);
+
+impl Default for Gathered {
+    /// Room for a typical state, so that it is not grown write by write.
+    fn default() -> Self {
+        Gathered(Vec::with_capacity(4096))
+    }
+}
+
+impl Hasher for Gathered {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write(&self.0);
+        h.finish()
     }
 }
 
