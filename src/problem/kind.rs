@@ -145,8 +145,10 @@ pub enum Diag {
     // ---- load: bytes → text ----
     /// The file is 4 GiB or more.
     TooLarge,
-    /// Text in a wide encoding (`encoding`: "UTF-16 (little-endian)", …).
-    WideEncoding { encoding: &'static str },
+    /// Text in a wide encoding (`encoding`: "UTF-16 (little-endian)", …),
+    /// told by its byte-order mark `bom` ("FF FE", …) or, without one, by its
+    /// NUL bytes. Its span is a line of the text decoded.
+    WideEncoding { encoding: &'static str, bom: Option<&'static str> },
     /// A NUL byte in the bytes, at byte `at`.
     BinaryFile { at: usize },
     /// Bytes that are not UTF-8.
@@ -460,7 +462,7 @@ impl Diag {
         use Diag::*;
         match self {
             TooLarge => "the file is 4 GiB or more".into(),
-            WideEncoding { encoding } => format!("the file is {encoding} text: loopsim reads UTF-8"),
+            WideEncoding { encoding, .. } => format!("the file is {encoding} text: loopsim reads UTF-8"),
             BinaryFile { at } => format!("the file contains a NUL byte (at byte {at}): it is not text"),
             InvalidUtf8 => "the file is not valid UTF-8".into(),
             NulByte => "the file contains a NUL byte".into(),
@@ -570,7 +572,12 @@ impl Diag {
         use Diag::*;
         match self {
             TooLarge => "too large".into(),
-            WideEncoding { .. } => "not UTF-8".into(),
+            WideEncoding { encoding, bom: Some(bom) } => {
+                format!("read as {encoding}, as the byte-order mark {bom} that starts the file says")
+            }
+            WideEncoding { encoding, bom: None } => {
+                format!("read as {encoding}, as the NUL bytes in every other place suggest")
+            }
             BinaryFile { .. } => "NUL byte".into(),
             InvalidUtf8 => "invalid byte here".into(),
             NulByte => "NUL byte".into(),
@@ -657,8 +664,17 @@ impl Diag {
         use Diag::*;
         Some(match self {
             TooLarge => "a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)".into(),
-            WideEncoding { .. } => {
-                "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f UTF-16 -t UTF-8 OLD > NEW.loop`)".into()
+            WideEncoding { encoding, bom } => {
+                // iconv reads the byte-order mark; without one, it must be told the byte order.
+                let family = encoding.split(' ').next().unwrap_or(encoding);
+                let order = match (bom, encoding.contains("little")) {
+                    (Some(_), _) => "",
+                    (None, true) => "LE",
+                    (None, false) => "BE",
+                };
+                format!(
+                    "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f {family}{order} -t UTF-8 OLD > NEW.loop`)"
+                )
             }
             BinaryFile { .. } => "a .loop file is UTF-8 text; is this a binary file?".into(),
             InvalidUtf8 => "save the file as UTF-8".into(),
