@@ -513,6 +513,9 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         Ok(l) => l,
         Err(code) => return code,
     };
+    if let Some(note) = loaded.no_statements_note() {
+        tell!(out, "note: {note}");
+    }
     // A picture is drawn from a verbose trace: one run serves both.
     let picture = matches!(format, Format::Svg | Format::Html);
     let trace = run_file(
@@ -603,6 +606,9 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
         Ok(l) => l,
         Err(code) => return code,
     };
+    if let Some(note) = loaded.no_statements_note() {
+        tell!(out, "note: {note}");
+    }
     let mut bounds = args.bounds(SearchBounds::default());
     if let Some(n) = max_schedules {
         bounds.max_schedules = usize::try_from(n).unwrap_or(usize::MAX);

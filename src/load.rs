@@ -21,6 +21,19 @@ impl Loaded {
     pub fn title(&self) -> String {
         self.file.title.as_ref().map_or_else(|| self.name.clone(), |t| t.value.clone())
     }
+
+    /// The note for a file whose main module has no statement (it is empty,
+    /// or holds only comments, directives and an `expect` block): a run of it
+    /// schedules nothing and prints no line. The file's name is escaped for a
+    /// terminal. None for any other file.
+    pub fn no_statements_note(&self) -> Option<String> {
+        self.file.body.is_empty().then(|| {
+            format!(
+                "{} has no statements: nothing is scheduled, so no line is printed",
+                crate::term::escape(&self.name)
+            )
+        })
+    }
 }
 
 /// Why a file could not be loaded.
