@@ -478,7 +478,10 @@ fn an_unbounded_chain_is_named_before_the_trace() {
     assert_eq!(o.status.code(), Some(3));
     let err = stderr(&o);
     assert!(
-        err.starts_with("note: `interval 1 \"tick\"` (line 2) has no `times`: it repeats until a limit stops the run (50 turns or "),
+        err.starts_with(
+            "note: `interval 1 \"tick\"` (line 2) has no `times`: it repeats until a limit stops the run: \
+             50 turns or 5,000,000 callbacks (--max-turns, --max-callbacks)\n"
+        ),
         "{err}"
     );
     let o = loopsim(&["run", "b.loop"], Some(("b.loop", "interval 1 \"tick\" times 3\n")));

@@ -303,13 +303,15 @@ pub enum Diag {
     // ---- runs ----
     /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
     /// `waiting` what never ran (see [`crate::limit::left_waiting`]);
-    /// `bounded`: every `again` and `interval` has `times` (a long run, not an endless one).
+    /// `bounded`: every `again` and `interval` has `times` (a long run, not an endless one);
+    /// `raised_for`: see [`crate::trace::LimitHit::raised_for`].
     Limit {
         limit: LimitKind,
         queue: Phase,
         max: u64,
         waiting: String,
         bounded: bool,
+        raised_for: Option<u64>,
     },
     /// A prediction that differs at log line `line` (1-based): `diff` what
     /// differs, `actual` what ran; `why` it ran there (for the log `text`), or
@@ -815,8 +817,9 @@ impl Diag {
                 max,
                 waiting,
                 bounded,
+                raised_for,
                 ..
-            } => limit_help(*limit, *max, waiting, *bounded),
+            } => limit_help(*limit, *max, waiting, *bounded, *raised_for),
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
                 None => format!("the run printed {printed} log line(s); `loopsim run --explain` shows why each ran where it did"),
@@ -942,18 +945,20 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'st
 
 /// The help of a run stopped by a limit: what never ran, where it stopped,
 /// what to do.
-fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool) -> String {
+fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_for: Option<u64>) -> String {
+    let source = crate::bound::limit_source(limit, max, bounded, raised_for);
+    let n = crate::render::thousands(max);
     let stopped = match limit {
-        LimitKind::Turns => format!("stopped after {max} turns (--max-turns)"),
-        LimitKind::Callbacks => format!("stopped after {max} callbacks or statements (--max-callbacks)"),
-        LimitKind::Output => format!("stopped after {max} log lines (the most a trace holds)"),
+        LimitKind::Turns => format!("stopped after {n} turns ({source})"),
+        LimitKind::Callbacks => format!("stopped after {n} callbacks or statements ({source})"),
+        LimitKind::Output => format!("stopped after {n} log lines (the most a trace holds)"),
         LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
-        LimitKind::Waiting => format!("stopped once more than {max} callbacks were waiting (the most a run holds)"),
+        LimitKind::Waiting => format!("stopped once more than {n} callbacks were waiting (the most a run holds)"),
         LimitKind::LabelBytes => format!(
             "stopped once the labels made passed {} MiB (the most a run holds; a `{{i}}` makes a new one for each callback)",
             max >> 20
         ),
-        LimitKind::Promises => format!("stopped at more than {max} promises, reactions or scopes (the most a run holds)"),
+        LimitKind::Promises => format!("stopped at more than {n} promises, reactions or scopes (the most a run holds)"),
         LimitKind::CallDepth => {
             format!("stopped at {max} nested calls of async functions, executors and handlers (JavaScript's stack would overflow)")
         }
