@@ -6,7 +6,8 @@
 //! `repeat` counts and `times`. The default limits are raised above that
 //! number, up to a cap that keeps any run under a few seconds.
 
-use crate::sched::Limits;
+use crate::render::thousands;
+use crate::sched::{LimitKind, Limits};
 use crate::syntax::ast::{Callback, File, Kind, Stmt, StmtKind};
 
 /// The highest callback limit the defaults are raised to.
@@ -22,10 +23,65 @@ pub fn callbacks(file: &File) -> u64 {
 /// bounded statement run (up to [`CAP`] callbacks).
 pub fn default_limits(file: &File) -> Limits {
     let base = Limits::default();
-    let need = callbacks(file).saturating_add(1_000_000).min(CAP);
+    let need = callbacks(file).saturating_add(HEADROOM).min(CAP);
     Limits {
         max_turns: base.max_turns.max(need),
         max_callbacks: base.max_callbacks.max(need),
+    }
+}
+
+/// The default limits (1,000,000 turns, 5,000,000 callbacks) are raised to
+/// this many more than the callbacks the file's statements can run.
+pub const HEADROOM: u64 = 1_000_000;
+
+/// How [`default_limits`] raised the default `limit` (turns or callbacks) to
+/// `max` for a file whose statements can run `callbacks` callbacks
+/// ([`callbacks`]): "1,000,000 plus the file's 1 callback, an endless chain
+/// counted once" (`bounded`: the file has no endless chain, so that clause is
+/// left out), with ", capped at 10,000,000" when [`CAP`] held it down and
+/// ", above the default 5,000,000" for callbacks. None when `max` is not
+/// such a raised default: not above the default, or another limit (the
+/// statement limit, ten times the callbacks', also stops a run as
+/// [`LimitKind::Callbacks`]).
+pub fn raise(limit: LimitKind, max: u64, bounded: bool, callbacks: u64) -> Option<String> {
+    let base = Limits::default();
+    let base = match limit {
+        LimitKind::Turns => base.max_turns,
+        LimitKind::Callbacks => base.max_callbacks,
+        _ => return None,
+    };
+    let need = callbacks.saturating_add(HEADROOM);
+    if max <= base || max != base.max(need.min(CAP)) {
+        return None;
+    }
+    let noun = if callbacks == 1 { "callback" } else { "callbacks" };
+    let mut text = format!("{} plus the file's {} {noun}", thousands(HEADROOM), thousands(callbacks));
+    if !bounded {
+        text.push_str(", an endless chain counted once");
+    }
+    if need > CAP {
+        text.push_str(&format!(", capped at {}", thousands(CAP)));
+    }
+    if limit == LimitKind::Callbacks {
+        text.push_str(&format!(", above the default {}", thousands(base)));
+    }
+    Some(text)
+}
+
+/// Where the turn or callback limit `max` that stopped a run came from, as
+/// the diagnostic says it in parentheses: "the turn limit: 1,000,000 plus
+/// the file's 1 callback, an endless chain counted once; --max-turns" for a
+/// default raised for the file ([`raise`], `raised_for` being the callbacks
+/// it was raised for), else the flag that sets it ("--max-turns",
+/// "--max-callbacks").
+pub fn limit_source(limit: LimitKind, max: u64, bounded: bool, raised_for: Option<u64>) -> String {
+    let (what, flag) = match limit {
+        LimitKind::Turns => ("turn", "--max-turns"),
+        _ => ("callback", "--max-callbacks"),
+    };
+    match raised_for.and_then(|n| raise(limit, max, bounded, n)) {
+        Some(raise) => format!("the {what} limit: {raise}; {flag}"),
+        None => flag.to_string(),
     }
 }
 
@@ -88,4 +144,44 @@ fn has_again(stmts: &[Stmt]) -> bool {
         StmtKind::Repeat { body, .. } => has_again(body),
         _ => false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_raised_default_is_said_with_what_raised_it() {
+        let turns = |max, bounded, n| raise(LimitKind::Turns, max, bounded, n);
+        let callbacks = |max, bounded, n| raise(LimitKind::Callbacks, max, bounded, n);
+        // `interval 1 "tick"`: one callback, counted once.
+        assert_eq!(
+            turns(1_000_001, false, 1).as_deref(),
+            Some("1,000,000 plus the file's 1 callback, an endless chain counted once")
+        );
+        assert_eq!(
+            turns(1_000_250, true, 250).as_deref(),
+            Some("1,000,000 plus the file's 250 callbacks")
+        );
+        assert_eq!(
+            turns(CAP, true, 49_000_000).as_deref(),
+            Some("1,000,000 plus the file's 49,000,000 callbacks, capped at 10,000,000")
+        );
+        assert_eq!(
+            callbacks(7_000_001, false, 6_000_001).as_deref(),
+            Some("1,000,000 plus the file's 6,000,001 callbacks, an endless chain counted once, above the default 5,000,000")
+        );
+        // Not raised: the default itself, a flag's value, the statement limit.
+        assert_eq!(turns(1_000_000, false, 0), None);
+        assert_eq!(callbacks(5_000_000, false, 2), None);
+        assert_eq!(turns(50, false, 1), None);
+        assert_eq!(callbacks(70_000_010, false, 6_000_001), None);
+        assert_eq!(raise(LimitKind::Output, 2_000_000, false, 1), None);
+        assert_eq!(
+            limit_source(LimitKind::Turns, 1_000_001, false, Some(1)),
+            "the turn limit: 1,000,000 plus the file's 1 callback, an endless chain counted once; --max-turns"
+        );
+        assert_eq!(limit_source(LimitKind::Turns, 1_000_001, false, None), "--max-turns");
+        assert_eq!(limit_source(LimitKind::Callbacks, 5_000_000, false, Some(2)), "--max-callbacks");
+    }
 }

@@ -4,7 +4,7 @@ use crate::interp::{self, RunOptions};
 use crate::load::{self, LoadError, Loaded};
 use crate::orders::{Cut, Orders, SearchBounds};
 use crate::problem::{FileProblems, Problem, MAX_MESSAGE};
-use crate::sched::Limits;
+use crate::sched::{LimitKind, Limits};
 use crate::term::{self, escape};
 use crate::trace::{Ending, Style, Trace};
 use crate::verdict::{verdict, Verdict};
@@ -513,6 +513,9 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         Ok(l) => l,
         Err(code) => return code,
     };
+    if let Some(note) = loaded.no_statements_note() {
+        tell!(out, "note: {note}");
+    }
     // A picture is drawn from a verbose trace: one run serves both.
     let picture = matches!(format, Format::Svg | Format::Html);
     let trace = run_file(
@@ -539,14 +542,25 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     }
     if format == Format::Text {
         if let Some(span) = crate::bound::first_unbounded(&loaded.file.body) {
-            let trace_limits = interp::resolve_limits(&loaded.file, args.options(false)).limits;
+            let opts = args.options(false);
+            let limits = interp::resolve_limits(&loaded.file, opts).limits;
             let line = loaded.src[..span.start()].matches('\n').count() + 1;
             let head = loaded.src[span.start()..span.end()].lines().next().unwrap_or("");
-            tell!(out,
-                "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run ({} turns or {} callbacks; --max-turns, --max-callbacks)",
+            // How each default was raised for the file (rule 7), if it was.
+            let raised = |limit, max, noun| {
+                let n = crate::render::thousands(max);
+                let raise = opts
+                    .auto_limits
+                    .then(|| crate::bound::raise(limit, max, false, crate::bound::callbacks(&loaded.file)))
+                    .flatten();
+                raise.map_or_else(|| format!("{n} {noun}"), |r| format!("{n} {noun} ({r})"))
+            };
+            tell!(
+                out,
+                "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {} or {} (--max-turns, --max-callbacks)",
                 escape(head.trim_end_matches('{').trim()),
-                trace_limits.max_turns,
-                trace_limits.max_callbacks
+                raised(LimitKind::Turns, limits.max_turns, "turns"),
+                raised(LimitKind::Callbacks, limits.max_callbacks, "callbacks")
             );
         }
     }
@@ -603,6 +617,9 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
         Ok(l) => l,
         Err(code) => return code,
     };
+    if let Some(note) = loaded.no_statements_note() {
+        tell!(out, "note: {note}");
+    }
     let mut bounds = args.bounds(SearchBounds::default());
     if let Some(n) = max_schedules {
         bounds.max_schedules = usize::try_from(n).unwrap_or(usize::MAX);

@@ -213,12 +213,14 @@ pub fn run_with_queues(file: &File, src: &str, title: &str, opts: RunOptions) ->
 }
 
 fn run_on(file: &File, src: &str, title: &str, opts: RunOptions, queues: bool) -> (Trace, Vec<QueueSnapshot>) {
+    let raised_for = opts.auto_limits.then(|| crate::bound::callbacks(file));
     let opts = resolve_limits(file, opts);
     let (pool, module) = loop_config(file, &opts);
     let mut sched: Scheduler<Task> = Scheduler::new(pool, module, opts.limits)
         .with_node(opts.profile(file))
         .with_decisions(opts.explain);
     let mut interp = Interp::new(file, src, opts);
+    interp.raised_for = raised_for;
     if queues {
         interp.queues = Some(Vec::new());
     }
@@ -501,6 +503,9 @@ pub(crate) struct Interp<'a> {
     /// line (most runs without `--verbose`) does not read the text once more.
     src_lines: std::cell::OnceCell<Vec<u32>>,
     main: &'a [Stmt],
+    /// [`LimitHit::raised_for`]: the callbacks the default limits in force
+    /// were raised for (set by [`run`] when the options asked for them).
+    raised_for: Option<u64>,
     /// Whose rules the run follows.
     profile: crate::sched::NodeProfile,
     /// Where the main module runs (rule 1), by its kind and the profile.
@@ -540,6 +545,7 @@ impl<'a> Interp<'a> {
             queues: None,
             src_lines: std::cell::OnceCell::new(),
             main: &file.body,
+            raised_for: None,
             profile: opts.profile(file),
             entry: opts.profile(file).entry(file.module.map(|m| m.value).unwrap_or_default()),
             opts,
@@ -1129,6 +1135,7 @@ impl<'a> Interp<'a> {
             turn: sched.turn(),
             tick: sched.now(),
             bounded: crate::bound::first_unbounded(self.main).is_none(),
+            raised_for: self.raised_for,
         })
     }
 

@@ -13,6 +13,7 @@ pub fn problem(hit: &LimitHit) -> Problem {
         max: hit.max,
         waiting: left_waiting(&hit.waiting),
         bounded: hit.bounded,
+        raised_for: hit.raised_for,
     }
     .at(hit.span)
 }

@@ -21,6 +21,19 @@ impl Loaded {
     pub fn title(&self) -> String {
         self.file.title.as_ref().map_or_else(|| self.name.clone(), |t| t.value.clone())
     }
+
+    /// The note for a file whose main module has no statement (it is empty,
+    /// or holds only comments, directives and an `expect` block): a run of it
+    /// schedules nothing and prints no line. The file's name is escaped for a
+    /// terminal. None for any other file.
+    pub fn no_statements_note(&self) -> Option<String> {
+        self.file.body.is_empty().then(|| {
+            format!(
+                "{} has no statements: nothing is scheduled, so no line is printed",
+                crate::term::escape(&self.name)
+            )
+        })
+    }
 }
 
 /// Why a file could not be loaded.
@@ -157,9 +170,14 @@ pub fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
         let p = Diag::TooLarge.at(Span::new(0, 0));
         return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
     }
-    if let Some(encoding) = wide_encoding(&bytes) {
-        let p = Diag::WideEncoding { encoding }.at(Span::new(0, 0));
-        return Err(LoadError::Invalid(FileProblems::new(name, "", vec![p])));
+    if let Some(wide) = wide_encoding(&bytes) {
+        let (shown, span) = wide_excerpt(&bytes, wide);
+        let p = Diag::WideEncoding {
+            encoding: wide.name,
+            bom: wide.bom,
+        }
+        .at(span);
+        return Err(LoadError::Invalid(FileProblems::owning(name, shown, vec![p])));
     }
     // A binary file: point at its first NUL, showing the text before it on its line.
     if let Some(at) = has_byte(&bytes, 0).then(|| bytes.iter().position(|&b| b == 0)).flatten() {
@@ -263,19 +281,33 @@ fn lone_crs(src: &str) -> impl Iterator<Item = usize> + '_ {
         .map(|(i, _)| i)
 }
 
+/// A two- or four-byte encoding [`wide_encoding`] recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Wide {
+    /// "UTF-16 (little-endian)", …
+    name: &'static str,
+    /// Bytes a code unit: 2 (UTF-16) or 4 (UTF-32).
+    unit: usize,
+    /// Whether the low byte of a unit comes first.
+    little: bool,
+    /// The byte-order mark the file starts with ("FF FE", …), if any.
+    bom: Option<&'static str>,
+}
+
 /// "UTF-16 (little-endian)" and the like when `bytes` look like text in a
 /// two- or four-byte encoding: by its byte order mark, or (without one) by
 /// NUL bytes in every other position of the first 4 KiB, as ASCII text in
 /// UTF-16 has.
-fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
+fn wide_encoding(bytes: &[u8]) -> Option<Wide> {
+    let wide = |name, unit, little, bom| Some(Wide { name, unit, little, bom });
     match bytes {
-        [0xFF, 0xFE, 0, 0, ..] => return Some("UTF-32 (little-endian)"),
-        [0, 0, 0xFE, 0xFF, ..] => return Some("UTF-32 (big-endian)"),
-        [0xFF, 0xFE, ..] => return Some("UTF-16 (little-endian)"),
-        [0xFE, 0xFF, ..] => return Some("UTF-16 (big-endian)"),
+        [0xFF, 0xFE, 0, 0, ..] => return wide("UTF-32 (little-endian)", 4, true, Some("FF FE 00 00")),
+        [0, 0, 0xFE, 0xFF, ..] => return wide("UTF-32 (big-endian)", 4, false, Some("00 00 FE FF")),
+        [0xFF, 0xFE, ..] => return wide("UTF-16 (little-endian)", 2, true, Some("FF FE")),
+        [0xFE, 0xFF, ..] => return wide("UTF-16 (big-endian)", 2, false, Some("FE FF")),
         _ => {}
     }
-    let head = &bytes[..bytes.len().min(4096) & !1];
+    let head = &bytes[..bytes.len().min(WIDE_HEAD) & !1];
     let pairs = head.len() / 2;
     if pairs == 0 {
         return None;
@@ -284,10 +316,55 @@ fn wide_encoding(bytes: &[u8]) -> Option<&'static str> {
     let (even, odd) = (zeros(0), zeros(1));
     // Mostly NULs in one position, hardly any in the other.
     if odd * 5 >= pairs * 2 && even * 10 <= odd {
-        Some("UTF-16 (little-endian)")
+        wide("UTF-16 (little-endian)", 2, true, None)
     } else if even * 5 >= pairs * 2 && odd * 10 <= even {
-        Some("UTF-16 (big-endian)")
+        wide("UTF-16 (big-endian)", 2, false, None)
     } else {
         None
     }
+}
+
+/// Bytes of a file's start that [`wide_encoding`] looks at without a
+/// byte-order mark, and that [`wide_excerpt`] decodes (4 KiB).
+const WIDE_HEAD: usize = 4096;
+
+/// What the diagnostic of a file in the `wide` encoding shows: the file's
+/// first line holding more than white space, decoded from the first
+/// [`WIDE_HEAD`] bytes after the byte-order mark (a unit that is no character
+/// becomes U+FFFD), preceded by as many empty lines as come before it, so that
+/// its line number is the real one; and the span of that line in this text,
+/// from column 1 (a column counted from the line's start is the same in any
+/// encoding). A line cut at [`WIDE_HEAD`] ends with `…`. Empty text and an
+/// empty span when the head holds nothing but white space.
+fn wide_excerpt(bytes: &[u8], wide: Wide) -> (String, Span) {
+    let from = if wide.bom.is_some() { wide.unit } else { 0 };
+    let end = bytes.len().min(from + WIDE_HEAD);
+    let head = &bytes[from..from + (end - from) / wide.unit * wide.unit];
+    let byte = |n: u32, &b: &u8| n << 8 | u32::from(b);
+    let units = head.chunks_exact(wide.unit).map(|u| {
+        if wide.little {
+            u.iter().rev().fold(0, byte)
+        } else {
+            u.iter().fold(0, byte)
+        }
+    });
+    let text: String = if wide.unit == 2 {
+        char::decode_utf16(units.map(|u| u as u16))
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect()
+    } else {
+        units.map(|u| char::from_u32(u).unwrap_or(char::REPLACEMENT_CHARACTER)).collect()
+    };
+    let cut = head.len() < bytes.len() - from;
+    let lines: Vec<&str> = text.split('\n').collect();
+    let Some(k) = lines.iter().position(|l| !l.trim().is_empty()) else {
+        return (String::new(), Span::new(0, 0));
+    };
+    let mut shown = "\n".repeat(k);
+    shown.push_str(lines[k].trim_end());
+    if cut && k + 1 == lines.len() {
+        shown.push('…');
+    }
+    let span = Span::new(k, shown.len());
+    (shown, span)
 }

@@ -317,8 +317,10 @@ impl Diagnostic for Shown<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(self.excerpt.labels.iter().cloned()))
     }
+    /// None (no box at all) when there is no text to show: a file of 4 GiB or
+    /// more, or in UTF-16 with nothing but white space at its start.
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.excerpt)
+        (!self.excerpt.is_empty()).then_some(&self.excerpt as &dyn SourceCode)
     }
 }
 

@@ -132,6 +132,12 @@ pub struct LimitHit {
     /// limit stopped a run that is long, not endless.
     #[serde(skip)]
     pub bounded: bool,
+    /// When the turn and callback limits in force were the defaults raised
+    /// for the file (no `--max-turns` or `--max-callbacks`; docs/scheduling.md
+    /// rule 7): the callbacks its statements can run that they were raised
+    /// for ([`crate::bound::callbacks`]). None when a flag set them.
+    #[serde(skip)]
+    pub raised_for: Option<u64>,
 }
 
 /// A finished (or stopped) run.

@@ -88,7 +88,7 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
             Err(v) => return v,
         }
     }
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = loaded.no_statements_note().into_iter().collect();
     if let Some(Holds::Node(race)) = holds.first().filter(|_| expect.or.is_empty()) {
         notes.push(format!(
             "real Node prints this order when {race}; the seed model's trace is another order Node can print (`loopsim run` shows it)"

@@ -466,7 +466,62 @@ fn default_limits_stop_a_bounded_chain_past_ten_million_callbacks() {
     let f = file("long-chain.loop", "immediate \"a\" times 49000000 { again }\n");
     let o = loopsim(&["run", &f], 60);
     assert_eq!(o.code, Some(3), "{}", o.stderr);
-    assert!(o.stderr.contains("stopped after 10000000 turns (--max-turns)"), "{}", o.stderr);
+    assert!(
+        words(&o.stderr).contains(
+            "stopped after 10,000,000 turns (the turn limit: 1,000,000 plus the file's 49,000,000 callbacks, capped at 10,000,000; --max-turns)"
+        ),
+        "{}",
+        o.stderr
+    );
+}
+
+/// `text` with its lines joined and runs of spaces made one (the renderer
+/// wraps a long help line).
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `interval 1` without `times` stops after 1,000,001 turns, not the
+/// 1,000,000 `--help` names as the default: the note before the trace and the
+/// diagnostic after it say the limit was raised for the file's one callback
+/// (rule 7). Under `--max-turns`, they name the flag alone.
+#[test]
+fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
+    let f = file("endless-interval-default.loop", "interval 1 \"tick\"\n");
+    let o = loopsim(&["run", &f], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.starts_with(
+            "note: `interval 1 \"tick\"` (line 1) has no `times`: it repeats until a limit stops the run: \
+             1,000,001 turns (1,000,000 plus the file's 1 callback, an endless chain counted once) \
+             or 5,000,000 callbacks (--max-turns, --max-callbacks)\n"
+        ),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        words(&o.stderr).contains(
+            "1 timer never ran; stopped after 1,000,001 turns (the turn limit: 1,000,000 plus the file's 1 callback, \
+             an endless chain counted once; --max-turns). Bound the chain"
+        ),
+        "{}",
+        o.stderr
+    );
+    let o = loopsim(&["run", "--max-turns", "50", &f], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.starts_with(
+            "note: `interval 1 \"tick\"` (line 1) has no `times`: it repeats until a limit stops the run: \
+             50 turns or 5,000,000 callbacks (--max-turns, --max-callbacks)\n"
+        ),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        words(&o.stderr).contains("stopped after 50 turns (--max-turns). Bound"),
+        "{}",
+        o.stderr
+    );
 }
 
 // ----- 4. a long run against an endless one -----------------------------------

@@ -478,11 +478,52 @@ fn an_unbounded_chain_is_named_before_the_trace() {
     assert_eq!(o.status.code(), Some(3));
     let err = stderr(&o);
     assert!(
-        err.starts_with("note: `interval 1 \"tick\"` (line 2) has no `times`: it repeats until a limit stops the run (50 turns or "),
+        err.starts_with(
+            "note: `interval 1 \"tick\"` (line 2) has no `times`: it repeats until a limit stops the run: \
+             50 turns or 5,000,000 callbacks (--max-turns, --max-callbacks)\n"
+        ),
         "{err}"
     );
     let o = loopsim(&["run", "b.loop"], Some(("b.loop", "interval 1 \"tick\" times 3\n")));
     assert_eq!(stderr(&o), "", "bounded: no note");
+}
+
+#[test]
+fn a_file_without_statements_says_so_on_stderr() {
+    let note = |err: &str| {
+        err.starts_with("note: /")
+            && err.ends_with("e.loop has no statements: nothing is scheduled, so no line is printed\n")
+            && err.lines().count() == 1
+    };
+    for text in ["", "# only a comment\n\n", "title \"t\"\npool 2\n"] {
+        let o = loopsim(&["run", "e.loop"], Some(("e.loop", text)));
+        assert_eq!(o.status.code(), Some(0), "{text:?}");
+        assert!(note(&stderr(&o)), "{text:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "turn  tick  phase      log (Node 26)\n", "{text:?}");
+        // JSON and the list of orders: stdout stays pure JSON, the note on stderr.
+        for args in [
+            &["run", "--format", "json", "e.loop"][..],
+            &["run", "--all-orders", "--format", "json", "e.loop"],
+        ] {
+            let o = loopsim(args, Some(("e.loop", text)));
+            assert_eq!(o.status.code(), Some(0), "{args:?}");
+            assert!(note(&stderr(&o)), "{args:?}: {}", stderr(&o));
+            let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+            assert!(json.is_object(), "{args:?}");
+        }
+    }
+    // A prediction of nothing holds, with the note under it (check and test).
+    let o = loopsim(&["check", "e.loop"], Some(("e.loop", "pool 2\nexpect {\n}\n")));
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("e.loop (0 lines as predicted)\n  note: /"), "{out}");
+    assert!(
+        out.ends_with("e.loop has no statements: nothing is scheduled, so no line is printed\n"),
+        "{out}"
+    );
+    // A file with a statement has no note.
+    let o = loopsim(&["run", "s.loop"], Some(("s.loop", "# a comment\ntimeout 1 \"t\"\n")));
+    assert_eq!(stderr(&o), "");
 }
 
 /// `loopsim test examples | head -1`: a reader that closes the pipe early

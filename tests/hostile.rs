@@ -510,7 +510,75 @@ fn utf16_is_recognised_with_or_without_a_byte_order_mark() {
         assert_eq!(p.code, "loop::encoding");
         assert_eq!(p.message, format!("the file is {encoding} text: loopsim reads UTF-8"));
         assert!(p.help.as_deref().unwrap().starts_with("save the file as UTF-8"));
+        // The excerpt is the first line, decoded, labelled from column 1.
+        assert_eq!(fp.src.inner(), "log \"привет\"");
+        assert_eq!((p.span.start(), p.span.end()), (0, "log \"привет\"".len()));
+        let shown = render(&fp);
+        assert!(shown.contains("u16.loop:1:1]"), "{shown}");
+        assert!(shown.contains(" 1 │ log \"привет\"\n"), "{shown}");
     }
+    let label = |bytes: &[u8]| {
+        let Err(LoadError::Invalid(fp)) = load::load_bytes("u16.loop", bytes) else {
+            panic!("refused")
+        };
+        (fp.problems[0].label.clone(), fp.problems[0].help.clone().unwrap())
+    };
+    let le: Vec<u8> = text16.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let (with_bom, help) = label(&[&[0xFF, 0xFE][..], &le].concat());
+    assert_eq!(
+        with_bom,
+        "read as UTF-16 (little-endian), as the byte-order mark FF FE that starts the file says"
+    );
+    assert!(help.contains("`iconv -f UTF-16 -t UTF-8 OLD > NEW.loop`"), "{help}");
+    let (without, help) = label(&le);
+    assert_eq!(
+        without,
+        "read as UTF-16 (little-endian), as the NUL bytes in every other place suggest"
+    );
+    assert!(help.contains("`iconv -f UTF-16LE -t UTF-8 OLD > NEW.loop`"), "{help}");
+    // UTF-32, CRLF and blank lines first: the first line with text, at its real line number.
+    let text32 = "\r\n  \r\ntimeout 1 \"t\"\r\n";
+    let u32le: Vec<u8> = [0xFEFF_u32]
+        .into_iter()
+        .chain(text32.chars().map(u32::from))
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    let Err(LoadError::Invalid(fp)) = load::load_bytes("u32.loop", &u32le) else {
+        panic!("UTF-32 refused")
+    };
+    assert_eq!(
+        fp.problems[0].message,
+        "the file is UTF-32 (little-endian) text: loopsim reads UTF-8"
+    );
+    assert_eq!(fp.src.inner(), "\n\ntimeout 1 \"t\"");
+    assert_eq!((fp.problems[0].span.start(), fp.problems[0].span.end()), (2, 15));
+    let shown = render(&fp);
+    assert!(shown.contains("u32.loop:3:1]"), "{shown}");
+    assert!(shown.contains(" 3 │ timeout 1 \"t\"\n"), "{shown}");
+    // Nothing but white space: no source box at all (it would be empty).
+    let blank: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("\r\n \n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let Err(LoadError::Invalid(fp)) = load::load_bytes("blank.loop", &blank) else {
+        panic!("refused")
+    };
+    let shown = render(&fp);
+    assert!(shown.contains("UTF-16 (little-endian) text") && !shown.contains('╭'), "{shown}");
+    // A long line is decoded only from the first 4 KiB, and shown cut.
+    let long: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            format!("log \"{}\"\n", "x".repeat(100_000))
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
+        .collect();
+    let Err(LoadError::Invalid(fp)) = load::load_bytes("long.loop", &long) else {
+        panic!("refused")
+    };
+    assert_eq!(fp.src.inner().chars().count(), 2048 + 1);
+    assert!(fp.src.inner().ends_with("xx…"));
     // A file with a few NUL bytes is still "binary", not UTF-16.
     let Err(LoadError::Invalid(fp)) = load::load_bytes("bin.loop", b"log \"a\"\n\0\0\0 log \"b\"\n") else {
         panic!("NUL bytes are refused")

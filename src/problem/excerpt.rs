@@ -240,6 +240,11 @@ impl Excerpt {
         excerpt
     }
 
+    /// Whether it shows no text (a diagnostic of a file with none to show).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
     /// Adds the lines of one group of labels, and the labels.
     fn add_group(&mut self, lines: &mut Lines<'_>, group: Vec<Placed>) {
         let src = lines.src;

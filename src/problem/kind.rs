@@ -145,8 +145,10 @@ pub enum Diag {
     // ---- load: bytes → text ----
     /// The file is 4 GiB or more.
     TooLarge,
-    /// Text in a wide encoding (`encoding`: "UTF-16 (little-endian)", …).
-    WideEncoding { encoding: &'static str },
+    /// Text in a wide encoding (`encoding`: "UTF-16 (little-endian)", …),
+    /// told by its byte-order mark `bom` ("FF FE", …) or, without one, by its
+    /// NUL bytes. Its span is a line of the text decoded.
+    WideEncoding { encoding: &'static str, bom: Option<&'static str> },
     /// A NUL byte in the bytes, at byte `at`.
     BinaryFile { at: usize },
     /// Bytes that are not UTF-8.
@@ -301,13 +303,15 @@ pub enum Diag {
     // ---- runs ----
     /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
     /// `waiting` what never ran (see [`crate::limit::left_waiting`]);
-    /// `bounded`: every `again` and `interval` has `times` (a long run, not an endless one).
+    /// `bounded`: every `again` and `interval` has `times` (a long run, not an endless one);
+    /// `raised_for`: see [`crate::trace::LimitHit::raised_for`].
     Limit {
         limit: LimitKind,
         queue: Phase,
         max: u64,
         waiting: String,
         bounded: bool,
+        raised_for: Option<u64>,
     },
     /// A prediction that differs at log line `line` (1-based): `diff` what
     /// differs, `actual` what ran; `why` it ran there (for the log `text`), or
@@ -460,7 +464,7 @@ impl Diag {
         use Diag::*;
         match self {
             TooLarge => "the file is 4 GiB or more".into(),
-            WideEncoding { encoding } => format!("the file is {encoding} text: loopsim reads UTF-8"),
+            WideEncoding { encoding, .. } => format!("the file is {encoding} text: loopsim reads UTF-8"),
             BinaryFile { at } => format!("the file contains a NUL byte (at byte {at}): it is not text"),
             InvalidUtf8 => "the file is not valid UTF-8".into(),
             NulByte => "the file contains a NUL byte".into(),
@@ -570,7 +574,12 @@ impl Diag {
         use Diag::*;
         match self {
             TooLarge => "too large".into(),
-            WideEncoding { .. } => "not UTF-8".into(),
+            WideEncoding { encoding, bom: Some(bom) } => {
+                format!("read as {encoding}, as the byte-order mark {bom} that starts the file says")
+            }
+            WideEncoding { encoding, bom: None } => {
+                format!("read as {encoding}, as the NUL bytes in every other place suggest")
+            }
             BinaryFile { .. } => "NUL byte".into(),
             InvalidUtf8 => "invalid byte here".into(),
             NulByte => "NUL byte".into(),
@@ -657,8 +666,17 @@ impl Diag {
         use Diag::*;
         Some(match self {
             TooLarge => "a .loop file describes a program: keep it well under 4 GiB (spans are 32-bit byte offsets)".into(),
-            WideEncoding { .. } => {
-                "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f UTF-16 -t UTF-8 OLD > NEW.loop`)".into()
+            WideEncoding { encoding, bom } => {
+                // iconv reads the byte-order mark; without one, it must be told the byte order.
+                let family = encoding.split(' ').next().unwrap_or(encoding);
+                let order = match (bom, encoding.contains("little")) {
+                    (Some(_), _) => "",
+                    (None, true) => "LE",
+                    (None, false) => "BE",
+                };
+                format!(
+                    "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or `iconv -f {family}{order} -t UTF-8 OLD > NEW.loop`)"
+                )
             }
             BinaryFile { .. } => "a .loop file is UTF-8 text; is this a binary file?".into(),
             InvalidUtf8 => "save the file as UTF-8".into(),
@@ -799,8 +817,9 @@ impl Diag {
                 max,
                 waiting,
                 bounded,
+                raised_for,
                 ..
-            } => limit_help(*limit, *max, waiting, *bounded),
+            } => limit_help(*limit, *max, waiting, *bounded, *raised_for),
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
                 None => format!("the run printed {printed} log line(s); `loopsim run --explain` shows why each ran where it did"),
@@ -926,18 +945,20 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'st
 
 /// The help of a run stopped by a limit: what never ran, where it stopped,
 /// what to do.
-fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool) -> String {
+fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_for: Option<u64>) -> String {
+    let source = crate::bound::limit_source(limit, max, bounded, raised_for);
+    let n = crate::render::thousands(max);
     let stopped = match limit {
-        LimitKind::Turns => format!("stopped after {max} turns (--max-turns)"),
-        LimitKind::Callbacks => format!("stopped after {max} callbacks or statements (--max-callbacks)"),
-        LimitKind::Output => format!("stopped after {max} log lines (the most a trace holds)"),
+        LimitKind::Turns => format!("stopped after {n} turns ({source})"),
+        LimitKind::Callbacks => format!("stopped after {n} callbacks or statements ({source})"),
+        LimitKind::Output => format!("stopped after {n} log lines (the most a trace holds)"),
         LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
-        LimitKind::Waiting => format!("stopped once more than {max} callbacks were waiting (the most a run holds)"),
+        LimitKind::Waiting => format!("stopped once more than {n} callbacks were waiting (the most a run holds)"),
         LimitKind::LabelBytes => format!(
             "stopped once the labels made passed {} MiB (the most a run holds; a `{{i}}` makes a new one for each callback)",
             max >> 20
         ),
-        LimitKind::Promises => format!("stopped at more than {max} promises, reactions or scopes (the most a run holds)"),
+        LimitKind::Promises => format!("stopped at more than {n} promises, reactions or scopes (the most a run holds)"),
         LimitKind::CallDepth => {
             format!("stopped at {max} nested calls of async functions, executors and handlers (JavaScript's stack would overflow)")
         }

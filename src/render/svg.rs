@@ -752,8 +752,12 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
         Ending::Limit(hit) => {
             let problem = limit::problem(hit);
             let limit = match hit.limit {
-                LimitKind::Turns => format!("{} turns (--max-turns)", thousands(hit.max)),
-                LimitKind::Callbacks => format!("{} callbacks (--max-callbacks)", thousands(hit.max)),
+                LimitKind::Turns | LimitKind::Callbacks => format!(
+                    "{} {} ({})",
+                    thousands(hit.max),
+                    if hit.limit == LimitKind::Turns { "turns" } else { "callbacks" },
+                    crate::bound::limit_source(hit.limit, hit.max, hit.bounded, hit.raised_for)
+                ),
                 LimitKind::Output => format!("{} log lines (the most a trace holds)", thousands(hit.max)),
                 LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", hit.max >> 20),
                 LimitKind::Waiting => format!("{} callbacks waiting (the most a run holds)", thousands(hit.max)),
