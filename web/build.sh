@@ -36,6 +36,8 @@ rm -rf "$module" web/dist npm/dist
 mkdir -p web/dist npm/dist
 cp -R "$module"/. web/dist/
 cp -R web/static/. web/dist/
+# The examples for the page's menu: a file of their own, not in the WebAssembly.
+node web/examples.mjs web/dist/examples.json
 cp -R "$module"/. npm/dist/
 
 wasm=web/dist/loopsim_bg.wasm

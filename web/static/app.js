@@ -72,7 +72,7 @@ const el = {
 };
 
 const state = {
-  /** Every example, once read (see examples()). */
+  /** Every example (examples.json), once read (see examples()). */
   examples: null,
   /** The example the editor holds, if it came from one. */
   openedExample: null,
@@ -722,16 +722,9 @@ function fillExampleMenu() {
   }
 }
 
-/** Every example (`loopsim.examples()`, read once). */
+/** Every example (examples.json, read once the page starts; none if it could not be read). */
 function examples() {
-  if (state.examples === null) {
-    try {
-      state.examples = JSON.parse(loopsim.examples());
-    } catch {
-      state.examples = [];
-    }
-  }
-  return state.examples;
+  return state.examples || [];
 }
 
 function openExample(path) {
@@ -869,6 +862,10 @@ function wire() {
 async function main() {
   document.documentElement.dataset.scriptMs = String(Math.round(performance.now()));
   wire();
+  // The examples come beside the WebAssembly, read while it compiles.
+  const examplesRead = fetch(new URL('./examples.json', import.meta.url))
+    .then((r) => (r.ok ? r.json() : []))
+    .catch(() => []);
   try {
     const module = await compileModule(new URL('./loopsim_bg.wasm', import.meta.url));
     await init({ module_or_path: module });
@@ -883,6 +880,7 @@ async function main() {
     setStatus('the simulator could not be loaded: ' + err.message);
     return;
   }
+  state.examples = await examplesRead;
   if (!openFragment(location.hash) && !el.source.value) {
     if (!openExample(DEFAULT_EXAMPLE) && examples().length) openExample(examples()[0].path);
   }

@@ -1,4 +1,5 @@
-//! Embeds every file of `examples/` (the playground's menu): writes
+//! Embeds every file of `examples/` for the tests (they compare the page with
+//! the command line on each; the page reads `examples.json`): writes
 //! `$OUT_DIR/examples.rs`, an array of (path under examples/, text).
 
 use std::path::{Path, PathBuf};

@@ -21,22 +21,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 use wasm_bindgen::prelude::*;
 
+// Every example (tests compare the page with the command line on each).
+#[cfg(test)]
 include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 
 /// loopsim's version (`loopsim --version` without the name).
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// Every example of `examples/`: JSON `[{ "path", "title", "source" }]`, by path.
-#[wasm_bindgen]
-pub fn examples() -> String {
-    let list: Vec<Value> = EXAMPLES
-        .iter()
-        .map(|(path, title, source)| json!({ "path": path, "title": title, "source": source }))
-        .collect();
-    Value::Array(list).to_string()
 }
 
 /// The options every function takes (JSON; each key optional, `null` as
@@ -661,9 +653,20 @@ mod tests {
         }
     }
 
+    /// The page's menu (web/examples.mjs, run by web/build.sh): every
+    /// example, with the title loopsim reads from the file (or its path).
     #[test]
-    fn examples_carry_their_titles() {
-        let list: Value = serde_json::from_str(&examples()).unwrap();
+    fn the_menus_examples_carry_their_titles() {
+        let out = std::env::temp_dir().join(format!("loopsim-examples-{}.json", std::process::id()));
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples.mjs");
+        let status = std::process::Command::new("node")
+            .arg(script)
+            .arg(&out)
+            .status()
+            .expect("node runs");
+        assert!(status.success());
+        let list: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        std::fs::remove_file(&out).unwrap();
         let list = list.as_array().unwrap();
         assert_eq!(list.len(), EXAMPLES.len());
         let p30 = list
@@ -671,11 +674,10 @@ mod tests {
             .find(|e| e["path"] == "promises/p30-classic-async1-async2.loop")
             .unwrap();
         assert_eq!(p30["title"], "the classic async1/async2 puzzle");
-        // Each title is the one loopsim reads from the file (or the path without one).
-        for e in list {
-            let (path, source) = (e["path"].as_str().unwrap(), e["source"].as_str().unwrap());
+        for (e, (path, _, source)) in list.iter().zip(EXAMPLES) {
+            assert_eq!((e["path"].as_str().unwrap(), e["source"].as_str().unwrap()), (*path, *source));
             let loaded = load::load_bytes(path, source.as_bytes()).unwrap();
-            assert_eq!(e["title"], loaded.file.title.map_or(path.to_string(), |t| t.value));
+            assert_eq!(e["title"], loaded.file.title.map_or(path.to_string(), |t| t.value), "{path}");
         }
     }
 
