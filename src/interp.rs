@@ -1160,6 +1160,10 @@ impl<'a> Interp<'a> {
                 sched.work(n.value);
             }
             StmtKind::Clear(text) => self.clear(sched, text, frame, stmt.span),
+            // An empty body does nothing however often it runs: no iteration at all
+            // (one per count would take hours for the largest counts, and no
+            // statement would count against the statement limit).
+            StmtKind::Repeat { body, .. } if body.is_empty() => {}
             StmtKind::Repeat { count, body } => {
                 for i in resuming.unwrap_or(1)..=count.value {
                     match self.block(sched, body, &Frame { index: Some(i), ..*frame })? {

@@ -545,3 +545,23 @@ fn a_limit_tells_a_long_bounded_run_from_an_endless_one() {
     assert!(o.stderr.contains("× the timers keep re-arming: the run never ends"), "{}", o.stderr);
     assert!(o.stderr.contains("Bound the chain with `times N`"), "{}", o.stderr);
 }
+
+/// A `repeat` whose body is empty (or only a comment) does nothing, however
+/// large its count: it runs no iteration, instead of spinning through 2^64
+/// of them without a statement to count against the statement limit.
+#[test]
+fn an_empty_repeat_body_takes_no_time_at_any_count() {
+    for body in ["{ }", "{\n  # nothing yet\n}"] {
+        let src = format!("repeat 18446744073709551615 {body}\nlog \"after\"\n\nexpect {{\n  \"after\"\n}}\n");
+        let path = file("empty-repeat.loop", &src);
+        for args in [vec!["run"], vec!["run", "--all-orders"], vec!["run", "--max-callbacks", "10"]] {
+            let mut args = args.clone();
+            args.push(&path);
+            let o = loopsim(&args, 60);
+            assert_eq!(o.code, Some(0), "{args:?}: {}", o.stderr);
+            assert!(o.stdout.contains("after"), "{args:?}: {}", o.stdout);
+        }
+        let o = loopsim(&["check", &path], 60);
+        assert_eq!(o.code, Some(0), "check: {} {}", o.stdout, o.stderr);
+    }
+}

@@ -969,7 +969,7 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
         }
         LimitKind::CallDepth => "An async function calls itself (or a chain of them calls back) without end: stop the recursion",
         LimitKind::Turns | LimitKind::Callbacks if bounded => {
-            "Every `again` and `interval` here has `times`, but together they run past this limit: raise it, or lower a `times`"
+            "Nothing here repeats without end, but the run is longer than this limit: raise it, or lower a `times` or a `repeat` count"
         }
         LimitKind::Turns | LimitKind::Callbacks => "Bound the chain with `times N`, or raise the limit if the run is meant to be this long",
     };
