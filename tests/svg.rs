@@ -292,3 +292,14 @@ fn readme_picture_is_up_to_date() {
         "docs/p02.svg is stale: run `cargo run -- run --format svg examples/phases/p02-timer-between-two-immediates.loop > docs/p02.svg`"
     );
 }
+
+/// A callback that logs many lines is drawn with its first five and a count,
+/// and its tooltip lists the first 50 and counts the rest: the picture of a
+/// callback that logs two million lines takes the memory of a few.
+#[test]
+fn a_box_shows_its_first_lines_and_counts_the_rest() {
+    let svg = render::to_svg(&source("immediate \"many\" { repeat 60 { log \"entry {i}\" } }\n"));
+    assert!(svg.contains("… 55 more lines"), "{svg}");
+    assert!(svg.contains("entry 50\n… 10 more"), "{svg}");
+    assert!(!svg.contains("entry 51"), "{svg}");
+}

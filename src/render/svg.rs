@@ -45,6 +45,8 @@ const LANE_PAD: f64 = 6.0;
 const MIN_LANE: f64 = 30.0;
 const POOL_LANE: f64 = 26.0;
 const MAX_BODY_LINES: usize = 6;
+/// Most entries (log lines, `work`, awaits) a box's tooltip lists.
+const TOOLTIP_LINES: usize = 50;
 const MIN_WIDTH: f64 = 520.0;
 /// The picture is made this wide, if need be, for its title to fit.
 const MAX_TITLE_WIDTH: f64 = 1200.0;
@@ -461,37 +463,52 @@ fn place_call(call: &Call, x: f64) -> Placed {
     let took = call.end.saturating_sub(call.start);
     let w = BOX_INNER + 2.0 * BOX_PAD + work_width(took);
     let inner = w - 2.0 * BOX_PAD;
+    // The box shows its first lines; the tooltip its first TOOLTIP_LINES
+    // entries: a callback that logs two million lines is drawn in the memory
+    // of a few (the rest only counted).
     let mut lines = Vec::new();
+    let mut hidden = 0usize;
     let mut full = Vec::new();
+    let mut more = 0usize;
+    let mut show = |line: Line, lines: &mut Vec<Line>| {
+        if lines.len() < MAX_BODY_LINES {
+            lines.push(line);
+        } else {
+            hidden += 1;
+        }
+    };
     for body in &call.body {
+        if full.len() < TOOLTIP_LINES {
+            full.push(match body {
+                Body::Log(text) => text.clone(),
+                Body::Work(n) => format!("work {n}"),
+                Body::Suspend(line) => format!("suspends at the await of line {line}"),
+            });
+        } else {
+            more += 1;
+        }
         match body {
             Body::Log(text) => {
-                full.push(text.clone());
                 for part in text.split('\n') {
                     for l in wrap(part, inner, BODY_SIZE) {
-                        lines.push(Line {
+                        let line = Line {
                             text: l,
                             size: BODY_SIZE,
                             fill: "#111827",
                             italic: false,
-                        });
+                        };
+                        show(line, &mut lines);
                     }
                 }
             }
-            Body::Work(n) => {
-                full.push(format!("work {n}"));
-                lines.push(note(&format!("⋯ work {n}"), inner));
-            }
-            Body::Suspend(line) => {
-                full.push(format!("suspends at the await of line {line}"));
-                lines.push(note(&format!("suspends at await, line {line}"), inner));
-            }
+            Body::Work(n) => show(note(&format!("⋯ work {n}"), inner), &mut lines),
+            Body::Suspend(line) => show(note(&format!("suspends at await, line {line}"), inner), &mut lines),
         }
     }
-    if lines.len() > MAX_BODY_LINES {
-        let hidden = lines.len() - (MAX_BODY_LINES - 1);
+    if hidden > 0 {
+        // The last line shown makes room for the count.
         lines.truncate(MAX_BODY_LINES - 1);
-        lines.push(note(&format!("… {hidden} more lines"), inner));
+        lines.push(note(&format!("… {} more lines", hidden + 1), inner));
     }
     let phase = LANES[call.lane].name();
     let ticks = if took > 0 {
@@ -503,6 +520,9 @@ fn place_call(call: &Call, x: f64) -> Placed {
     for l in &full {
         tooltip.push('\n');
         tooltip.push_str(l);
+    }
+    if more > 0 {
+        tooltip.push_str(&format!("\n… {} more", thousands(more as u64)));
     }
     let tick = tick_span(call.start, call.end);
     Placed {
