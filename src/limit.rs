@@ -23,7 +23,11 @@ pub fn left_waiting(w: &Waiting) -> String {
     let mut parts = Vec::new();
     let mut add = |n: usize, one: &str, many: &str| {
         if n > 0 {
-            parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+            parts.push(format!(
+                "{} {}",
+                crate::render::thousands(n as u64),
+                if n == 1 { one } else { many }
+            ));
         }
     };
     add(w.timers, "timer", "timers");

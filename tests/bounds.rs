@@ -161,6 +161,7 @@ fn distinct_long_labels_stop_at_64_mib() {
         .rsplit(' ')
         .next()
         .unwrap()
+        .replace(',', "")
         .parse()
         .unwrap();
     assert!(((64 << 20) / 2005..=(64 << 20) / 2001 + 1).contains(&never), "{never}");

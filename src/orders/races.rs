@@ -354,12 +354,16 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
         let what = format!("{} come in any order that keeps {}", list(&lines), pairs.join(", "));
         ("partialOrder", lines.clone(), what)
     } else {
-        ("orders", lines.clone(), format!("{} come in {orders} orders", list(&lines)))
+        (
+            "orders",
+            lines.clone(),
+            format!("{} come in {} orders", list(&lines), count_text(orders)),
+        )
     };
     let count = if kind == "orders" {
         String::new()
     } else {
-        format!(" ({orders} orders)")
+        format!(" ({} orders)", count_text(orders))
     };
     let statement = if timing.is_empty() {
         format!("{what}{count}")
@@ -476,9 +480,9 @@ fn differ(model: &[String], entries: &[Entry]) -> Race {
         lines: unique,
         orders,
         statement: if timing.is_empty() {
-            format!("{what} ({orders} orders)")
+            format!("{what} ({} orders)", count_text(orders))
         } else {
-            format!("{what} ({orders} orders): {timing}")
+            format!("{what} ({} orders): {timing}", count_text(orders))
         },
         timing,
     }
