@@ -724,6 +724,7 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
             LimitKind::LabelBytes => MAX_LABEL_BYTES as u64,
             LimitKind::Promises => u64::from(crate::promise::DEFAULT_LIMIT),
             LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
+            LimitKind::Clock => crate::sched::CLOCK_LIMIT,
         };
         self.stop(sched, kind, max, phase, span)
     }
@@ -1158,6 +1159,10 @@ impl<'a> Interp<'a> {
                     self.push(sched, EventKind::Work { ticks: n.value, line });
                 }
                 sched.work(n.value);
+                if sched.now() >= crate::sched::CLOCK_LIMIT {
+                    let limit = crate::sched::CLOCK_LIMIT;
+                    return Err(self.stop(sched, LimitKind::Clock, limit, self.frame_phase, stmt.span));
+                }
             }
             StmtKind::Clear(text) => self.clear(sched, text, frame, stmt.span),
             // An empty body does nothing however often it runs: no iteration at all

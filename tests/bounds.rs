@@ -566,3 +566,32 @@ fn an_empty_repeat_body_takes_no_time_at_any_count() {
         assert_eq!(o.code, Some(0), "check: {} {}", o.stdout, o.stderr);
     }
 }
+
+/// The clock stops at 2^53 - 1 ticks (JavaScript's largest exact integer):
+/// a `work` or an `after` that takes it there stops the run (exit 3) before
+/// any line is printed at a time that would be wrong.
+#[test]
+fn a_clock_past_two_to_the_53_stops_the_run() {
+    let work = file("huge-work.loop", "work 18446744073709551615\nlog \"after\"\ntimeout 1 \"t\"\n");
+    let o = loopsim(&["run", &work], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(!o.stdout.contains("after"), "{}", o.stdout);
+    assert!(
+        o.stderr.contains("the clock ran past the largest time it holds exactly"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("9,007,199,254,740,991 ticks"), "{}", o.stderr);
+    let io = file(
+        "huge-after.loop",
+        "io \"x\" after 18446744073709551615 { log \"late\" }\nlog \"now\"\n",
+    );
+    let o = loopsim(&["run", &io], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stdout.contains("now") && !o.stdout.contains("late"), "{}", o.stdout);
+    // Just under the limit, the run goes on.
+    let under = file("under.loop", "work 9007199254740990\nlog \"just\"\n");
+    let o = loopsim(&["run", &under], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("9007199254740990  main       just"), "{}", o.stdout);
+}

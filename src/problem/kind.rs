@@ -923,6 +923,10 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'st
             "made one promise too many",
         ),
         (LimitKind::CallDepth, _) => ("async functions call each other too deep".to_string(), "this call was one too deep"),
+        (LimitKind::Clock, _) => (
+            "the clock ran past the largest time it holds exactly".to_string(),
+            "took the clock there",
+        ),
         (LimitKind::Callbacks, Phase::NextTick) => (
             "the nextTick queue never empties: the loop is starved".to_string(),
             "feeds the nextTick queue",
@@ -962,12 +966,16 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
         LimitKind::CallDepth => {
             format!("stopped at {max} nested calls of async functions, executors and handlers (JavaScript's stack would overflow)")
         }
+        LimitKind::Clock => {
+            format!("stopped once the clock reached {n} ticks (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)")
+        }
     };
     let advice = match limit {
         LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::LabelBytes | LimitKind::Promises => {
             "This bound keeps memory in check: make the scenario smaller"
         }
         LimitKind::CallDepth => "An async function calls itself (or a chain of them calls back) without end: stop the recursion",
+        LimitKind::Clock => "Make the `work`, `after` or job ticks smaller: past this, due ticks are no longer exact",
         LimitKind::Turns | LimitKind::Callbacks if bounded => {
             "Nothing here repeats without end, but the run is longer than this limit: raise it, or lower a `times` or a `repeat` count"
         }

@@ -784,6 +784,7 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
                 LimitKind::LabelBytes => format!("{} MiB of labels (the most a run holds)", hit.max >> 20),
                 LimitKind::Promises => format!("{} promises (the most a run holds)", thousands(hit.max)),
                 LimitKind::CallDepth => format!("{} nested calls", thousands(hit.max)),
+                LimitKind::Clock => format!("the clock at {} ticks (the most it holds exactly)", thousands(hit.max)),
             };
             vec![
                 format!(

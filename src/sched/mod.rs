@@ -170,7 +170,16 @@ pub enum LimitKind {
     /// Async functions, executors and handlers called inside each other too deep
     /// (`interp::MAX_CALL_DEPTH`): JavaScript's "Maximum call stack size exceeded".
     CallDepth,
+    /// The clock reached [`CLOCK_LIMIT`] ticks: past it, due ticks would no
+    /// longer be exact (in Node, nor in loopsim's 64-bit clock).
+    Clock,
 }
+
+/// The largest clock reading a run may reach, in ticks: 2⁵³ − 1, the largest
+/// integer a JavaScript number (Node's milliseconds) holds exactly, about
+/// 285,616 years. A `work`, `after` or job length that takes the clock there
+/// stops the run ([`LimitKind::Clock`]) before any later time could be wrong.
+pub const CLOCK_LIMIT: u64 = (1 << 53) - 1;
 
 /// Bounds that stop a runaway run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -558,6 +567,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.timing.unit_begins();
         while self.state.alive() {
             self.within_limits(host, LimitKind::Turns, self.state.last_phase)?;
+            self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
             self.run_turn(host)?;
         }
         host.observe(LoopEvent::Exit {
@@ -574,6 +584,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let over = match kind {
             LimitKind::Turns => self.state.turn >= self.limits.max_turns,
             LimitKind::Callbacks => self.state.callbacks >= self.limits.max_callbacks,
+            LimitKind::Clock => self.state.now >= CLOCK_LIMIT,
             LimitKind::Output
             | LimitKind::LogBytes
             | LimitKind::Waiting
@@ -631,6 +642,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         if let Some(Slept { from, to }) = self.state.slept {
             host.observe(LoopEvent::Sleep { from, to });
         }
+        // A sleep to a completion of an immense `after` or job length.
+        self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
         self.flush_pool_log(host);
         let turn_start = self.state.now;
         self.timers_phase(host)?;
@@ -653,6 +666,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.state.loop_phase = Phase::Timers;
         let turn = self.state.turn;
         self.timing.read(&mut self.state, 0, Reading::TimersPhase { turn });
+        self.within_limits(host, LimitKind::Clock, Phase::Timers)?;
         let mut again = false;
         while self.state.timers.handle_due().is_some_and(|r| r <= self.state.last_reading) {
             if again {
@@ -742,6 +756,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.main_module(MainEntry::InPoll, host)?;
         let ready = self.timing.poll_ready(&mut self.state, entry);
         self.flush_pool_log(host);
+        // The poll phase may have waited (or read the clock) up to an immense completion.
+        self.within_limits(host, LimitKind::Clock, Phase::Poll)?;
         // Kept in the state while they run, so that what waits can be shown (`each_queued`).
         self.state.poll_taken = ready.into();
         while let Some(done) = self.state.poll_taken.pop_front() {
