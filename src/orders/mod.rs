@@ -296,11 +296,10 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     let schedules = schedules + explored.schedules;
     let lazily = explored.search.lazy;
     let (found, cut) = (explored.found, explored.cut);
-    let mut model_possible = false;
     let entries: Vec<symmetry::Entry> = found.into_values().flatten().collect();
     let (mut count, count_exact) = symmetry::count(&entries);
     let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
-    model_possible |= model_at.is_some();
+    let model_possible = model_at.is_some();
     if model_at.is_none() {
         count = count.saturating_add(1);
     }

@@ -415,12 +415,9 @@ impl<K: Chooser> ChooserClock<K> {
         let mut out = Vec::new();
         s.timers.each_list(|_, timers| {
             for &(start, due) in timers {
-                let width = self
-                    .stretches
-                    .iter()
-                    .chain(open.iter())
-                    .filter(|&&(low, high, _)| low <= start && start <= high)
-                    .map(|&(_, _, k)| k)
+                let width = holding(&self.stretches, start)
+                    .chain(holding(open.as_slice(), start))
+                    .map(|(_, k)| k)
                     .max();
                 if let Some(width) = width.filter(|&w| w > 0) {
                     out.push((due, due.saturating_add(width)));
@@ -443,11 +440,9 @@ impl<K: Chooser> ChooserClock<K> {
         s.timers.each_list(|expiry, timers| {
             let mut width = |start: u64| {
                 let mut most = 0;
-                for (i, &(low, high, k)) in self.stretches.iter().enumerate() {
-                    if low <= start && start <= high {
-                        armed[i] = true;
-                        most = most.max(k);
-                    }
+                for (i, k) in holding(&self.stretches, start) {
+                    armed[i] = true;
+                    most = most.max(k);
                 }
                 most
             };
@@ -547,6 +542,16 @@ impl<K: Chooser> ChooserClock<K> {
             keep
         });
     }
+}
+
+/// The stretches of lazy readings `(lowest, highest, crossings)` that hold a
+/// timer started at `start`: each one's index and crossings.
+fn holding(stretches: &[(u64, u64, u64)], start: u64) -> impl Iterator<Item = (usize, u64)> + '_ {
+    stretches
+        .iter()
+        .enumerate()
+        .filter(move |(_, &(low, high, _))| low <= start && start <= high)
+        .map(|(i, &(_, _, k))| (i, k))
 }
 
 /// A hasher that gathers what it is fed and hashes it in one piece when
