@@ -345,8 +345,8 @@ impl<K: Chooser> ChooserClock<K> {
     /// Chooses which of `group` (all of one tick) are ready, and in which
     /// order; the others are put back.
     ///
-    /// Two jobs of one pool thread that complete in the same tick keep their order: the later
-    /// one got the thread when the earlier one finished, so it cannot finish first.
+    /// A pool job of 0 ticks completes only when a thread was free for it
+    /// ([`may_complete_next`]).
     fn ordered_subset<C: Display + Interchangeable>(
         &mut self,
         s: &mut LoopState<C>,
@@ -360,13 +360,7 @@ impl<K: Chooser> ChooserClock<K> {
                 Ready::Any => true,
                 Ready::AtLeastOne => !out.is_empty(),
             };
-            // Those that may complete next: none of their thread's earlier jobs is still pending.
-            let mut next: Vec<usize> = (0..group.len())
-                .filter(|&i| {
-                    let c = &group[i];
-                    c.thread == 0 || !group.iter().any(|d| d.thread == c.thread && d.seq < c.seq)
-                })
-                .collect();
+            let mut next: Vec<usize> = (0..group.len()).filter(|&i| may_complete_next(&group, i)).collect();
             self.reduce_by_symmetry(&group, &mut next);
             let n = next.len() + usize::from(can_stop);
             if n == 1 {
@@ -386,6 +380,20 @@ impl<K: Chooser> ChooserClock<K> {
         s.pool.put_back(group);
         out
     }
+}
+
+/// The pool's rule within a tick (docs/orders.md §4): a 0-tick job started
+/// in this tick may complete only once enough of the jobs submitted before
+/// it that complete in this tick have completed to leave a thread free for
+/// it: at most its `room` of them may still be pending. An `io` and a job
+/// begun in an earlier tick may complete at any point of the tick.
+fn may_complete_next<C>(group: &[Completion<C>], i: usize) -> bool {
+    let c = &group[i];
+    if c.job == 0 || c.room == u64::MAX {
+        return true;
+    }
+    let pending = group.iter().filter(|d| d.job != 0 && d.job < c.job).count() as u64;
+    pending <= c.room
 }
 
 impl<K: Chooser> ChooserClock<K> {
@@ -490,7 +498,11 @@ impl<K: Chooser> ChooserClock<K> {
         if next.len() < 2 {
             return;
         }
-        let alone = |i: usize| group[i].thread == 0 || group.iter().filter(|d| d.thread == group[i].thread).count() == 1;
+        // Free of the pool's rule: neither held back by earlier jobs nor holding later ones.
+        let alone = |i: usize| {
+            let c = &group[i];
+            c.job == 0 || (c.room == u64::MAX && !group.iter().any(|d| d.job > c.job && d.room != u64::MAX))
+        };
         // Completions that only log commute: offer the first submitted of them.
         let pure: Vec<(usize, Member)> = next
             .iter()

@@ -22,6 +22,11 @@ pub struct Completion<C> {
     pub thread: u16,
     /// The pool job's number (1-based, in submit order); 0 for `io`.
     pub job: u64,
+    /// How many of the pool jobs submitted before this one that complete in
+    /// the same tick may still be running when this one completes
+    /// (`ThreadPool::room`); `u64::MAX` when any number may (an `io`, a job
+    /// that started in an earlier tick).
+    pub room: u64,
     pub cb: C,
 }
 
@@ -85,6 +90,8 @@ pub struct ThreadPool<C> {
     /// Busy threads: (finish tick, thread, job, start seq, start tick, callback).
     running: BinaryHeap<Reverse<Busy>>,
     running_cbs: Vec<Option<C>>,
+    /// The [`Completion::room`] of each busy thread's job, by thread.
+    running_rooms: Vec<u64>,
     free_threads: Vec<usize>,
     waiting: VecDeque<Waiting<C>>,
     completions: BinaryHeap<Reverse<Completion<C>>>,
@@ -127,6 +134,7 @@ impl<C> ThreadPool<C> {
             size,
             running: BinaryHeap::new(),
             running_cbs: (0..size).map(|_| None).collect(),
+            running_rooms: vec![u64::MAX; size],
             free_threads: (0..size).rev().collect(),
             waiting: VecDeque::new(),
             completions: BinaryHeap::new(),
@@ -157,9 +165,28 @@ impl<C> ThreadPool<C> {
         }
     }
 
+    /// A job of 0 ticks that gets a thread at tick `at` completes in that same
+    /// tick, so its thread must have been free inside that tick: of the jobs
+    /// submitted before it, those still running when it started are at most the
+    /// pool's size less one. The jobs that run past `at` are running then for
+    /// sure; of those completing in tick `at`, at most the rest may be: the
+    /// room returned. (The thread the model hands it is one way it can go:
+    /// libuv's threads take jobs from one FIFO queue as each becomes free, so
+    /// any thread freed in that tick, or idle before it, may take it;
+    /// docs/orders.md §4.) A job of more ticks completes in a later tick than
+    /// any such job: no room to keep.
+    fn room(&self, at: u64, ticks: u64) -> u64 {
+        if ticks > 0 {
+            return u64::MAX;
+        }
+        let past = self.running.iter().filter(|r| r.0 .0 > at).count();
+        (self.size - 1).saturating_sub(past) as u64
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn start(&mut self, thread: usize, job: u64, at: u64, ticks: u64, seq: &mut u64, cb: C, log: &mut Vec<PoolEvent>) {
         *seq += 1;
+        self.running_rooms[thread] = self.room(at, ticks);
         let until = at.saturating_add(ticks);
         self.running.push(Reverse((until, thread, job, *seq, at)));
         self.running_cbs[thread] = Some(cb);
@@ -181,6 +208,7 @@ impl<C> ThreadPool<C> {
             instant,
             thread: 0,
             job: 0,
+            room: u64::MAX,
             cb,
         }));
     }
@@ -206,6 +234,7 @@ impl<C> ThreadPool<C> {
                 instant: false,
                 thread: u16::try_from(thread + 1).unwrap_or(u16::MAX),
                 job,
+                room: self.running_rooms[thread],
                 cb,
             }));
             match self.waiting.pop_front() {
@@ -308,16 +337,16 @@ impl<C> ThreadPool<C> {
         running.hash(h);
         for (thread, cb) in self.running_cbs.iter().enumerate() {
             if let Some(cb) = cb {
-                (thread, cb).hash(h);
+                (thread, cb, self.running_rooms[thread]).hash(h);
             }
         }
         for w in &self.waiting {
             (w.ticks, &w.cb).hash(h);
         }
-        let mut done: Vec<(i128, i128, u64, bool)> = self
+        let mut done: Vec<(i128, i128, u64, bool, u64)> = self
             .completions
             .iter()
-            .map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant))
+            .map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant, c.0.room))
             .collect();
         crate::sort::sort(&mut done);
         done.hash(h);
