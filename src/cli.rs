@@ -84,7 +84,8 @@ enum Command {
     /// Print the trace of FILE: one line per `log` with turn, tick and phase.
     #[command(after_help = EXIT_CODES)]
     Run {
-        /// The .loop file to run (/dev/stdin reads standard input).
+        /// The .loop file to run (`-` reads standard input).
+        #[arg(value_parser = file_arg)]
         file: PathBuf,
         /// Also show callback entries, scheduling, pool threads, sleeps and turns.
         #[arg(short, long)]
@@ -112,8 +113,8 @@ enum Command {
     /// Check each file's `expect` block against its run.
     #[command(after_help = EXIT_CODES)]
     Check {
-        /// The .loop files whose `expect` blocks to check.
-        #[arg(required = true)]
+        /// The .loop files whose `expect` blocks to check (`-` reads standard input).
+        #[arg(required = true, value_parser = file_arg)]
         files: Vec<PathBuf>,
         /// Refused: a failed prediction always says why its line ran there;
         /// `loopsim run --explain FILE` explains every line.
@@ -134,7 +135,8 @@ enum Command {
     /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
     #[command(after_help = EMIT_JS_EXIT_CODES)]
     EmitJs {
-        /// The .loop file to translate.
+        /// The .loop file to translate (`-` reads standard input).
+        #[arg(value_parser = file_arg)]
         file: PathBuf,
         /// Milliseconds per tick; 0 takes no time at all (every delay, job and
         /// `work` becomes 0 ms: for benchmarks, not for orders)
@@ -145,8 +147,8 @@ enum Command {
     /// that every order of lines it printed is one loopsim allows.
     #[command(after_help = VERIFY_EXIT_CODES)]
     Verify {
-        /// The .loop files whose emitted programs to run.
-        #[arg(required = true)]
+        /// The .loop files whose emitted programs to run (`-` reads standard input).
+        #[arg(required = true, value_parser = file_arg)]
         files: Vec<PathBuf>,
         /// Runs per file.
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
@@ -346,6 +348,13 @@ pub fn request(request: &Request, host: &dyn Host) -> u8 {
 }
 
 /// Runs a parsed command line.
+/// A FILE argument: `-` is standard input, read as `/dev/stdin` (a pipe or a
+/// redirected file, with the same size cap as any file; a terminal is refused
+/// as a device, so loopsim never waits for keys).
+fn file_arg(arg: &str) -> Result<PathBuf, std::convert::Infallible> {
+    Ok(PathBuf::from(if arg == "-" { "/dev/stdin" } else { arg }))
+}
+
 fn execute(cli: &Cli, host: &dyn Host) -> u8 {
     let out = Output::new(cli.color, host);
     let code = match &cli.command {
@@ -488,8 +497,11 @@ impl<'h> Output<'h> {
                 Ok(loaded)
             }
             Err(LoadError::Io { name, error }) => {
-                let hint = if self.host.kind(path, true).is_ok_and(|k| k == Kind::Dir) {
+                let kind = self.host.kind(path, true);
+                let hint = if kind.as_ref().is_ok_and(|k| *k == Kind::Dir) {
                     " (for a folder, use `loopsim test FOLDER`)"
+                } else if path == Path::new("/dev/stdin") && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
+                    " (standard input is a terminal or a device: pipe the file in, `… - < FILE`)"
                 } else {
                     ""
                 };

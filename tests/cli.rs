@@ -576,3 +576,50 @@ fn an_undecided_prediction_names_the_bound_that_stopped_the_search() {
     assert!(err.contains("a bound on the search's size, not its time, stopped it"), "{err}");
     assert!(!err.contains("--orders-time-limit SECONDS` gives it longer"), "{err}");
 }
+
+/// `-` as FILE reads standard input (as `/dev/stdin`: a pipe or a redirected
+/// file), for `run`, `check` and `emit-js`; a terminal or device there is
+/// refused with exit 2 and a hint, never waited on.
+#[test]
+#[cfg(unix)]
+fn a_dash_reads_the_file_from_standard_input() {
+    use std::io::Write;
+    let piped = |args: &[&str], text: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .args(["--color", "never"])
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = piped(&["run", "-"], "timeout 0 \"t\"\nlog \"main\"\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let logs: Vec<String> = stdout(&out)
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().last().unwrap().to_string())
+        .collect();
+    assert_eq!(logs, ["main", "t"]);
+    let out = piped(&["check", "-"], "log \"a\"\nexpect {\n  \"b\"\n}\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("/dev/stdin"), "{}", stderr(&out));
+    let out = piped(&["emit-js", "-"], "log \"a`${x}\"\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains(r#""a`${x}""#), "{}", stdout(&out));
+    // /dev/null is a device: refused at once.
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["--color", "never", "run", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("standard input is a terminal or a device"),
+        "{}",
+        stderr(&out)
+    );
+}
