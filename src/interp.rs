@@ -1531,12 +1531,13 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
 }
 
 /// Whether any statement in `stmts` (bodies included) is a `clear`.
-fn has_clear(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Clear(_) => true,
-        StmtKind::Repeat { body, .. } => has_clear(body),
-        StmtKind::Callback(cb) => cb.body().is_some_and(has_clear) || cb.links().iter().any(|l| l.body.as_deref().is_some_and(has_clear)),
-        _ => false,
+/// Whether any block of `stmts`, however deep (async function, executor,
+/// `try` and handler bodies included), has a `clear`.
+pub(crate) fn has_clear(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| {
+        let mut found = matches!(s.kind, StmtKind::Clear(_));
+        crate::syntax::ast::each_block(&s.kind, &mut |body| found = found || has_clear(body));
+        found
     })
 }
 

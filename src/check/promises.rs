@@ -210,21 +210,6 @@ fn every_declaration<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Name, bool)) {
 }
 
 /// Calls `f` with every block directly inside a statement.
-fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
-    match kind {
-        StmtKind::Repeat { body, .. } => f(body),
-        StmtKind::Callback(cb) => {
-            for body in cb.bodies() {
-                f(body);
-            }
-        }
-        other => promise_parts(other, &mut |part| {
-            if let Part::Body(_, body) = part {
-                f(body);
-            }
-        }),
-    }
-}
 
 /// What a declaration makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

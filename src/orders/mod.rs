@@ -265,9 +265,11 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     // lazily read timer starts; where those cannot stand for every start,
     // exactly again, from where the first search stopped.
     // (Not with `clear`, which leaves a timer's list or the handle keyed by a
-    // start that no armed timer shows any more: any mention of it rules lazy
-    // readings out.)
-    let lazy_after = bounds.lazy_after.filter(|&n| n < bounds.max_schedules && !src.contains("clear"));
+    // start that no armed timer shows any more: a `clear` in any block rules
+    // lazy readings out.)
+    let lazy_after = bounds
+        .lazy_after
+        .filter(|&n| n < bounds.max_schedules && !crate::interp::has_clear(&file.body));
     let mut explored = exploration(false);
     if let Some(n) = lazy_after.filter(|&n| n > 0) {
         explored.run(

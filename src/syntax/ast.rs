@@ -367,6 +367,27 @@ pub fn promise_parts<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(Part<'a>)) {
     }
 }
 
+/// Calls `f` with every block directly inside a statement: a `repeat`'s body,
+/// a callback's body and its links' bodies, and the blocks of the promise
+/// statements ([`promise_parts`]: async function, executor, `try`/`catch` and
+/// handler bodies, executors inside expressions). Not the blocks nested in
+/// those: walk them with `each_block` again.
+pub fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
+    match kind {
+        StmtKind::Repeat { body, .. } => f(body),
+        StmtKind::Callback(cb) => {
+            for body in cb.bodies() {
+                f(body);
+            }
+        }
+        other => promise_parts(other, &mut |part| {
+            if let Part::Body(_, body) = part {
+                f(body);
+            }
+        }),
+    }
+}
+
 /// [`promise_parts`] of an expression.
 pub fn expr_parts<'a>(e: &'a Expr, f: &mut dyn FnMut(Part<'a>)) {
     match &e.operand {
