@@ -209,8 +209,6 @@ fn every_declaration<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Name, bool)) {
     }
 }
 
-/// Calls `f` with every block directly inside a statement.
-
 /// What a declaration makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DeclKind {
