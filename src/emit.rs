@@ -772,19 +772,7 @@ impl Names {
 fn each_statement<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     for stmt in stmts {
         f(stmt);
-        match &stmt.kind {
-            StmtKind::Repeat { body, .. } => each_statement(body, f),
-            StmtKind::Callback(cb) => {
-                for body in cb.bodies() {
-                    each_statement(body, f);
-                }
-            }
-            other => promise_parts(other, &mut |part| {
-                if let Part::Body(_, body) = part {
-                    each_statement(body, f);
-                }
-            }),
-        }
+        each_block(&stmt.kind, &mut |body| each_statement(body, f));
     }
 }
 
