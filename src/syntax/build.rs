@@ -432,8 +432,17 @@ impl Builder {
     }
 
     fn statement(&mut self, pair: Pair<Rule>) -> Option<Stmt> {
-        let span = trimmed(&pair);
         let rule = pair.as_rule();
+        if rule == Rule::callback {
+            // Its span ends where its last part does ([`trimmed`]), found on the one walk over them.
+            let start = pair.as_span().start();
+            let cb = self.callback(start, pair.into_inner())?;
+            return Some(Stmt {
+                span: cb.span,
+                kind: StmtKind::Callback(cb),
+            });
+        }
+        let span = trimmed(&pair);
         let mut inner = pair.into_inner();
         let kind = match rule {
             Rule::log_stmt => StmtKind::Log(self.text(inner.nth(1)?)),
@@ -445,7 +454,6 @@ impl Builder {
                 StmtKind::Repeat { count, body }
             }
             Rule::again_stmt => StmtKind::Again,
-            Rule::callback => StmtKind::Callback(self.callback(span, inner)?),
             rule if PROMISE_STATEMENTS.contains(&rule) => self.promise_statement(rule, inner)?,
             Rule::unknown => {
                 let head = inner.next()?;
@@ -477,13 +485,18 @@ impl Builder {
         Some(Stmt { kind, span })
     }
 
-    fn callback(&mut self, span: Span, mut inner: pest::iterators::Pairs<Rule>) -> Option<Callback> {
+    /// A callback statement starting at byte `start`, from its parts. Its span
+    /// ends where its last part ends: what [`trimmed`] gives, without a second
+    /// walk over the parts (pest's pair of a rule ending in optional parts spans
+    /// the blanks skipped looking for them).
+    fn callback(&mut self, start: usize, mut inner: pest::iterators::Pairs<Rule>) -> Option<Callback> {
         let kw = inner.next()?;
         let kind_span: Span = kw.as_span().into();
         let kind = Kind::from_name(kw.as_str()).expect("grammar lists the kinds");
         // The keyword starts the statement: its span is derived from the statement's.
-        debug_assert_eq!(kind_span, Span::new(span.start(), span.start() + kind.name().len()));
-        let mut cb = Callback::bare(self.site(), span, kind);
+        debug_assert_eq!(kind_span, Span::new(start, start + kind.name().len()));
+        let mut end = kind_span.end();
+        let mut cb = Callback::bare(self.site(), kind_span, kind);
         let mut parts = CallbackParts::default();
         // The grammar takes at most two numbers in a header: no allocation for them.
         let mut ints: [Option<(Spanned<u64>, bool)>; 2] = [None, None];
@@ -492,6 +505,10 @@ impl Builder {
         let mut bad_number = false;
         let mut links = Vec::new();
         for part in inner {
+            end = match part.as_rule() {
+                Rule::link => content_end(&part),
+                _ => part.as_span().end(),
+            };
             match part.as_rule() {
                 Rule::integer => {
                     let before_label = parts.label.is_none();
@@ -516,6 +533,8 @@ impl Builder {
             }
         }
         parts.links = links.into_boxed_slice();
+        let span = Span::new(start, end);
+        cb.span = span;
         cb.set_parts(parts);
         let mut found = Vec::new();
         let amount = numbers::amount(kind, kind_span, span, ints.into_iter().flatten(), bad_number, &mut |p| {

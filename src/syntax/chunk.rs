@@ -168,13 +168,21 @@ pub fn chunks(src: &str) -> Vec<(usize, usize)> {
 fn starts_item(rest: &[u8]) -> bool {
     let start = rest.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(rest.len());
     let rest = &rest[start..];
-    if !rest.first().is_some_and(|&b| lex::is_word_start(b)) {
-        return false;
-    }
-    let end = lex::word_end(rest, 0);
+    // The whole word `w` starts `rest`.
+    let word = |w: &[u8]| rest.starts_with(w) && !rest.get(w.len()).is_some_and(|&b| lex::is_word_char(b));
     // `catch` goes on a `try`, `with` on a `resolve`, `async {` on a header.
-    let async_body = &rest[..end] == b"async" && rest[end..].iter().find(|&&b| b != b' ' && b != b'\t') == Some(&b'{');
-    !(matches!(&rest[..end], b"after" | b"times" | b"or" | b"catch" | b"with") || async_body)
+    let async_body = || word(b"async") && rest[5..].iter().find(|&&b| b != b' ' && b != b'\t') == Some(&b'{');
+    let goes_on = match rest.first() {
+        Some(&b) if !lex::is_word_start(b) => return false,
+        None => return false,
+        Some(b'a') => word(b"after") || async_body(),
+        Some(b't') => word(b"times"),
+        Some(b'o') => word(b"or"),
+        Some(b'c') => word(b"catch"),
+        Some(b'w') => word(b"with"),
+        Some(_) => false,
+    };
+    !goes_on
 }
 
 /// The start of the last line in `text[..=end]` (`end` a line start) that
