@@ -442,4 +442,12 @@ fn a_zero_tick_job_may_take_any_free_thread() {
     let mut o = texts(&o);
     o.sort();
     assert_eq!(o, [["a", "b", "c"], ["a", "c", "b"], ["b", "a", "c"], ["b", "c", "a"]]);
+    // Jobs that log the same lines are offered once (the first submitted): twelve `submit "a" 0`
+    // on their own lines give one order, not a search cut short; with two "b" among six jobs,
+    // the 14 orders a brute force over every completion order allowed by the rule gives.
+    let twelve = orders_of_src(&"submit \"a\" 0\n".repeat(12));
+    assert!(!twelve.truncated);
+    assert_eq!(texts(&twelve), [vec!["a"; 12]]);
+    let mix = orders_of_src("submit \"a\" 0\nsubmit \"a\" 0\nsubmit \"b\" 0\nsubmit \"a\" 0\nsubmit \"a\" 0\nsubmit \"b\" 0\n");
+    assert_eq!(texts(&mix).len(), 14);
 }

@@ -166,6 +166,40 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
             index: inst.index.map(|i| i.get()),
         })
     }
+
+    /// Both pure, and their texts the same once their `{i}` is filled in.
+    fn same_lines(&self, other: &Self) -> bool {
+        if self.pure().is_none() || other.pure().is_none() {
+            return false;
+        }
+        let (Some(a), Some(b)) = (self.completion_callback(), other.completion_callback()) else {
+            return false;
+        };
+        let texts = |inst: &Instance<'_>| -> Vec<String> {
+            let index = inst.index.map_or(0, |i| i.get());
+            let render = |t: &Text| {
+                t.parts
+                    .iter()
+                    .map(|p| match p {
+                        TextPart::Lit(s) => s.clone(),
+                        _ => index.to_string(),
+                    })
+                    .collect::<String>()
+            };
+            match (inst.cb.body(), inst.cb.label()) {
+                (Some(body), _) => body
+                    .iter()
+                    .filter_map(|s| match &s.kind {
+                        StmtKind::Log(t) => Some(render(t)),
+                        _ => None,
+                    })
+                    .collect(),
+                (None, Some(label)) => vec![render(label)],
+                (None, None) => Vec::new(),
+            }
+        };
+        texts(a) == texts(b)
+    }
 }
 
 impl Task<'_> {

@@ -96,6 +96,11 @@ pub trait Interchangeable {
     fn pure(&self) -> Option<Member> {
         None
     }
+    /// Whether both it and `other` are [`pure`](Self::pure) and log exactly
+    /// the same lines: then which of the two runs first shows in no order.
+    fn same_lines(&self, _other: &Self) -> bool {
+        false
+    }
 }
 
 impl Interchangeable for usize {}
@@ -361,6 +366,7 @@ impl<K: Chooser> ChooserClock<K> {
                 Ready::AtLeastOne => !out.is_empty(),
             };
             let mut next: Vec<usize> = (0..group.len()).filter(|&i| may_complete_next(&group, i)).collect();
+            drop_twins(&group, &mut next);
             self.reduce_by_symmetry(&group, &mut next);
             let n = next.len() + usize::from(can_stop);
             if n == 1 {
@@ -394,6 +400,31 @@ fn may_complete_next<C>(group: &[Completion<C>], i: usize) -> bool {
     }
     let pending = group.iter().filter(|d| d.job != 0 && d.job < c.job).count() as u64;
     pending <= c.room
+}
+
+/// Of two pool jobs of the tick that may complete next and log the same
+/// lines ([`Interchangeable::same_lines`]), only the one submitted first is
+/// offered. Any order with the later one first is printed by an order with
+/// the two swapped: the earlier job started no later, so it may take the
+/// later one's finishing moment and the later one its own, and at every
+/// moment as many threads are busy as before ([`may_complete_next`] holds).
+fn drop_twins<C: Interchangeable>(group: &[Completion<C>], next: &mut Vec<usize>) {
+    if next.len() < 2 {
+        return;
+    }
+    let mut kept: Vec<usize> = Vec::with_capacity(next.len());
+    for &i in next.iter() {
+        let c = &group[i];
+        let twin = c.job != 0
+            && kept.iter().any(|&k| {
+                let d = &group[k];
+                d.job != 0 && d.job < c.job && d.cb.same_lines(&c.cb)
+            });
+        if !twin {
+            kept.push(i);
+        }
+    }
+    *next = kept;
 }
 
 impl<K: Chooser> ChooserClock<K> {
