@@ -29,7 +29,8 @@ Exit codes:
      and test (unless the prediction names that limit); or a search for orders
      was cut short by its bounds (--orders-time-limit, orders, schedules,
      statements, memory) in run --all-orders, or in check and test when the
-     search behind a failed prediction or an `expect … or …` was cut short";
+     search behind a failed prediction or an `expect … or …` was cut short
+  74 standard output could not be written (a full disk, a failing device)";
 
 /// `verify`'s exit codes (in `--help` of every build; the command itself is
 /// in the native binary only).
@@ -38,7 +39,8 @@ Exit codes:
   0  the program was printed
   2  the input is invalid (syntax or check errors, unreadable file, a timer whose
      delay at --scale is above Node's maximum), or, in the npm package, emit-js
-     is not there";
+     is not there
+  74 standard output could not be written (a full disk, a failing device)";
 
 pub const VERIFY_EXIT_CODES: &str = "\
 Exit codes:
@@ -48,6 +50,7 @@ Exit codes:
   2    the input is invalid (syntax or check errors, unreadable file, a timer whose
        delay at --scale is above Node's maximum, a run that would last over 10
        minutes at this --scale), or `node` is missing
+  74   standard output could not be written (a full disk, a failing device)
   130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP. Running `node`
        processes (their whole process groups) are killed and the temporary
        folders removed first";
@@ -252,8 +255,25 @@ pub enum Exit {
 
 /// Parses the process's arguments and runs the command on this machine.
 pub fn main() -> ExitCode {
-    ExitCode::from(run(std::env::args_os(), &NativeHost))
+    let code = run(std::env::args_os(), &NativeHost);
+    match host::output_failed() {
+        None => ExitCode::from(code),
+        // Output into a pipe that closed early: silent, as when SIGPIPE ends the process.
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(141),
+        Some(e) => {
+            NativeHost.write(
+                Stream::Stderr,
+                format!("error: cannot write to standard output: {e}; the output is incomplete\n").as_bytes(),
+            );
+            ExitCode::from(EXIT_OUTPUT)
+        }
+    }
 }
+
+/// The exit code when standard output could not be written (a full disk, a
+/// failing device): `EX_IOERR` of BSD's sysexits.h. Whatever the command found,
+/// its output is incomplete.
+pub const EXIT_OUTPUT: u8 = 74;
 
 /// Parses `args` (the program's name first) and runs the command, reading
 /// files and writing output through `host`; returns the exit code (see

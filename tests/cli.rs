@@ -623,3 +623,31 @@ fn a_dash_reads_the_file_from_standard_input() {
         stderr(&out)
     );
 }
+
+/// A write to standard output that fails (a full disk: /dev/full) is told on
+/// stderr and ends with exit 74, whatever the command found; before, the
+/// error was dropped and the exit code said the trace was printed.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_failed_write_to_standard_output_exits_74() {
+    for args in [
+        vec!["run", P1],
+        vec!["run", "--format", "json", P1],
+        vec!["emit-js", P1],
+        vec!["--help"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .args(&args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(74), "{args:?}: {}", stderr(&out));
+        if args[0] != "--help" {
+            assert!(
+                stderr(&out).contains("error: cannot write to standard output: No space left on device"),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}

@@ -41,6 +41,8 @@ function guard(f) {
 }
 
 let closed = false;
+/** The first error writing standard output met, other than a closed pipe. */
+let outputError = null;
 
 /** anstream's rules for `--color auto` (what the Rust binary follows). */
 function autoColor(fd) {
@@ -105,6 +107,12 @@ const host = {
           closed = true;
           process.exit(141);
         }
+        // Standard output failed otherwise (a full disk): told once the
+        // command ends, with exit 74, as the binary does.
+        if (fd === 1) {
+          outputError = outputError || e;
+          return;
+        }
         throw e;
       }
     }
@@ -114,6 +122,10 @@ const host = {
 
 try {
   process.exitCode = cli(process.argv.slice(2), host);
+  if (outputError) {
+    host.write(2, new TextEncoder().encode(`error: cannot write to standard output: ${outputError.message}; the output is incomplete\n`));
+    process.exitCode = 74;
+  }
 } catch (e) {
   // The module trapped: WebAssembly's 4 GiB of memory ran out (the binary
   // stops such runs at its own bounds first, with room to spare), or a bug.

@@ -112,6 +112,14 @@ test('a closed pipe ends both at once, with the status a shell gives SIGPIPE', (
   }
 });
 
+test('a full disk is told, with exit 74, by both', () => {
+  for (const bin of [rust, npmBin]) {
+    const r = spawnSync('bash', ['-c', `"${bin}" run "${p02}" > /dev/full`], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 74, `${bin}: ${r.stderr}`);
+    assert.match(r.stderr, /error: cannot write to standard output: .*; the output is incomplete/, bin);
+  }
+});
+
 test('emit-js and verify are the Rust binary\'s only', () => {
   for (const args of [['emit-js', p02], ['verify', p02]]) {
     const n = spawnSync(npmBin, args, { encoding: 'utf8' });

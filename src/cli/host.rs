@@ -139,10 +139,17 @@ impl Host for NativeHost {
 
     fn write(&self, stream: Stream, bytes: &[u8]) {
         use std::io::Write;
-        let _ = match stream {
-            Stream::Stdout => std::io::stdout().lock().write_all(bytes),
-            Stream::Stderr => std::io::stderr().lock().write_all(bytes),
-        };
+        match stream {
+            Stream::Stdout => {
+                if let Err(e) = std::io::stdout().lock().write_all(bytes) {
+                    stdout_failed(e);
+                }
+            }
+            // Nowhere left to tell of a failed write to stderr.
+            Stream::Stderr => {
+                let _ = std::io::stderr().lock().write_all(bytes);
+            }
+        }
     }
 
     fn auto_color(&self, stream: Stream) -> bool {
@@ -155,7 +162,31 @@ impl Host for NativeHost {
 
     fn usage_error(&self, error: &clap::Error) -> u8 {
         // clap's own printing: colour as clap decides it, as `Cli::parse` did.
-        let _ = error.print();
+        if let Err(e) = error.print() {
+            if !error.use_stderr() {
+                stdout_failed(e);
+            }
+        }
         u8::try_from(error.exit_code()).unwrap_or(2)
     }
+}
+
+/// The first error writing standard output met (a full disk, a broken
+/// pipe), kept for [`output_failed`]. (A closed descriptor 1 is not one: Rust
+/// opens /dev/null there at start-up.)
+static STDOUT_ERROR: std::sync::OnceLock<io::Error> = std::sync::OnceLock::new();
+
+fn stdout_failed(error: io::Error) {
+    let _ = STDOUT_ERROR.set(error);
+}
+
+/// Flushes standard output, and returns the first error writing it met, if
+/// any: the command's output is then incomplete, whatever its exit code said
+/// (`cli::main` exits with [`crate::cli::EXIT_OUTPUT`]).
+pub fn output_failed() -> Option<&'static io::Error> {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().flush() {
+        stdout_failed(e);
+    }
+    STDOUT_ERROR.get()
 }
