@@ -81,9 +81,12 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
             }
         }
     }
+    // With alternatives, one search for every order, each alternative looked
+    // up in it (a search per alternative would take time quadratic in their number).
+    let all = several.then(|| orders::all_orders_after(&loaded.file, &loaded.src, opts, bounds(SearchBounds::default()), &trace));
     let mut holds = Vec::new();
     for alt in expect.alternatives() {
-        match alternative(loaded, opts, alt, &trace, several, bounds(SearchBounds::default())) {
+        match alternative(loaded, opts, alt, &trace, all.as_ref(), bounds(SearchBounds::default())) {
             Ok(h) => holds.push(h),
             Err(v) => return v,
         }
@@ -100,8 +103,7 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
         }
     }
     let mut race = None;
-    if several {
-        let all = orders::all_orders_from(&loaded.file, &loaded.src, opts, bounds(SearchBounds::default()), trace);
+    if let Some(all) = all {
         if let Err(p) = missing_order(expect, &all) {
             return Verdict::fail(p);
         }
@@ -139,15 +141,18 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
 }
 
 /// Whether `alt` is the model's trace or another order Node can print.
-/// `several`: one of `or` alternatives, blamed as a whole when impossible.
+/// `all`: every order Node can print, when `alt` is one of `or` alternatives
+/// (blamed as a whole when impossible); an order it does not hold is searched
+/// for on its own only if that search was cut short.
 fn alternative(
     loaded: &Loaded,
     opts: RunOptions,
     alt: &Expect,
     trace: &Trace,
-    several: bool,
+    all: Option<&orders::Orders>,
     bounds: SearchBounds,
 ) -> Result<Holds, Verdict> {
+    let several = all.is_some();
     let wrong = match expect::check_one(alt, trace) {
         Ok(()) => return Ok(Holds::Model),
         Err(_) if several => Diag::NotModelOrder.at(alt.span),
@@ -168,7 +173,16 @@ fn alternative(
             "whether real Node can print this order is searched for Node 20 and later only",
         )));
     }
-    match membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds) {
+    let found = match all {
+        Some(all) => match all.race_of(&texts, stopped) {
+            Some(race) => Some(Membership::Possible { race }),
+            None if !all.truncated => Some(Membership::Impossible),
+            None => None,
+        },
+        None => None,
+    };
+    let found = found.unwrap_or_else(|| membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds));
+    match found {
         Membership::Possible { race } => Ok(Holds::Node(race)),
         Membership::Impossible if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),
         Membership::Impossible => Err(Verdict::fail(add_help(

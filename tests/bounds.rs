@@ -95,6 +95,26 @@ fn ten_thousand_timers_and_ten_thousand_clears_check_in_linear_time() {
 }
 
 #[test]
+fn ninety_thousand_alternatives_check_in_linear_time() {
+    // 1.2 MB: `expect { "i" "t" } or { "t" "i" } or …`, both orders 45,000 times.
+    // Each alternative not the model's was searched for on its own (over 60 s);
+    // now one search for every order, each alternative looked up in it.
+    let alts = vec![r#"{ "i" "t" } or { "t" "i" }"#; 45_000].join(" or ");
+    let f = file("alternatives.loop", &format!("timeout 0 \"t\"\nimmediate \"i\"\nexpect {alts}\n"));
+    let o = loopsim(&["check", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("2 lines as predicted"), "{}", o.stdout);
+    // One alternative Node never prints, after 45,000 that it does: said at that one.
+    let f = file(
+        "alternatives-bad.loop",
+        &format!("timeout 0 \"t\"\nimmediate \"i\"\nexpect {alts} or {{ \"t\" }}\n"),
+    );
+    let o = loopsim(&["check", &f], 30);
+    assert_eq!(o.code, Some(1), "{}", o.stderr);
+    assert!(o.stderr.contains("real Node"), "{}", o.stderr);
+}
+
+#[test]
 fn a_long_label_and_a_long_clear_stay_under_a_gigabyte() {
     // 80 KB: a 40,000-character label and a clear that differs in its last
     // character. The check built a 40,000 × 40,000 table (1.5 GB).
