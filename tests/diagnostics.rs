@@ -66,3 +66,16 @@ fn every_bad_input_gets_its_diagnostic_with_exit_code_and_span() {
     }
     assert!(checked >= 20, "only {checked} diagnostic files");
 }
+
+/// Every malformed line of an expect block is reported, not only the first
+/// (docs/language.md: every problem at once).
+#[test]
+fn every_malformed_expect_line_is_reported() {
+    let src = "timeout 0 \"t\"\nexpect {\n  turn one \"t\"\n  \"fine\"\n  turn two \"i\"\n}\n";
+    let Err(LoadError::Invalid(fp)) = load_bytes("t.loop", src.as_bytes()) else {
+        panic!("the file should not load");
+    };
+    let spanned: Vec<&str> = fp.problems.iter().map(|p| &src[p.span.start()..p.span.end()]).collect();
+    assert_eq!(spanned, ["turn one \"t\"", "turn two \"i\""]);
+    assert!(fp.problems.iter().all(|p| p.code == "loop::expect-line"), "{:?}", fp.problems);
+}

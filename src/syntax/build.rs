@@ -460,8 +460,11 @@ impl Builder {
                 let body = inner.next();
                 let word = head.as_str().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
                 if word == "expect" {
-                    if let Some(p) = body.as_ref().and_then(bad_expect_line) {
-                        self.push(p);
+                    let bad = body.as_ref().map(bad_expect_lines).unwrap_or_default();
+                    if !bad.is_empty() {
+                        for p in bad {
+                            self.push(p);
+                        }
                         return None;
                     }
                 } else if let Some(inner) = body.map(|b| self.body_problems(&b)).filter(|p| !p.is_empty()) {
@@ -858,21 +861,24 @@ fn text_problems(builder: &mut Builder, text: &str) -> Vec<Problem> {
 
 /// In an expect block that did not parse, the first line that is not an
 /// expect line: `[turn N] [at T] [PHASE] "text"`, `limit QUEUE`, blank or a comment.
-fn bad_expect_line(body: &Pair<Rule>) -> Option<Problem> {
+fn bad_expect_lines(body: &Pair<Rule>) -> Vec<Problem> {
     let start = body.as_span().start();
     let text = body.as_str();
-    let inner = text.strip_prefix('{')?.strip_suffix('}')?;
+    let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) else {
+        return Vec::new();
+    };
     let mut offset = start + 1;
+    let mut found = Vec::new();
     for line in inner.split_inclusive('\n') {
         let trimmed = line.trim();
         let lead = line.len() - line.trim_start().len();
         if !trimmed.is_empty() && !is_expect_line(trimmed) {
             let at = offset + lead;
-            return Some(Diag::ExpectLine.at(Span::new(at, at + trimmed.len())));
+            found.push(Diag::ExpectLine.at(Span::new(at, at + trimmed.len())));
         }
         offset += line.len();
     }
-    None
+    found
 }
 
 /// Whether a line of a failed expect block reads as expect lines to the
