@@ -172,6 +172,8 @@ pub enum Diag {
         word: String,
         suggestion: Option<&'static str>,
         keywords: String,
+        /// It follows a statement on its line: most likely a label written without quotes.
+        mid_line: bool,
     },
     /// A statement `keyword` not in its `form` (its usage string).
     Malformed { keyword: String, form: String },
@@ -687,6 +689,11 @@ impl Diag {
             Syntax { hint, .. } => syntax_hint(*hint).into(),
             UnclosedBlock => "add a `}` to close it".into(),
             UnterminatedString => "close it with `\"` on the same line; a `\"` inside a string is written `\\\"`".into(),
+            UnknownStatement {
+                word, mid_line: true, ..
+            } => format!(
+                "a label is a string in quotes (`\"{word}\"`): a word after a statement on its line starts another statement"
+            ),
             UnknownStatement { suggestion, keywords, .. } => match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("a statement starts with one of: {keywords}"),

@@ -938,10 +938,15 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         }
         .at(span);
     }
+    let input = head.as_span().get_input();
+    let before = &input[super::lex::line_start(input, span.start())..span.start()];
+    let suggestion = suggest::closest(word, &suggest::items());
     Diag::UnknownStatement {
         word: word.to_string(),
-        suggestion: suggest::closest(word, &suggest::items()),
+        suggestion,
         keywords: suggest::keywords(),
+        // (A misspelt keyword is told as one even there.)
+        mid_line: suggestion.is_none() && !before.trim().is_empty() && !before.trim_end().ends_with(['{', '}']),
     }
     .at(span)
 }
