@@ -512,7 +512,7 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
     }
     bar.finish_and_clear();
     println!(
-        "verified {} file(s): {ok} all allowed, {bad} with orders loopsim does not allow",
+        "verified {} file(s): {ok} all allowed, {bad} with runs that failed (an order loopsim does not allow, a crash or a hang: above)",
         files.len()
     );
     bad == 0

@@ -70,7 +70,7 @@ fn verify_accepts_the_orders_loopsim_allows() {
     );
     assert!(stdout.contains("3 runs in"), "{stdout}");
     assert!(stdout.contains("3 x  allowed: loopsim's own order"), "{stdout}");
-    assert!(stdout.contains("1 all allowed, 0 with orders loopsim does not allow"), "{stdout}");
+    assert!(stdout.contains("1 all allowed, 0 with runs that failed"), "{stdout}");
 }
 
 #[test]
@@ -94,6 +94,10 @@ fn verify_reports_crashes_and_limits() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("NOT ALLOWED: the program failed"), "{stdout}");
     assert!(stdout.contains("boom"), "{stdout}");
+    assert!(
+        stdout.contains("0 all allowed, 1 with runs that failed (an order loopsim does not allow, a crash or a hang"),
+        "{stdout}"
+    );
     // A program stopped at loopsim's limit (exit 3) matches an order that stops.
     let spin = "log \"start\"\nnextTick \"spin\" { again }\n";
     let stopped = Scratch::new(
