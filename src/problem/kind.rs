@@ -202,7 +202,8 @@ pub enum Diag {
     /// An item with more than `most` tokens.
     TooLong { most: usize },
     /// Blocks (or, with `paren`, parentheses) nested more than `most` deep.
-    TooDeep { paren: bool, most: usize },
+    /// `opener`: the `{`, `(` or `[` opened too deep.
+    TooDeep { opener: u8, most: usize },
 
     // ---- the parts of a statement ----
     /// A number `kind` does not take.
@@ -489,8 +490,9 @@ impl Diag {
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
             TooLong { most } => format!("more than {most} tokens without a new statement"),
-            TooDeep { paren: true, .. } => "parentheses are nested too deeply".into(),
-            TooDeep { paren: false, .. } => "blocks are nested too deeply".into(),
+            TooDeep { opener: b'(', .. } => "parentheses are nested too deeply".into(),
+            TooDeep { opener: b'[', .. } => "lists are nested too deeply".into(),
+            TooDeep { .. } => "blocks are nested too deeply".into(),
             ExtraNumber { kind } => format!("`{}` does not take this number", kind.name()),
             NotANumber { text } => format!("expected a number, found `{text}`"),
             Negative { text } => format!("negative number `{text}`"),
@@ -721,10 +723,13 @@ impl Diag {
                 "a statement with its blocks and `.then` links, or the expect block, holds at most {most} words, numbers, \
                  strings and signs; a new statement starts on a line that begins with a keyword outside every block"
             ),
-            TooDeep { paren: true, most } => format!(
+            TooDeep { opener: b'(', most } => format!(
                 "blocks and parentheses may nest at most {most} deep; .loop statements take no parentheses (is this JavaScript?)"
             ),
-            TooDeep { paren: false, most } => format!(
+            TooDeep { opener: b'[', most } => format!(
+                "blocks and lists may nest at most {most} deep; name an inner list's promise (`promise p = all [ … ]`) and use the name"
+            ),
+            TooDeep { most, .. } => format!(
                 "a file may nest blocks at most {most} deep; use `repeat N` or `again` instead of writing levels out"
             ),
             ExtraNumber { kind } => match kind {

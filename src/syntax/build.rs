@@ -104,7 +104,7 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     match super::chunk::in_order_fed(threads, feed, parse, take, Result::is_ok) {
         Ok(()) => {}
         Err(Refusal::TooDeep(open)) => {
-            return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open] == b'(')]);
+            return Err(vec![too_deep(Span::new(open, open + 1), src.as_bytes()[open])]);
         }
         Err(Refusal::TooLong(start)) => return Err(vec![too_long(src, start)]),
     }
@@ -385,7 +385,7 @@ impl Builder {
     fn statements(&mut self, body: Pair<Rule>) -> Block {
         if self.depth >= MAX_NESTING {
             let open = body.as_span().start();
-            self.push(too_deep(Span::new(open, open + 1), false));
+            self.push(too_deep(Span::new(open, open + 1), b'{'));
             return Block::new();
         }
         self.depth += 1;
@@ -837,9 +837,9 @@ fn too_long_at(span: Span) -> Problem {
     .at(span)
 }
 
-/// A block (or, with `paren`, a `(`) opened more than [`MAX_NESTING`] deep.
-pub(super) fn too_deep(span: Span, paren: bool) -> Problem {
-    Diag::TooDeep { paren, most: MAX_NESTING }.at(span)
+/// A block (or a `(` or `[`: `opener`) opened more than [`MAX_NESTING`] deep.
+pub(super) fn too_deep(span: Span, opener: u8) -> Problem {
+    Diag::TooDeep { opener, most: MAX_NESTING }.at(span)
 }
 
 /// Parses `text` (spans relative to it) for its problems only: in one piece if

@@ -13,7 +13,7 @@ pub const CHUNK: usize = 256 * 1024;
 /// What [`scan`] reports.
 #[derive(Debug, Clone, Copy)]
 pub enum Mark {
-    /// A `{` or `(` at byte `at`, leaving `depth` of them open.
+    /// A `{`, `(` or `[` at byte `at`, leaving `depth` of them open.
     Open { at: usize, depth: usize },
     /// A line starts at byte `at`; `top`: outside every block; `after_module`:
     /// the last word before it is `module` (a directive that may go on here);
@@ -75,6 +75,23 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
             Tok::Close => {
                 if let Some(at) = open.iter().rposition(|&c| c == b'{') {
                     open.truncate(at);
+                }
+            }
+            // A list (`all [ … ]`) nests as a block does, over lines too; `]` closes the last `[`
+            // if it is the innermost opening, as `)` does the last `(`.
+            Tok::Other if src.as_bytes()[token.start] == b'[' => {
+                open.push(b'[');
+                let mark = Mark::Open {
+                    at: token.start,
+                    depth: open.len(),
+                };
+                if let ControlFlow::Break(b) = f(mark) {
+                    return Some(b);
+                }
+            }
+            Tok::Other if src.as_bytes()[token.start] == b']' => {
+                if open.last() == Some(&b'[') {
+                    open.pop();
                 }
             }
             Tok::Word | Tok::Number | Tok::Str { .. } | Tok::Dot | Tok::Other => {}

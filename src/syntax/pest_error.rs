@@ -16,7 +16,7 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     if let ErrorVariant::CustomError { message } = &e.variant {
         if message.contains("stack limit") {
             let end = at + src[at.min(src.len())..].chars().next().map_or(0, char::len_utf8);
-            return (super::build::too_deep(Span::new(at.min(src.len()), end.min(src.len())), false), at);
+            return (super::build::too_deep(Span::new(at.min(src.len()), end.min(src.len())), b'{'), at);
         }
     }
     if let Some(p) = unterminated_string(src, at) {
