@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 pub use host::{Host, Kind, NativeHost, Stream};
-mod host;
+pub(crate) mod host;
 
 const EXIT_CODES: &str = "\
 Exit codes:

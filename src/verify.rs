@@ -468,6 +468,12 @@ fn lines_excerpt(lines: &[String], focus: Option<usize>) -> String {
     out
 }
 
+/// Prints `text` on standard output; a failed write is told when the command
+/// ends (exit 74), not a panic.
+fn print(text: String) {
+    crate::cli::host::print_stdout(text.as_bytes());
+}
+
 /// Verifies every file (with its [`plan`]), printing a report per file and a
 /// summary; true when every real order is allowed. From here on, Ctrl-C,
 /// SIGTERM and SIGHUP kill the running programs, remove the temporary folders
@@ -487,8 +493,8 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
             .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    println!(
-        "verify: node {} ({} profile), {} runs per file, {} ms per tick, {} at once",
+    print(format!(
+        "verify: node {} ({} profile), {} runs per file, {} ms per tick, {} at once\n",
         opts.node,
         opts.profile,
         opts.runs,
@@ -497,13 +503,13 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
             || format!("{} (x4 for programs that mostly sleep)", default_jobs()),
             |j| j.to_string()
         )
-    );
+    ));
     let (mut ok, mut bad) = (0, 0);
     for (loaded, program, plan) in files {
         bar.set_message(crate::term::escape(&loaded.name).into_owned());
         let report = verify_file(loaded, program, plan, opts, &bar);
         // What node printed and the file's texts may hold control characters: shown escaped.
-        bar.suspend(|| print!("{}", crate::term::escape_lines(&report.render())));
+        bar.suspend(|| print(crate::term::escape_lines(&report.render()).into_owned()));
         if report.ok() {
             ok += 1;
         } else {
@@ -511,10 +517,10 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
         }
     }
     bar.finish_and_clear();
-    println!(
-        "verified {} file(s): {ok} all allowed, {bad} with runs that failed (an order loopsim does not allow, a crash or a hang: above)",
+    print(format!(
+        "verified {} file(s): {ok} all allowed, {bad} with runs that failed (an order loopsim does not allow, a crash or a hang: above)\n",
         files.len()
-    );
+    ));
     bad == 0
 }
 

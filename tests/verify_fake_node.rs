@@ -117,3 +117,22 @@ fn verify_an_invalid_file_exits_2() {
     let out = s.verify(&["--runs", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A failed write to standard output (a full disk) is told and exits 74, as
+/// in every command; `verify` panicked in `println!` (exit 101).
+#[test]
+#[cfg(target_os = "linux")]
+fn verify_into_a_full_disk_exits_74() {
+    let s = Scratch::new("full", TWO_LINES, Some("echo first; echo second"));
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["verify", "--runs", "1"])
+        .arg(s.dir.join("file.loop"))
+        .env("PATH", s.dir.join("bin"))
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(74), "{stderr}");
+    assert!(stderr.contains("error: cannot write to standard output"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -140,11 +140,7 @@ impl Host for NativeHost {
     fn write(&self, stream: Stream, bytes: &[u8]) {
         use std::io::Write;
         match stream {
-            Stream::Stdout => {
-                if let Err(e) = std::io::stdout().lock().write_all(bytes) {
-                    stdout_failed(e);
-                }
-            }
+            Stream::Stdout => print_stdout(bytes),
             // Nowhere left to tell of a failed write to stderr.
             Stream::Stderr => {
                 let _ = std::io::stderr().lock().write_all(bytes);
@@ -175,6 +171,15 @@ impl Host for NativeHost {
 /// pipe), kept for [`output_failed`]. (A closed descriptor 1 is not one: Rust
 /// opens /dev/null there at start-up.)
 static STDOUT_ERROR: std::sync::OnceLock<io::Error> = std::sync::OnceLock::new();
+
+/// Writes `bytes` to standard output, keeping the first error for
+/// [`output_failed`] instead of panicking as `print!` does.
+pub fn print_stdout(bytes: &[u8]) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_all(bytes) {
+        stdout_failed(e);
+    }
+}
 
 fn stdout_failed(error: io::Error) {
     let _ = STDOUT_ERROR.set(error);
