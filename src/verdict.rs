@@ -84,9 +84,13 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
     // With alternatives, one search for every order, each alternative looked
     // up in it (a search per alternative would take time quadratic in their number).
     let all = several.then(|| orders::all_orders_after(&loaded.file, &loaded.src, opts, bounds(SearchBounds::default()), &trace));
+    // The alternatives a search cut short did not meet are searched for one by one,
+    // all within one time bound (not one each: there may be thousands).
+    let shared = bounds(SearchBounds::default());
+    let deadline = shared.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs()));
     let mut holds = Vec::new();
     for alt in expect.alternatives() {
-        match alternative(loaded, opts, alt, &trace, all.as_ref(), bounds(SearchBounds::default())) {
+        match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline) {
             Ok(h) => holds.push(h),
             Err(v) => return v,
         }
@@ -151,6 +155,7 @@ fn alternative(
     trace: &Trace,
     all: Option<&orders::Orders>,
     bounds: SearchBounds,
+    deadline: Option<(web_time::Instant, u64)>,
 ) -> Result<Holds, Verdict> {
     let several = all.is_some();
     let wrong = match expect::check_one(alt, trace) {
@@ -181,7 +186,10 @@ fn alternative(
         },
         None => None,
     };
-    let found = found.unwrap_or_else(|| membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds));
+    let found = found.unwrap_or_else(|| match all {
+        Some(_) => membership::can_print_until(&loaded.file, &loaded.src, opts, &texts, stopped, bounds, deadline),
+        None => membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds),
+    });
     match found {
         Membership::Possible { race } => Ok(Holds::Node(race)),
         Membership::Impossible if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),

@@ -114,6 +114,41 @@ fn ninety_thousand_alternatives_check_in_linear_time() {
     assert!(o.stderr.contains("real Node"), "{}", o.stderr);
 }
 
+/// The 720 orders of six 0-tick jobs, each written 40 times (1 MB of `expect`): the
+/// search for every order read the whole `expect` block at each of its schedules, and
+/// was cut short after 10 s; the alternatives it did not meet were then searched for
+/// one by one, each with 10 s of its own. The run now reads only the statements, and
+/// the searches one by one share one time bound.
+#[test]
+fn many_alternatives_of_a_pool_race_check_within_the_time_bound() {
+    let jobs: Vec<String> = (1..=6).map(|i| format!("x{i}")).collect();
+    let mut perms: Vec<Vec<&str>> = vec![Vec::new()];
+    for _ in 0..jobs.len() {
+        let mut longer = Vec::new();
+        for p in &perms {
+            for j in jobs.iter().filter(|j| !p.contains(&j.as_str())) {
+                let mut q = p.clone();
+                q.push(j.as_str());
+                longer.push(q);
+            }
+        }
+        perms = longer;
+    }
+    assert_eq!(perms.len(), 720);
+    let alt = |p: &Vec<&str>| format!("{{ {} }}", p.iter().map(|x| format!("\"{x}\"")).collect::<Vec<_>>().join(" "));
+    let alts: Vec<String> = perms.iter().map(alt).collect();
+    let head: String = std::iter::once("pool 1024\n".to_string())
+        .chain(jobs.iter().map(|j| format!("submit \"{j}\" 0\n")))
+        .collect();
+    let f = file(
+        "pool-alternatives.loop",
+        &format!("{head}expect {}\n", vec![alts.join(" or "); 40].join(" or ")),
+    );
+    let o = loopsim(&["check", &f], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("6 lines as predicted"), "{}", o.stdout);
+}
+
 #[test]
 fn a_long_label_and_a_long_clear_stay_under_a_gigabyte() {
     // 80 KB: a 40,000-character label and a clear that differs in its last

@@ -128,13 +128,8 @@ pub fn check(file: &File, problems: &mut Kept) {
 /// link, the `rejections` directive, or an expect block's `rejections`
 /// phase or `unhandled`/`unsettled` ending.
 pub fn first_use(file: &File) -> Option<(Span, &'static str)> {
-    if let Some(r) = file.rejections {
-        return Some((r.span, "rejections"));
-    }
-    let mut found = None;
-    first_in(&file.body, &mut found);
-    if found.is_some() {
-        return found;
+    if let Some(found) = first_use_in_code(file) {
+        return Some(found);
     }
     for e in file.expect.iter().flat_map(|e| e.alternatives()) {
         if let Some(end) = e.ending {
@@ -145,6 +140,19 @@ pub fn first_use(file: &File) -> Option<(Span, &'static str)> {
         }
     }
     None
+}
+
+/// [`first_use`] in the directives and statements only, not the prediction:
+/// what a run needs to know (a file with no promise statements rejects
+/// nothing, whatever its `expect` block says), in time proportional to the
+/// statements, not to the `expect` block.
+pub fn first_use_in_code(file: &File) -> Option<(Span, &'static str)> {
+    if let Some(r) = file.rejections {
+        return Some((r.span, "rejections"));
+    }
+    let mut found = None;
+    first_in(&file.body, &mut found);
+    found
 }
 
 fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {

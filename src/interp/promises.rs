@@ -374,7 +374,7 @@ impl<'a> PromiseRt<'a> {
         let mut engine = Promises::new();
         engine.record_facts(explain);
         PromiseRt {
-            on: crate::check::promises::first_use(file).is_some(),
+            on: crate::check::promises::first_use_in_code(file).is_some(),
             engine,
             out: Vec::new(),
             jobs: Vec::new(),

@@ -26,10 +26,26 @@ pub enum Membership {
 /// Whether real Node can print `logs` (and end stopped by a limit when
 /// `stopped`), searching only schedules that agree with `logs` so far.
 pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stopped: bool, bounds: SearchBounds) -> Membership {
+    let deadline = bounds.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs()));
+    can_print_until(file, src, opts, logs, stopped, bounds, deadline)
+}
+
+/// [`can_print`] with its time bound given as a deadline (and the seconds it
+/// stands for, for the message), which several searches may share; not
+/// `bounds.time_limit`.
+pub fn can_print_until(
+    file: &File,
+    src: &str,
+    opts: RunOptions,
+    logs: &[String],
+    stopped: bool,
+    bounds: SearchBounds,
+    deadline: Option<(web_time::Instant, u64)>,
+) -> Membership {
     let opts = interp::resolve_limits(file, opts);
     let mut search = Search {
         budget: usize::MAX,
-        deadline: bounds.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs())),
+        deadline,
         max_states: bounds.max_states,
         ..Search::default()
     };
