@@ -1530,13 +1530,27 @@ pub(crate) fn interchangeable_sites(file: &File) -> Vec<bool> {
     sites
 }
 
-/// Whether any statement in `stmts` (bodies included) is a `clear`.
 /// Whether any block of `stmts`, however deep (async function, executor,
 /// `try` and handler bodies included), has a `clear`.
 pub(crate) fn has_clear(stmts: &[Stmt]) -> bool {
+    any_statement(stmts, &|kind| matches!(kind, StmtKind::Clear(_)))
+}
+
+/// Whether a run of `file` may set a timer: a `timeout` or `interval`
+/// callback in any block, or any promise statement (a promise's `timeout N`
+/// is `timers/promises`' `setTimeout`; the expressions are not looked into).
+/// A file that cannot gains nothing from lazily read timer starts.
+pub(crate) fn may_set_timer(file: &File) -> bool {
+    let timer = |kind: &StmtKind| matches!(kind, StmtKind::Callback(cb) if matches!(cb.kind, Kind::Timeout | Kind::Interval));
+    any_statement(&file.body, &timer) || crate::check::promises::first_use_in_code(file).is_some()
+}
+
+/// Whether `f` holds for the kind of any statement of `stmts`, in any block
+/// however deep ([`each_block`](crate::syntax::ast::each_block)).
+fn any_statement(stmts: &[Stmt], f: &dyn Fn(&StmtKind) -> bool) -> bool {
     stmts.iter().any(|s| {
-        let mut found = matches!(s.kind, StmtKind::Clear(_));
-        crate::syntax::ast::each_block(&s.kind, &mut |body| found = found || has_clear(body));
+        let mut found = f(&s.kind);
+        crate::syntax::ast::each_block(&s.kind, &mut |body| found = found || any_statement(body, f));
         found
     })
 }

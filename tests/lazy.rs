@@ -158,3 +158,28 @@ fn a_timer_a_reading_may_land_on_is_read_exactly() {
     let o = agree("close", src);
     assert!(!o.lazily);
 }
+
+/// A file that sets no timer is not searched a second time with lazy
+/// readings after the first 5,000 schedules (they would only repeat the
+/// exact search): the default search takes the schedules of the exact one.
+#[test]
+fn a_file_without_timers_is_searched_once() {
+    let src = "pool 3\n\
+               submit \"a\" 1 { immediate \"ia\" }\n\
+               submit \"b\" 2 { immediate \"ib\" }\n\
+               submit \"c\" 1 { submit \"c2\" 1 }\n\
+               submit \"d\" 3\n\
+               io \"e\" after 2 { immediate \"ie\" }\n\
+               io \"f\" after 3\n";
+    let exact = search(src, None);
+    let default = search(src, SearchBounds::default().lazy_after);
+    assert!(
+        exact.schedules > 5_000,
+        "{} schedules: too few to reach the lazy search",
+        exact.schedules
+    );
+    assert!(!default.lazily && !default.truncated);
+    assert_eq!(default.schedules, exact.schedules);
+    assert_eq!(default.count, exact.count);
+    assert_eq!(exact.count, 144);
+}

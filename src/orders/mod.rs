@@ -266,10 +266,11 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     // exactly again, from where the first search stopped.
     // (Not with `clear`, which leaves a timer's list or the handle keyed by a
     // start that no armed timer shows any more: a `clear` in any block rules
-    // lazy readings out.)
+    // lazy readings out; nor in a file that sets no timer, where the lazy
+    // search would only repeat the exact one.)
     let lazy_after = bounds
         .lazy_after
-        .filter(|&n| n < bounds.max_schedules && !crate::interp::has_clear(&file.body));
+        .filter(|&n| n < bounds.max_schedules && !crate::interp::has_clear(&file.body) && crate::interp::may_set_timer(file));
     let mut explored = exploration(false);
     if let Some(n) = lazy_after.filter(|&n| n > 0) {
         explored.run(
