@@ -257,6 +257,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             max_states: bounds.max_states,
             symmetric: symmetric.clone(),
             lazy,
+            drop_idle_stops: bounds.symmetry,
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
@@ -692,6 +693,9 @@ struct Search {
     lazy: bool,
     /// A lazy schedule met a comparison a lazily read start could change.
     lazy_failed: bool,
+    /// Polls leave out stops that change no line
+    /// ([`node20::Chooser::drops_idle_stops`]; with the symmetry reduction).
+    drop_idle_stops: bool,
 }
 
 impl Search {
@@ -753,6 +757,10 @@ impl Chooser for &mut Search {
 
     fn not_robust(&mut self) {
         self.lazy_failed = true;
+    }
+
+    fn drops_idle_stops(&self) -> bool {
+        self.drop_idle_stops
     }
 
     /// Members all of an earlier mark of the site: already covered; none of

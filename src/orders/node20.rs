@@ -45,6 +45,13 @@ pub trait Chooser {
         let _ = members;
         false
     }
+    /// Whether a poll phase may leave out the choice to stop taking a
+    /// tick's completions when stopping cannot change a line
+    /// ([`ChooserClock::stop_changes_nothing`]); `false` unless the chooser
+    /// reduces by symmetry.
+    fn drops_idle_stops(&self) -> bool {
+        false
+    }
     /// Whether timer starts are read lazily ([`ChooserClock`]'s lazy
     /// readings, docs/orders.md "Lazy timer starts"); `false` unless the
     /// chooser asks for it.
@@ -137,6 +144,9 @@ pub struct ChooserClock<K> {
     stretches: Vec<(u64, u64, u64)>,
     /// The chooser asked for lazy readings.
     lazy: bool,
+    /// The turn limit ([`Limits::max_turns`]): a stop left out must not be
+    /// one that would have reached it.
+    max_turns: u64,
 }
 
 /// The Node 20 loop with its unknown timings. `C`: the host's callbacks; `K`: the chooser.
@@ -153,7 +163,11 @@ pub fn node20<C: Clone + Display + Hash + Interchangeable, K: Chooser>(
     profile: NodeProfile,
     chooser: K,
 ) -> Node20<C, K> {
-    Scheduler::with_timing(pool_size, module, limits, ChooserClock::new(chooser)).with_node(profile)
+    let clock = ChooserClock {
+        max_turns: limits.max_turns,
+        ..ChooserClock::new(chooser)
+    };
+    Scheduler::with_timing(pool_size, module, limits, clock).with_node(profile)
 }
 
 impl<K> ChooserClock<K> {
@@ -168,6 +182,7 @@ impl<K> ChooserClock<K> {
             chooser,
             open: None,
             stretches: Vec::new(),
+            max_turns: 0,
         }
     }
 }
@@ -257,7 +272,8 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         let earlier = s.pool.take_before(entry);
         let mut ready = self.order_groups(s, earlier);
         let group = s.pool.take_at(entry);
-        ready.extend(self.ordered_subset(s, group, Ready::Any));
+        let now = self.ordered_subset(s, group, Ready::Any, &ready);
+        ready.extend(now);
         if ready.is_empty() && may_block(s) {
             ready = self.block(s);
         }
@@ -328,7 +344,8 @@ impl<K: Chooser> ChooserClock<K> {
         let earlier = s.pool.take_before(wake);
         let mut ready = self.order_groups(s, earlier);
         let must = if handle == Some(wake) { Ready::Any } else { Ready::AtLeastOne };
-        ready.extend(self.ordered_subset(s, group, must));
+        let now = self.ordered_subset(s, group, must, &ready);
+        ready.extend(now);
         ready
     }
 
@@ -341,14 +358,15 @@ impl<K: Chooser> ChooserClock<K> {
             while rest.front().is_some_and(|c| c.ready == group[0].ready) {
                 group.push(rest.pop_front().expect("peeked"));
             }
-            let ordered = self.ordered_subset(s, group, Ready::All);
+            let ordered = self.ordered_subset(s, group, Ready::All, &[]);
             out.extend(ordered);
         }
         out
     }
 
     /// Chooses which of `group` (all of one tick) are ready, and in which
-    /// order; the others are put back.
+    /// order; the others are put back. `before`: the completions this poll
+    /// phase takes ahead of them.
     ///
     /// A pool job of 0 ticks completes only when a thread was free for it
     /// ([`may_complete_next`]).
@@ -357,10 +375,11 @@ impl<K: Chooser> ChooserClock<K> {
         s: &mut LoopState<C>,
         mut group: Vec<Completion<C>>,
         ready: Ready,
+        before: &[Completion<C>],
     ) -> Vec<Completion<C>> {
         let mut out = Vec::new();
         while !group.is_empty() {
-            let can_stop = match ready {
+            let mut can_stop = match ready {
                 Ready::All => false,
                 Ready::Any => true,
                 Ready::AtLeastOne => !out.is_empty(),
@@ -368,6 +387,9 @@ impl<K: Chooser> ChooserClock<K> {
             let mut next: Vec<usize> = (0..group.len()).filter(|&i| may_complete_next(&group, i)).collect();
             drop_twins(&group, &mut next);
             self.reduce_by_symmetry(&group, &mut next);
+            if can_stop && !next.is_empty() && self.chooser.drops_idle_stops() && self.stop_changes_nothing(s, before, &out, &group) {
+                can_stop = false;
+            }
             let n = next.len() + usize::from(can_stop);
             if n == 1 {
                 out.push(group.remove(next[0]));
@@ -385,6 +407,30 @@ impl<K: Chooser> ChooserClock<K> {
         }
         s.pool.put_back(group);
         out
+    }
+}
+
+impl<K: Chooser> ChooserClock<K> {
+    /// Whether stopping here, leaving the rest of `group` for later polls,
+    /// prints the same lines as taking them now (docs/orders.md "Idle
+    /// stops"): every completion this poll takes (`before`, `out`) and
+    /// leaves (`group`) only logs
+    /// ([`Interchangeable::pure`]), nothing waits outside the pool
+    /// ([`LoopState::only_pool_waits`]), no pool job or `io` is outstanding
+    /// beyond them, and the turns the stops could add (one a completion left)
+    /// stay under the turn limit. Then nothing can run between two polls,
+    /// and the lines come out in the orders the polls offer either way.
+    fn stop_changes_nothing<C: Interchangeable>(
+        &self,
+        s: &LoopState<C>,
+        before: &[Completion<C>],
+        out: &[Completion<C>],
+        group: &[Completion<C>],
+    ) -> bool {
+        s.pool.outstanding() == 0
+            && s.only_pool_waits()
+            && s.turn.saturating_add(group.len() as u64 + 2) < self.max_turns
+            && before.iter().chain(out).chain(group).all(|c| c.cb.pure().is_some())
     }
 }
 

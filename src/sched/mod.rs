@@ -394,6 +394,22 @@ impl<C> LoopState<C> {
         self.pool.advance(self.now, &mut self.seq, &mut self.pool_log);
     }
 
+    /// Whether nothing waits outside the pool: no timer armed, no callback in
+    /// the nextTick, microtask, pending, check or close queue, none taken
+    /// and not yet run, no main module still to run.
+    pub(crate) fn only_pool_waits(&self) -> bool {
+        self.timers.live() == 0
+            && self.timers.handle_due().is_none()
+            && self.next_ticks.is_empty()
+            && self.microtasks.is_empty()
+            && self.pending.is_empty()
+            && self.taken.is_empty()
+            && self.poll_taken.is_empty()
+            && self.check.is_empty()
+            && self.close.is_empty()
+            && self.main.is_none()
+    }
+
     /// Feeds the queues' callbacks (pending, check, close, the main module's
     /// presence) to `h`, for a search that tells equal states apart.
     pub(crate) fn hash_queues<H: std::hash::Hasher>(&self, h: &mut H)
