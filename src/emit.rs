@@ -84,7 +84,11 @@ struct Limit {
 /// The Node.js program for a checked file.
 ///
 /// # Errors
-/// The file's timers that Node cannot run at `opts.scale` ([`scale_problems`]).
+/// The file's timers that Node cannot run at `opts.scale` ([`scale_problems`]);
+/// or, when loopsim's run stops at a limit other than the turn and callback
+/// limits (log lines, waiting callbacks, promises, call depth, the clock…),
+/// a `loop::emit-limit` problem where it stops: the program keeps only
+/// those two, and would go on.
 pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<Problem>> {
     let problems = scale_problems(file, opts.scale);
     if !problems.is_empty() {
@@ -95,11 +99,21 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<P
     // A file loopsim stops at a limit never ends by itself: the program counts callbacks too.
     let opts_run = interp::resolve_limits(file, run_options());
     let limit = match interp::run(file, src, "", opts_run).ending {
-        Ending::Limit(hit) => Some(Limit {
+        // (A clock past 2^53 - 1 ticks: `verify` refuses its length, `verify-too-long`.)
+        Ending::Limit(hit) if matches!(hit.limit, LimitKind::Turns | LimitKind::Callbacks | LimitKind::Clock) => Some(Limit {
             kind: hit.limit,
             tick: hit.tick,
             max_callbacks: opts_run.limits.max_callbacks,
         }),
+        // The other limits bound loopsim's memory and stack, not Node's: a
+        // program of this file would go on (or eat the machine's memory).
+        Ending::Limit(hit) => {
+            return Err(vec![Diag::EmitLimit {
+                limit: hit.limit,
+                max: hit.max,
+            }
+            .at(hit.span)])
+        }
         Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
     let mut gen = Gen {

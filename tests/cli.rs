@@ -399,6 +399,17 @@ fn verify_without_node(files: &[(&str, &str)]) -> Output {
 }
 
 #[test]
+fn verify_refuses_a_file_stopped_at_a_limit_the_program_does_not_keep() {
+    // Before: its program printed 2,000,000 lines and was killed as hung
+    // after 20 s of each run (found by the fresh-clone check).
+    let o = verify_without_node(&[("lines.loop", "repeat 2 { repeat 2000000 { log \"x\" } }\n")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "", "nothing ran");
+    assert!(stderr(&o).contains("loop::emit-limit"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("node"), "refused before looking for node: {}", stderr(&o));
+}
+
+#[test]
 fn verify_refuses_a_file_whose_run_would_never_end_before_running_anything() {
     // Before: verify ran this program, whose busy loop never ends, and hung.
     let o = verify_without_node(&[("huge.loop", HUGE_WORK)]);

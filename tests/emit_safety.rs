@@ -139,6 +139,53 @@ fn emit_js(args: &[&str], src: &str) -> (Option<i32>, String, String) {
     (out.status.code(), String::from_utf8(out.stdout).unwrap(), stderr)
 }
 
+/// A run loopsim stops at a limit the program does not keep (log lines,
+/// waiting callbacks, promises, call depth) is refused: the program would
+/// go on for ever or fill the memory (found by the fresh-clone check). The
+/// turn and callback limits the program keeps: those files still emit.
+#[test]
+fn runs_stopped_at_a_limit_the_program_does_not_keep_are_refused() {
+    for (src, reached, at) in [
+        (
+            "repeat 18446744073709551615 { log \"x\" }\n",
+            "2,000,000 log lines (the most a trace holds)",
+            ":1:31]",
+        ),
+        (
+            "repeat 100000000 { timeout 1 }\n",
+            "more than 5,000,000 waiting callbacks (the most a run holds)",
+            ":1:20]",
+        ),
+        (
+            "repeat 1000000 { chain resolved .then \"a\" .then \"b\" }\n",
+            "more than 250,000 promises, reactions or scopes (the most a run holds)",
+            ":1:33]",
+        ),
+        (
+            "async f {\n  log \"f\"\n  await call f\n}\ncall f\n",
+            "200 nested calls of async functions, executors and handlers",
+            ":3:9]",
+        ),
+    ] {
+        let (code, stdout, stderr) = emit_js(&[], src);
+        assert_eq!(code, Some(2), "{src}: {stderr}");
+        assert_eq!(stdout, "", "{src}");
+        assert!(stderr.contains("loop::emit-limit"), "{src}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "loopsim stops this run at {reached}, a limit the emitted program does not keep (Node would not stop there)"
+            )),
+            "{src}: {stderr}"
+        );
+        assert!(stderr.contains(at), "{src}: at {at}: {stderr}");
+        assert!(stderr.contains("only at the turn and callback limits"), "{src}: {stderr}");
+    }
+    // An endless `again` chain stops at the callback limit: the program counts callbacks too.
+    let (code, stdout, stderr) = emit_js(&[], "immediate \"s\" { log \"s\" again }\n");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("stop("), "{stdout}");
+}
+
 #[test]
 fn timers_node_would_clamp_at_this_scale_are_refused() {
     // 200 000 000 ticks × 20 ms = 4e9 ms: Node would run it after 1 ms.

@@ -85,6 +85,9 @@ pub enum Code {
     Scale,
     /// `verify`: a run that would last too long in real time.
     VerifyTooLong,
+    /// `emit-js`, `verify`: a run loopsim stops at a limit the emitted
+    /// program does not keep.
+    EmitLimit,
     /// A promise or async function name used where none of that name is in scope.
     Undeclared,
     /// A name declared twice in one block.
@@ -384,6 +387,10 @@ pub enum Diag {
         fits: u64,
         max_ms: u64,
     },
+    /// `emit-js`, `verify`: loopsim's run stops at the `limit` of `max`,
+    /// which the emitted program does not keep (it keeps the turn and
+    /// callback limits only).
+    EmitLimit { limit: LimitKind, max: u64 },
 }
 
 impl Diag {
@@ -451,6 +458,7 @@ impl Diag {
             Race { .. } => Code::Race,
             Scale { .. } => Code::Scale,
             VerifyTooLong { .. } => Code::VerifyTooLong,
+            EmitLimit { .. } => Code::EmitLimit,
         }
     }
 
@@ -570,6 +578,10 @@ impl Diag {
             VerifyTooLong { run, max, scale, .. } => format!(
                 "one run of this file would last {run} of real time at {scale} ms per tick; `verify` runs files that last at most {max}"
             ),
+            EmitLimit { limit, max } => format!(
+                "loopsim stops this run at {}, a limit the emitted program does not keep (Node would not stop there)",
+                limit_reached(*limit, *max)
+            ),
         }
     }
 
@@ -662,6 +674,7 @@ impl Diag {
             Race { .. } => "the seed model prints this here".into(),
             Scale { scale, ticks, .. } => format!("{ticks} ticks × {scale} ms"),
             VerifyTooLong { label, .. } => label.clone(),
+            EmitLimit { .. } => "loopsim's run stops here".into(),
         }
     }
 
@@ -867,6 +880,17 @@ impl Diag {
                     )
                 }
             }
+            EmitLimit { limit, .. } => match limit {
+                LimitKind::CallDepth => {
+                    "the program stops where loopsim does only at the turn and callback limits: stop the recursion, so that loopsim's run ends by itself".into()
+                }
+                LimitKind::Clock => {
+                    "the program stops where loopsim does only at the turn and callback limits: make the `work`, `after` or job ticks smaller, so that loopsim's run ends by itself".into()
+                }
+                _ => {
+                    "the program stops where loopsim does only at the turn and callback limits: make the scenario smaller (a lower `repeat` count, fewer statements), so that loopsim's run ends by itself".into()
+                }
+            },
         })
     }
 
@@ -956,6 +980,22 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'st
             format!("the run does not end (last callback in {phase})"),
             "scheduled the last callback",
         ),
+    }
+}
+
+/// What a run stopped by `limit` (of `max`) reached: "2,000,000 log lines".
+fn limit_reached(limit: LimitKind, max: u64) -> String {
+    let n = crate::render::thousands(max);
+    match limit {
+        LimitKind::Turns => format!("{n} turns"),
+        LimitKind::Callbacks => format!("{n} callbacks or statements"),
+        LimitKind::Output => format!("{n} log lines (the most a trace holds)"),
+        LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", max >> 20),
+        LimitKind::Waiting => format!("more than {n} waiting callbacks (the most a run holds)"),
+        LimitKind::LabelBytes => format!("{} MiB of labels (the most a run holds)", max >> 20),
+        LimitKind::Promises => format!("more than {n} promises, reactions or scopes (the most a run holds)"),
+        LimitKind::CallDepth => format!("{max} nested calls of async functions, executors and handlers"),
+        LimitKind::Clock => format!("{n} ticks on the clock"),
     }
 }
 
