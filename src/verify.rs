@@ -303,20 +303,57 @@ pub fn default_jobs() -> usize {
 /// # Errors
 /// A message for the user when `node` is not on `PATH` or does not run.
 pub fn node_version() -> Result<String, String> {
-    match Command::new("node").arg("--version").stdin(Stdio::null()).output() {
-        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
-        Ok(o) => Err(format!(
-            "`node --version` failed ({}): {}",
-            o.status,
-            String::from_utf8_lossy(&o.stderr).trim()
-        )),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(
+    // Its output in files, and a process group killed after the time limit:
+    // a `node` on PATH that never answers must not hang verify.
+    let (Ok(out), Ok(err)) = (tempfile::tempfile(), tempfile::tempfile()) else {
+        return Err("cannot create a temporary file for the output of `node --version`".into());
+    };
+    let (Ok(out_w), Ok(err_w)) = (out.try_clone(), err.try_clone()) else {
+        return Err("cannot create a temporary file for the output of `node --version`".into());
+    };
+    let mut command = Command::new("node");
+    command.arg("--version").stdin(Stdio::null()).stdout(out_w).stderr(err_w);
+    let group = match live::Group::spawn(&mut command) {
+        Ok(g) => g,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(
             "`node` was not found on PATH: `verify` runs each file's program with real Node.js (v20); install Node.js or put it on PATH"
                 .into(),
         ),
-        Err(e) => Err(format!("cannot run `node`: {e}")),
+        Err(e) => return Err(format!("cannot run `node`: {e}")),
+    };
+    let start = Instant::now();
+    loop {
+        match group.exited() {
+            Ok(true) => break,
+            Ok(false) if start.elapsed() >= VERSION_TIME_LIMIT => {
+                drop(group); // kills it
+                return Err(format!(
+                    "`node --version` did not answer within {} s (killed): is the `node` on PATH Node.js?",
+                    VERSION_TIME_LIMIT.as_secs()
+                ));
+            }
+            Ok(false) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("cannot wait for `node --version`: {e}")),
+        }
+    }
+    let status = group.finish().map_err(|e| format!("cannot wait for `node --version`: {e}"))?;
+    let read = |mut f: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut text = Vec::new();
+        let _ = f.seek(std::io::SeekFrom::Start(0));
+        let _ = f.take(64 * 1024).read_to_end(&mut text);
+        String::from_utf8_lossy(&text).trim().to_string()
+    };
+    if status.success() {
+        Ok(read(out))
+    } else {
+        Err(format!("`node --version` failed ({status}): {}", read(err)))
     }
 }
+
+/// How long `node --version` may take ([`node_version`]): Node answers in
+/// well under a second; more means the `node` on PATH is not Node.js, or hangs.
+pub const VERSION_TIME_LIMIT: Duration = Duration::from_secs(5);
 
 /// How one run ended.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

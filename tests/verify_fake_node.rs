@@ -58,6 +58,33 @@ fn verify_without_node_is_a_clear_error() {
     assert!(stderr.contains("`node` was not found on PATH"), "{stderr}");
 }
 
+/// A `node` on PATH that never answers `--version` is killed after 5 s, not
+/// waited for (before: verify hung; found by the fresh-clone check).
+#[test]
+fn verify_with_a_node_that_hangs_at_its_version_is_a_clear_error() {
+    let s = Scratch::new("hung-version", TWO_LINES, None);
+    let path = s.dir.join("bin").join("node");
+    // (PATH holds only the fake: `sleep` by its full path.)
+    let sleep = ["/bin/sleep", "/usr/bin/sleep"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("sleep(1)");
+    std::fs::write(&path, format!("#!/bin/sh\nexec {sleep} 1000\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = s.verify(&["--runs", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`node --version` did not answer within 5 s (killed): is the `node` on PATH Node.js?"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing ran");
+}
+
 #[test]
 fn verify_accepts_the_orders_loopsim_allows() {
     let s = Scratch::new("allowed", TWO_LINES, Some("echo first; echo second"));
