@@ -186,11 +186,11 @@ struct RunArgs {
     pool: Option<u64>,
     /// Stop a run after this many turns of the loop [default: 1000000, raised
     /// to let every bounded statement of the file run]
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     max_turns: Option<u64>,
     /// Stop a run after this many callbacks, and ten times as many statements
     /// [default: 5000000, raised likewise, up to 10000000]
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     max_callbacks: Option<u64>,
     /// Skip the search for other orders Node could print (no race warnings).
     #[arg(long)]
@@ -368,6 +368,19 @@ pub fn request(request: &Request, host: &dyn Host) -> u8 {
 }
 
 /// Runs a parsed command line.
+/// A count or limit given as a flag's value: a whole number, 0 or more, that
+/// fits 64 bits (clap's own message for `-1` or `1.5` is "invalid digit
+/// found in string").
+fn whole_number(arg: &str) -> Result<u64, String> {
+    arg.parse::<u64>().map_err(|_| {
+        if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
+            format!("{arg} is more than {} (the most a count holds)", u64::MAX)
+        } else {
+            "expected a whole number, 0 or more (digits only)".to_string()
+        }
+    })
+}
+
 /// A FILE argument: `-` is standard input, read as `/dev/stdin` (a pipe or a
 /// redirected file, with the same size cap as any file; a terminal is refused
 /// as a device, so loopsim never waits for keys).

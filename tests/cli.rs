@@ -137,6 +137,21 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
         assert!(err.contains(&format!("invalid value '{value}' for '{flag}")), "{flag}: {err}");
         assert!(!err.contains("use '--"), "{flag}: {err}");
     }
+    // The limits say what they take (clap's own words were "invalid digit found in string").
+    for (value, why) in [
+        ("-1", "expected a whole number, 0 or more (digits only)"),
+        ("1.5", "expected a whole number, 0 or more (digits only)"),
+        (
+            "99999999999999999999",
+            "99999999999999999999 is more than 18446744073709551615 (the most a count holds)",
+        ),
+    ] {
+        for flag in ["--max-turns", "--max-callbacks"] {
+            let o = loopsim(&["run", flag, value, "ok.loop"], Some(("ok.loop", "log \"a\"\n")));
+            assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+            assert!(stderr(&o).contains(why), "{flag} {value}: {}", stderr(&o));
+        }
+    }
 }
 
 #[test]
