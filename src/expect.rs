@@ -105,6 +105,7 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
             line: expect.lines.len() + 1,
             actual: actual(event, text),
             remaining: logs.len() - expect.lines.len(),
+            limit: limit_queue(trace).map(|q| q.name()),
         }
         .at(end));
     }

@@ -677,3 +677,28 @@ fn a_failed_write_to_standard_output_exits_74() {
         }
     }
 }
+
+/// A prediction of the first lines of an endless chain that logs: the help
+/// says a limit stopped the run and what `limit QUEUE` predicts, not "add
+/// the remaining 1000000 line(s)" (found by the fresh-clone check).
+#[test]
+fn a_prediction_of_an_endless_chain_that_logs_is_told_how_it_ends() {
+    let src = "immediate \"s\" { log \"s\" again }\n\nexpect {\n  \"s\"\n}\n";
+    let o = loopsim(&["check", "e.loop"], Some(("e.loop", src)));
+    // (3: a limit the prediction does not name stopped the run.)
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o).replace(['\n', ' '], "");
+    let want = "the run never ends: it printed 1,000,000 more line(s) before a limit stopped it. `limit check` predicts that stop after the lines above it";
+    assert!(err.contains(&want.replace(' ', "")), "{}", stderr(&o));
+    assert!(!err.contains("addtheremaining"), "{}", stderr(&o));
+    // A run that ends keeps the plain help.
+    let o = loopsim(
+        &["check", "f.loop"],
+        Some(("f.loop", "log \"a\"\nlog \"b\"\n\nexpect {\n  \"a\"\n}\n")),
+    );
+    assert!(
+        stderr(&o).contains("add the remaining 1 line(s) to the expect block"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -332,7 +332,13 @@ pub enum Diag {
     },
     /// The run printed more than predicted: `actual` the next log line,
     /// `remaining` the lines not predicted.
-    PrintedMore { line: usize, actual: String, remaining: usize },
+    /// `limit`: the queue of the limit that stopped the run, if one did.
+    PrintedMore {
+        line: usize,
+        actual: String,
+        remaining: usize,
+        limit: Option<&'static str>,
+    },
     /// An expect line never printed: `how` the run ended, after `printed` lines.
     NeverPrinted { how: String, printed: usize },
     /// `limit want` predicted, `got` stopped the run.
@@ -849,7 +855,11 @@ impl Diag {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
                 None => format!("the run printed {printed} log line(s); `loopsim run --explain` shows why each ran where it did"),
             },
-            PrintedMore { remaining, .. } => format!("add the remaining {remaining} line(s) to the expect block"),
+            PrintedMore { remaining, limit: None, .. } => format!("add the remaining {remaining} line(s) to the expect block"),
+            PrintedMore { remaining, limit: Some(queue), .. } => format!(
+                "the run never ends: it printed {} more line(s) before a limit stopped it. `limit {queue}` predicts that stop after the lines above it, all of them: bound the chain with `times N`, or let it log nothing",
+                crate::render::thousands(*remaining as u64)
+            ),
             NeverPrinted { .. } => "delete this line and those after it, or change the program so that it runs".into(),
             WrongLimit { got, .. } => format!("write `limit {got}`"),
             LimitNotHit => "delete the `limit` line: every callback ran".into(),
