@@ -129,7 +129,8 @@ enum Command {
     /// Check every `.loop` file with an `expect` block under PATHs (default `.`).
     #[command(after_help = EXIT_CODES)]
     Test {
-        /// Folders (walked) and .loop files.
+        /// Folders (walked) and .loop files (`-` reads standard input).
+        #[arg(value_parser = file_arg)]
         paths: Vec<PathBuf>,
         #[command(flatten)]
         run: RunArgs,

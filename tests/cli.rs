@@ -633,6 +633,9 @@ fn a_dash_reads_the_file_from_standard_input() {
     let out = piped(&["check", "-"], "log \"a\"\nexpect {\n  \"b\"\n}\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("/dev/stdin"), "{}", stderr(&out));
+    let out = piped(&["test", "-"], "log \"a\"\nexpect {\n  \"a\"\n}\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "PASS  /dev/stdin (1 line)\n1 passed, 0 failed\n");
     let out = piped(&["emit-js", "-"], "log \"a`${x}\"\n");
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains(r#""a`${x}""#), "{}", stdout(&out));
