@@ -30,7 +30,8 @@ Exit codes:
      was cut short by its bounds (--orders-time-limit, orders, schedules,
      statements, memory) in run --all-orders, or in check and test when the
      search behind a failed prediction or an `expect … or …` was cut short
-  74 standard output could not be written (a full disk, a failing device)";
+  74 standard output could not be written (a full disk, a failing device)
+With several files (check, test), the highest code of them all.";
 
 /// `verify`'s exit codes (in `--help` of every build; the command itself is
 /// in the native binary only).
@@ -38,8 +39,9 @@ const EMIT_JS_EXIT_CODES: &str = "\
 Exit codes:
   0  the program was printed
   2  the input is invalid (syntax or check errors, unreadable file, a timer whose
-     delay at --scale is above Node's maximum), or, in the npm package, emit-js
-     is not there
+     delay at --scale is above Node's maximum, a run loopsim stops at a limit
+     the program does not keep: log lines, callbacks waiting, promises, nested
+     async calls), or, in the npm package, emit-js is not there
   74 standard output could not be written (a full disk, a failing device)";
 
 pub const VERIFY_EXIT_CODES: &str = "\
@@ -49,7 +51,8 @@ Exit codes:
        at its time limit: 2 x the file's run at --scale, plus 20 s)
   2    the input is invalid (syntax or check errors, unreadable file, a timer whose
        delay at --scale is above Node's maximum, a run that would last over 10
-       minutes at this --scale), or `node` is missing
+       minutes at this --scale or that loopsim stops at a limit the program does
+       not keep), or `node` is missing or does not answer `node --version`
   74   standard output could not be written (a full disk, a failing device)
   130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP. Running `node`
        processes (their whole process groups) are killed and the temporary

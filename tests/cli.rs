@@ -705,3 +705,27 @@ fn a_prediction_of_an_endless_chain_that_logs_is_told_how_it_ends() {
         stderr(&o)
     );
 }
+
+/// Several files: the exit code is the highest of theirs (documented in
+/// `--help` and the README): a limit (3) beside an invalid file (2) is 3,
+/// an invalid file beside a failed prediction (1) is 2.
+#[test]
+fn several_files_exit_with_the_highest_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write("a-invalid.loop", "timeout\n");
+    write("b-limit.loop", "immediate \"s\" { again }\nexpect {\n}\n");
+    write("c-wrong.loop", "log \"a\"\nexpect {\n  \"b\"\n}\n");
+    let test = |names: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .arg("test")
+            .args(names.iter().map(|n| dir.path().join(n)))
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(test(&["a-invalid.loop", "b-limit.loop", "c-wrong.loop"]), Some(3));
+    assert_eq!(test(&["a-invalid.loop", "c-wrong.loop"]), Some(2));
+    assert_eq!(test(&["c-wrong.loop"]), Some(1));
+}
