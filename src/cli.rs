@@ -20,30 +20,35 @@ pub(crate) mod host;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  success: the run ended (run), every prediction held (check, test); a race
-     check cut short by its bounds only adds a note
-  1  a prediction failed, or there was none to check
-  2  the input is invalid (syntax or check errors, unreadable file)
-  3  a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines,
-     log bytes and callbacks waiting at once), in run, run --all-orders, check
-     and test (unless the prediction names that limit); or a search for orders
-     was cut short by its bounds (--orders-time-limit, orders, schedules,
-     statements, memory) in run --all-orders, or in check and test when the
-     search behind a failed prediction or an `expect … or …` was cut short
-  74 standard output could not be written (a full disk, a failing device)
+  0    success: the run ended (run), every prediction held (check, test); a
+       race check cut short by its bounds only adds a note
+  1    a prediction failed, or there was none to check
+  2    the input is invalid (syntax or check errors, unreadable file)
+  3    a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines,
+       log bytes and callbacks waiting at once), in run, run --all-orders, check
+       and test (unless the prediction names that limit); or a search for orders
+       was cut short by its bounds (--orders-time-limit, orders, schedules,
+       statements, memory) in run --all-orders, or in check and test when the
+       search behind a failed prediction or an `expect … or …` was cut short
+  74   standard output could not be written (a full disk, a failing device)
+  141  standard output was a pipe that closed early (`| head`): the rest is
+       dropped, silently
 With several files (check, test), the highest code of them all.";
+
+/// `emit-js`'s exit codes.
+const EMIT_JS_EXIT_CODES: &str = "\
+Exit codes:
+  0    the program was printed
+  2    the input is invalid (syntax or check errors, unreadable file, a timer
+       whose delay at --scale is above Node's maximum, a run loopsim stops at a
+       limit the program does not keep: log lines, callbacks waiting, promises,
+       nested async calls), or, in the npm package, emit-js is not there
+  74   standard output could not be written (a full disk, a failing device)
+  141  standard output was a pipe that closed early (`| head`): the rest is
+       dropped, silently";
 
 /// `verify`'s exit codes (in `--help` of every build; the command itself is
 /// in the native binary only).
-const EMIT_JS_EXIT_CODES: &str = "\
-Exit codes:
-  0  the program was printed
-  2  the input is invalid (syntax or check errors, unreadable file, a timer whose
-     delay at --scale is above Node's maximum, a run loopsim stops at a limit
-     the program does not keep: log lines, callbacks waiting, promises, nested
-     async calls), or, in the npm package, emit-js is not there
-  74 standard output could not be written (a full disk, a failing device)";
-
 pub const VERIFY_EXIT_CODES: &str = "\
 Exit codes:
   0    every order real Node printed is one loopsim allows
@@ -56,7 +61,9 @@ Exit codes:
   74   standard output could not be written (a full disk, a failing device)
   130  stopped by Ctrl-C (SIGINT); 143 by SIGTERM, 129 by SIGHUP. Running `node`
        processes (their whole process groups) are killed and the temporary
-       folders removed first";
+       folders removed first
+  141  standard output was a pipe that closed early (`| head`): the rest is
+       dropped, silently";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -294,14 +301,16 @@ where
     };
     if let Some(conflict) = conflict(&cli.command) {
         use clap::CommandFactory;
-        let name = if matches!(cli.command, Command::Check { .. }) {
-            "check"
-        } else {
-            "run"
+        let name = match cli.command {
+            Command::Run { .. } => "run",
+            Command::Check { .. } => "check",
+            Command::Test { .. } => "test",
+            Command::EmitJs { .. } => "emit-js",
+            Command::Verify { .. } => "verify",
         };
         let mut command = Cli::command();
         command.build();
-        let sub = command.find_subcommand_mut(name).expect("run and check are subcommands");
+        let sub = command.find_subcommand_mut(name).expect("every Command is a subcommand");
         return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict));
     }
     execute(&cli, host)
@@ -371,7 +380,6 @@ pub fn request(request: &Request, host: &dyn Host) -> u8 {
     )
 }
 
-/// Runs a parsed command line.
 /// A count or limit given as a flag's value: a whole number, 0 or more, that
 /// fits 64 bits (clap's own message for `-1` or `1.5` is "invalid digit
 /// found in string").
@@ -389,9 +397,13 @@ fn whole_number(arg: &str) -> Result<u64, String> {
 /// redirected file, with the same size cap as any file; a terminal is refused
 /// as a device, so loopsim never waits for keys).
 fn file_arg(arg: &str) -> Result<PathBuf, std::convert::Infallible> {
-    Ok(PathBuf::from(if arg == "-" { "/dev/stdin" } else { arg }))
+    Ok(PathBuf::from(if arg == "-" { STDIN } else { arg }))
 }
 
+/// The file standard input is read as (`-`).
+const STDIN: &str = "/dev/stdin";
+
+/// Runs a parsed command line.
 fn execute(cli: &Cli, host: &dyn Host) -> u8 {
     let out = Output::new(cli.color, host);
     let code = match &cli.command {
@@ -427,6 +439,13 @@ pub const ALL_ORDERS_NODE_10: &str =
 /// A combination of flags that cannot work together, which clap's own
 /// `conflicts_with` cannot say (it depends on values): refused, exit 2.
 fn conflict(command: &Command) -> Option<&'static str> {
+    let files = match command {
+        Command::Check { files, .. } | Command::Verify { files, .. } | Command::Test { paths: files, .. } => &files[..],
+        _ => &[],
+    };
+    if files.iter().filter(|f| *f == Path::new(STDIN)).count() > 1 {
+        return Some("standard input (`-`) can be read only once: name it once, or save it to a file and name that");
+    }
     if let Command::Check { explain: true, .. } = command {
         return Some("check has no --explain: a failed prediction always says why the line ran there, and `loopsim run --explain FILE` explains every line");
     }
@@ -537,7 +556,7 @@ impl<'h> Output<'h> {
                 let kind = self.host.kind(path, true);
                 let hint = if kind.as_ref().is_ok_and(|k| *k == Kind::Dir) {
                     " (for a folder, use `loopsim test FOLDER`)"
-                } else if path == Path::new("/dev/stdin") && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
+                } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
                     " (standard input is a terminal or a device: pipe the file in, `… - < FILE`)"
                 } else {
                     ""

@@ -195,7 +195,8 @@ fn check_without_expect_says_so_and_does_not_pass() {
 fn help_documents_exit_codes_and_examples() {
     let o = loopsim(&["--help"], None);
     let out = stdout(&o);
-    assert!(out.contains("Exit codes:") && out.contains("3  a run hit a limit"), "{out}");
+    assert!(out.contains("Exit codes:") && out.contains("3    a run hit a limit"), "{out}");
+    assert!(out.contains("141  standard output was a pipe that closed early"), "{out}");
     assert!(out.contains("loopsim run examples/"), "{out}");
 }
 
@@ -605,7 +606,7 @@ fn an_undecided_prediction_names_the_bound_that_stopped_the_search() {
 
 /// `-` as FILE reads standard input (as `/dev/stdin`: a pipe or a redirected
 /// file), for `run`, `check` and `emit-js`; a terminal or device there is
-/// refused with exit 2 and a hint, never waited on.
+/// refused with exit 2 and a hint, never waited on; named twice, refused.
 #[test]
 #[cfg(unix)]
 fn a_dash_reads_the_file_from_standard_input() {
@@ -639,6 +640,18 @@ fn a_dash_reads_the_file_from_standard_input() {
     let out = piped(&["emit-js", "-"], "log \"a`${x}\"\n");
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains(r#""a`${x}""#), "{}", stdout(&out));
+    // Standard input can be read once: `-` twice is a usage error, not an
+    // empty second file (check, test and verify take several).
+    for args in [&["check", "-", "-"][..], &["test", "-", "examples", "-"], &["verify", "-", "-"]] {
+        let out = piped(args, "log \"a\"\nexpect {\n  \"a\"\n}\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("standard input (`-`) can be read only once"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
     // /dev/null is a device: refused at once.
     let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
         .args(["--color", "never", "run", "-"])
@@ -728,4 +741,33 @@ fn several_files_exit_with_the_highest_code() {
     assert_eq!(test(&["a-invalid.loop", "b-limit.loop", "c-wrong.loop"]), Some(3));
     assert_eq!(test(&["a-invalid.loop", "c-wrong.loop"]), Some(2));
     assert_eq!(test(&["c-wrong.loop"]), Some(1));
+}
+
+/// A search cut short states the races of the orders it found, and says so:
+/// a longer search may join or widen them (eight jobs of one tick, each
+/// setting an immediate: 853 orders in all, where the first 20 schedules see
+/// two groups of four).
+#[test]
+fn a_partial_answer_says_its_races_are_those_found_so_far() {
+    let src: String = (1..=8).map(|n| format!("submit \"j{n}\" 1 {{ immediate \"i{n}\" }}\n")).collect();
+    let o = loopsim(
+        &["--color", "never", "run", "--all-orders", "--max-schedules", "20", "r8.loop"],
+        Some(("r8.loop", &src)),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "at least 11 orders Node 26 can print (search cut short after 20 schedules: the orders listed are a partial answer). \
+             The races among the orders found so far:\n  1. \u{201c}i1\u{201d}, \u{201c}i2\u{201d}, \u{201c}i3\u{201d} and \u{201c}i4\u{201d} come in 5 orders"
+        ),
+        "{out}"
+    );
+    // Complete, the heading is plain.
+    let o = loopsim(
+        &["--color", "never", "run", "--all-orders", "p.loop"],
+        Some(("p.loop", "timeout 0 \"t\"\nimmediate \"i\"\n")),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("2 orders Node 26 can print. The races:\n"), "{}", stdout(&o));
 }

@@ -28,7 +28,13 @@ pub fn text(orders: &Orders, list: bool) -> String {
         cut_note(orders)
     );
     if n > 1 && !orders.races.is_empty() {
-        let _ = writeln!(out, ". The races:");
+        // A partial answer's races are those of the orders found: a fuller
+        // search may join or widen them.
+        let _ = writeln!(
+            out,
+            ". The races{}:",
+            if orders.truncated { " among the orders found so far" } else { "" }
+        );
         for (i, race) in orders.races.iter().enumerate() {
             let _ = writeln!(out, "  {}. {}", i + 1, crate::term::escape(&race.statement));
         }
