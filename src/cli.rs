@@ -154,7 +154,7 @@ enum Command {
         file: PathBuf,
         /// Milliseconds per tick; 0 takes no time at all (every delay, job and
         /// `work` becomes 0 ms: for benchmarks, not for orders)
-        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, allow_negative_numbers = true, value_parser = whole_in::<0, 60_000>)]
         scale: u64,
     },
     /// Run each FILE's emitted program with real `node`, RUNS times, and check
@@ -169,7 +169,7 @@ enum Command {
         runs: u32,
         /// Milliseconds per tick; 0 takes no time at all (every delay, job and
         /// `work` becomes 0 ms: for benchmarks, not for orders)
-        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, allow_negative_numbers = true, value_parser = whole_in::<0, 60_000>)]
         scale: u64,
         /// Runs at once [default: the number of cores, four times that for a
         /// program that mostly sleeps]
@@ -193,7 +193,7 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 struct RunArgs {
     /// Thread-pool size (1..=1024), instead of the file's `pool` directive.
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_in::<1, 1024>)]
     pool: Option<u64>,
     /// Stop a run after this many turns of the loop [default: 1000000, raised
     /// to let every bounded statement of the file run]
@@ -209,7 +209,7 @@ struct RunArgs {
     /// Stop a search for the orders Node can print after SECONDS (0: list
     /// the model's order only) [default: 10 for --all-orders and `expect … or
     /// …`, 2 for the race check of run, check and test]
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_in::<0, 86_400>)]
     orders_time_limit: Option<u64>,
     /// Whose rules to follow: 26 (the active LTS), 24, 22, 20, or 10 (the
     /// drain after a whole timer list or check phase) [default: the file's
@@ -391,6 +391,17 @@ fn whole_number(arg: &str) -> Result<u64, String> {
             "expected a whole number, 0 or more (digits only)".to_string()
         }
     })
+}
+
+/// A whole number from `LO` to `HI` given as a flag's value (a pool size,
+/// seconds, milliseconds per tick): clap's range check says "invalid digit
+/// found in string" for `-1`.
+fn whole_in<const LO: u64, const HI: u64>(arg: &str) -> Result<u64, String> {
+    match whole_number(arg) {
+        Ok(n) if (LO..=HI).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} is not in {LO}..={HI}")),
+        Err(_) => Err(format!("expected a whole number from {LO} to {HI} (digits only)")),
+    }
 }
 
 /// A FILE argument: `-` is standard input, read as `/dev/stdin` (a pipe or a

@@ -152,6 +152,27 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
             assert!(stderr(&o).contains(why), "{flag} {value}: {}", stderr(&o));
         }
     }
+    // So do the ranged ones.
+    for (args, why) in [
+        (&["run", "--pool", "-1"][..], "expected a whole number from 1 to 1024 (digits only)"),
+        (&["run", "--pool", "0"], "0 is not in 1..=1024"),
+        (&["run", "--pool", "2000"], "2000 is not in 1..=1024"),
+        (
+            &["run", "--orders-time-limit", "abc"],
+            "expected a whole number from 0 to 86400 (digits only)",
+        ),
+        (
+            &["emit-js", "--scale", "-1"],
+            "expected a whole number from 0 to 60000 (digits only)",
+        ),
+        (&["verify", "--scale", "60001"], "60001 is not in 0..=60000"),
+    ] {
+        let mut all = args.to_vec();
+        all.push("ok.loop");
+        let o = loopsim(&all, Some(("ok.loop", "log \"a\"\n")));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+    }
 }
 
 #[test]
