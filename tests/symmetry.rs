@@ -74,6 +74,10 @@ fn the_reduced_search_gives_the_full_searchs_orders_on_every_example() {
             assert!(o.lazily);
             assert_eq!(o.orders[0].logs.len(), 12);
             assert_eq!(o.count, 3_628_800);
+            // As many orders listed as the list holds, the model's first and not again.
+            assert_eq!(o.orders.len(), loopsim::orders::MAX_LISTED);
+            let distinct: std::collections::HashSet<_> = o.orders.iter().map(|x| &x.logs).collect();
+            assert_eq!(distinct.len(), loopsim::orders::MAX_LISTED);
             assert!(
                 o.races.iter().any(|r| r.kind == "anyOrder" && r.orders == 3_628_800),
                 "{:?}",

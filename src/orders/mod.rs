@@ -318,10 +318,13 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     let mut listed: HashSet<u64> = HashSet::new();
     listed.insert(symmetry::order_hash(&model, model_stopped));
     let mut room = bounds.max_bytes;
-    'list: for entry in &entries {
+    'list: for (i, entry) in entries.iter().enumerate() {
         let renamed = symmetry::orbit_timing(entry, src);
         let each = order_bytes(&entry.logs).max(1);
-        let fits = (room / each).min(MAX_LISTED - orders.len().min(MAX_LISTED));
+        // The orbit holding the model's order expands by one more: the model's
+        // copy is skipped below, as it is listed first already.
+        let again = usize::from(model_at == Some(i));
+        let fits = (room / each).min(MAX_LISTED - orders.len().min(MAX_LISTED)) + again;
         for (k, logs) in entry.expand(fits).into_iter().enumerate() {
             if orders.len() >= MAX_LISTED || room < each {
                 break 'list;
