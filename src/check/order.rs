@@ -63,13 +63,7 @@ pub fn after_ending(ending: Option<Spanned<ExpectEnding>>, span: Span) -> Option
 
 /// A line (at `span`) of an expect block after its `limit` line, if it has one.
 pub fn after_limit<T>(limit: Option<Spanned<T>>, span: Span) -> Option<Problem> {
-    let limit = limit?;
-    Some(
-        Diag::AfterLimit {
-            limit_at: limit.span.start(),
-        }
-        .at(span),
-    )
+    limit.map(|_| Diag::AfterLimit.at(span))
 }
 
 fn second_expect(span: Span) -> Problem {

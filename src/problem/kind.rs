@@ -197,7 +197,7 @@ pub enum Diag {
     /// A statement after the expect block.
     StatementAfterExpect,
     /// A line after a `limit` line (which is at byte `limit_at`).
-    AfterLimit { limit_at: usize },
+    AfterLimit,
     /// A directive (`text`, as written) after a statement.
     DirectiveOrder { text: String },
     /// The directive `name` given twice.
@@ -415,7 +415,7 @@ impl Diag {
             Javascript { .. } => Code::Javascript,
             UnknownName { .. } => Code::UnknownName,
             ExpectLine => Code::ExpectLine,
-            SecondExpect | StatementAfterExpect | AfterLimit { .. } => Code::Expect,
+            SecondExpect | StatementAfterExpect | AfterLimit => Code::Expect,
             DirectiveOrder { .. } => Code::DirectiveOrder,
             DirectiveTwice { .. } => Code::Directive,
             TooLong { .. } => Code::TooLong,
@@ -500,7 +500,7 @@ impl Diag {
             ExpectLine => "malformed expect line".into(),
             SecondExpect => "a file has at most one expect block".into(),
             StatementAfterExpect => "statements must come before the expect block".into(),
-            AfterLimit { .. } => "nothing can follow a `limit` line".into(),
+            AfterLimit => "nothing can follow a `limit` line".into(),
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
             TooLong { most } => format!("more than {most} tokens without a new statement"),
@@ -616,7 +616,7 @@ impl Diag {
             ExpectLine => "cannot read this line".into(),
             SecondExpect => "second expect block".into(),
             StatementAfterExpect => "after expect".into(),
-            AfterLimit { .. } => "after the limit".into(),
+            AfterLimit => "after the limit".into(),
             DirectiveOrder { .. } => "after a statement".into(),
             DirectiveTwice { .. } => "second one".into(),
             TooLong { .. } => "this statement goes on too long".into(),
@@ -732,7 +732,7 @@ impl Diag {
                 "merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`".into()
             }
             StatementAfterExpect => "move the expect block to the end of the file".into(),
-            AfterLimit { limit_at } => format!("the run stops at the limit (byte {limit_at}); move this line above it"),
+            AfterLimit => "the run stops at the `limit` line above this one: move this line before that one, or delete it".into(),
             DirectiveOrder { text } => {
                 let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 format!("move `{text}` to the top of the file, above the first statement")
@@ -758,7 +758,7 @@ impl Diag {
                 _ => format!("`{}` takes no number; for work inside it, write `work N` in its body", kind.name()),
             },
             NotANumber { .. } => "numbers are whole, non-negative ticks, e.g. `4`".into(),
-            Negative { .. } => "times are non-negative ticks; Node treats a negative delay as 1, so write `1`".into(),
+            Negative { .. } => "ticks and counts are whole numbers, 0 or more (Node runs a negative timer delay as 1 ms: for a delay, write `1`)".into(),
             Overflow { .. } => format!("numbers go up to {}", u64::MAX),
             After { kind } => match kind {
                 Kind::Timeout | Kind::Interval => format!("a {} already waits its delay: `{} N`", kind.name(), kind.name()),
