@@ -65,6 +65,36 @@ Exit codes:
   141  standard output was a pipe that closed early (`| head`): the rest is
        dropped, silently";
 
+/// Examples under each subcommand's `--help`.
+const RUN_EXAMPLES: &str = "\
+Examples:
+  loopsim run examples/phases/p01-read-callback-schedules-three.loop
+  loopsim run --explain examples/phases/p02-timer-between-two-immediates.loop
+  loopsim run --all-orders examples/phases/p06-main-module-timeout-vs-immediate.loop
+  loopsim run --format json --node 20 FILE
+  loopsim run --format html FILE > run.html
+  cat FILE | loopsim run -";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  loopsim check examples/promises/p30-classic-async1-async2.loop
+  loopsim check --node 22 FILE1 FILE2";
+
+const TEST_EXAMPLES: &str = "\
+Examples:
+  loopsim test                  (every .loop file with an expect block under .)
+  loopsim test examples my-puzzles/";
+
+const EMIT_JS_EXAMPLES: &str = "\
+Examples:
+  loopsim emit-js examples/phases/p01-read-callback-schedules-three.loop > p01.js && node p01.js
+  loopsim emit-js --scale 0 FILE";
+
+const VERIFY_EXAMPLES: &str = "\
+Examples:
+  loopsim verify examples/phases/p06-main-module-timeout-vs-immediate.loop
+  loopsim verify --runs 200 --jobs 2 FILE";
+
 const EXAMPLES: &str = "\
 Examples:
   loopsim run examples/phases/p01-read-callback-schedules-three.loop
@@ -95,7 +125,7 @@ enum ColorChoice {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the trace of FILE: one line per `log` with turn, tick and phase.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = format!("{RUN_EXAMPLES}\n\n{EXIT_CODES}"))]
     Run {
         /// The .loop file to run (`-` reads standard input).
         #[arg(value_parser = file_arg)]
@@ -124,7 +154,7 @@ enum Command {
         run: RunArgs,
     },
     /// Check each file's `expect` block against its run.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = format!("{CHECK_EXAMPLES}\n\n{EXIT_CODES}"))]
     Check {
         /// The .loop files whose `expect` blocks to check (`-` reads standard input).
         #[arg(required = true, value_parser = file_arg)]
@@ -137,7 +167,7 @@ enum Command {
         run: RunArgs,
     },
     /// Check every `.loop` file with an `expect` block under PATHs (default `.`).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = format!("{TEST_EXAMPLES}\n\n{EXIT_CODES}"))]
     Test {
         /// Folders (walked) and .loop files (`-` reads standard input).
         #[arg(value_parser = file_arg)]
@@ -147,7 +177,7 @@ enum Command {
     },
     /// Print FILE as a standalone Node.js program that schedules what it
     /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
-    #[command(after_help = EMIT_JS_EXIT_CODES)]
+    #[command(after_help = format!("{EMIT_JS_EXAMPLES}\n\n{EMIT_JS_EXIT_CODES}"))]
     EmitJs {
         /// The .loop file to translate (`-` reads standard input).
         #[arg(value_parser = file_arg)]
@@ -159,7 +189,7 @@ enum Command {
     },
     /// Run each FILE's emitted program with real `node`, RUNS times, and check
     /// that every order of lines it printed is one loopsim allows.
-    #[command(after_help = VERIFY_EXIT_CODES)]
+    #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{VERIFY_EXIT_CODES}"))]
     Verify {
         /// The .loop files whose emitted programs to run (`-` reads standard input).
         #[arg(required = true, value_parser = file_arg)]

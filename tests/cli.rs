@@ -219,6 +219,14 @@ fn help_documents_exit_codes_and_examples() {
     assert!(out.contains("Exit codes:") && out.contains("3    a run hit a limit"), "{out}");
     assert!(out.contains("141  standard output was a pipe that closed early"), "{out}");
     assert!(out.contains("loopsim run examples/"), "{out}");
+    // Every subcommand's too, each with examples of its own.
+    for sub in ["run", "check", "test", "emit-js", "verify"] {
+        let o = loopsim(&[sub, "--help"], None);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{sub}");
+        assert!(out.contains("Examples:") && out.contains("Exit codes:"), "{sub}: {out}");
+        assert!(out.contains(&format!("  loopsim {sub} ")), "{sub}: {out}");
+    }
 }
 
 #[test]
