@@ -440,8 +440,8 @@ fn escape_characters_in_a_bad_file_and_its_name_are_escaped() {
 // ---- 5. SVG and HTML are well-formed whatever the texts ----
 
 #[test]
-fn svg_and_html_stay_well_formed_with_characters_xml_forbids() {
-    let src = "title \"<t> & \u{fffe} \u{ffff} \u{9b} \u{7f}\"\n\
+fn svg_and_html_stay_well_formed_with_characters_xml_forbids_or_that_reorder_text() {
+    let src = "title \"<t> & \u{fffe} \u{ffff} \u{9b} \u{7f} \u{202e}\u{2028}\u{2029}\"\n\
                timeout 1 \"l\u{fffe}<&>\u{85}\" { log \"x\u{ffff}\\n\u{202e}\" }\n\
                submit \"\u{ffff}\" 2 { log \"\u{fffe}'\\\"\" }\n";
     let path = file("xml.loop", src);
@@ -449,13 +449,15 @@ fn svg_and_html_stay_well_formed_with_characters_xml_forbids() {
         let o = loopsim(&["run", "--format", format, s(&path)]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
         let out = text(&o.stdout);
-        for bad in ['\u{fffe}', '\u{ffff}', '\u{9b}', '\u{7f}', '\u{85}'] {
+        for bad in [
+            '\u{fffe}', '\u{ffff}', '\u{9b}', '\u{7f}', '\u{85}', '\u{202e}', '\u{2028}', '\u{2029}',
+        ] {
             assert!(!out.contains(bad), "{format}: {bad:?} in output");
         }
         let svg = &out[out.find("<svg").unwrap()..out.find("</svg>").unwrap() + "</svg>".len()];
         let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{format}: {e}"));
         let title = doc.descendants().find(|n| n.has_tag_name("title")).unwrap().text().unwrap();
-        assert_eq!(title, "loopsim: <t> & \u{fffd} \u{fffd} \u{fffd} \u{fffd}");
+        assert_eq!(title, "loopsim: <t> & \u{fffd} \u{fffd} \u{fffd} \u{fffd} \u{fffd}\u{fffd}\u{fffd}");
     }
 }
 

@@ -53,8 +53,11 @@ fn is_wide(c: char) -> bool {
 
 /// Escapes `& < > " '` for XML text and attribute values, and replaces with
 /// U+FFFD what XML 1.0 forbids (C0 controls but tab and newline; U+FFFE,
-/// U+FFFF) or a browser would not show (CR, DEL, C1 controls): the document is
-/// well-formed whatever the texts of the file.
+/// U+FFFF), what a browser would not show (CR, DEL, C1 controls) and what
+/// would reorder or break what it shows (the bidirectional formatting
+/// characters and U+2028/U+2029, as [`crate::term::is_escaped`] names them):
+/// the document is well-formed, and reads as written, whatever the texts of
+/// the file.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -64,7 +67,7 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            c if (c.is_control() && c != '\n' && c != '\t') || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c if (crate::term::is_escaped(c) && c != '\n' && c != '\t') || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -177,6 +180,11 @@ mod tests {
         assert_eq!(
             escape("a\u{1b}b\u{fffe}c\u{ffff}d\re\u{9b}f\tg"),
             "a\u{fffd}b\u{fffd}c\u{fffd}d\u{fffd}e\u{fffd}f\tg"
+        );
+        // A title cannot reverse or break what the page shows.
+        assert_eq!(
+            escape("t\u{202e}x\u{2028}y\u{2029}z\u{2066}w\u{200f}v\u{61c}u"),
+            "t\u{fffd}x\u{fffd}y\u{fffd}z\u{fffd}w\u{fffd}v\u{fffd}u"
         );
     }
 
