@@ -840,7 +840,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             Err(code) => {
                 say!(
                     out,
-                    "ERROR {}: not a valid .loop file (see the diagnostic above)",
+                    "ERROR {}: unreadable or not a valid .loop file (see the error above)",
                     escape(&path.display().to_string())
                 );
                 failed += 1;

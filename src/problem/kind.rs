@@ -710,6 +710,10 @@ impl Diag {
             Syntax { hint, .. } => syntax_hint(*hint).into(),
             UnclosedBlock => "add a `}` to close it".into(),
             UnterminatedString => "close it with `\"` on the same line; a `\"` inside a string is written `\\\"`".into(),
+            // `timeout 1 "x" times`: a header word with its number left out.
+            UnknownStatement {
+                word, mid_line: true, ..
+            } if word == "times" || word == "after" => format!("`{word}` takes a number of {}: `{word} 3`", if word == "times" { "runs" } else { "ticks" }),
             UnknownStatement {
                 word, mid_line: true, ..
             } => format!(
