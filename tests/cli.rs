@@ -800,3 +800,22 @@ fn a_partial_answer_says_its_races_are_those_found_so_far() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("2 orders Node 26 can print. The races:\n"), "{}", stdout(&o));
 }
+
+/// A limit of one says "1 turn", "1 callback or statement", not "1 turns".
+#[test]
+fn a_limit_of_one_is_singular() {
+    let src = "timeout 0 \"t\"\nimmediate \"i\"\n";
+    let o = loopsim(&["--color", "never", "run", "--max-turns", "1", "z.loop"], Some(("z.loop", src)));
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("stopped after 1 turn (--max-turns)"), "{}", stderr(&o));
+    let o = loopsim(
+        &["--color", "never", "run", "--max-callbacks", "1", "z.loop"],
+        Some(("z.loop", src)),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("stopped after 1 callback or statement (--max-callbacks)"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -997,12 +997,21 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'st
     }
 }
 
+/// "s" but for one: "1 turn", "2 turns".
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// What a run stopped by `limit` (of `max`) reached: "2,000,000 log lines".
 fn limit_reached(limit: LimitKind, max: u64) -> String {
     let n = crate::render::thousands(max);
     match limit {
-        LimitKind::Turns => format!("{n} turns"),
-        LimitKind::Callbacks => format!("{n} callbacks or statements"),
+        LimitKind::Turns => format!("{n} turn{}", plural(max)),
+        LimitKind::Callbacks => format!("{n} callback{} or statement{0}", plural(max)),
         LimitKind::Output => format!("{n} log lines (the most a trace holds)"),
         LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", max >> 20),
         LimitKind::Waiting => format!("more than {n} waiting callbacks (the most a run holds)"),
@@ -1019,8 +1028,8 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
     let source = crate::bound::limit_source(limit, max, bounded, raised_for);
     let n = crate::render::thousands(max);
     let stopped = match limit {
-        LimitKind::Turns => format!("stopped after {n} turns ({source})"),
-        LimitKind::Callbacks => format!("stopped after {n} callbacks or statements ({source})"),
+        LimitKind::Turns => format!("stopped after {n} turn{} ({source})", plural(max)),
+        LimitKind::Callbacks => format!("stopped after {n} callback{} or statement{0} ({source})", plural(max)),
         LimitKind::Output => format!("stopped after {n} log lines (the most a trace holds)"),
         LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
         LimitKind::Waiting => format!("stopped once more than {n} callbacks were waiting (the most a run holds)"),
