@@ -83,7 +83,7 @@ Examples:
 const TEST_EXAMPLES: &str = "\
 Examples:
   loopsim test                  (every .loop file with an expect block under .)
-  loopsim test examples my-puzzles/";
+  loopsim test examples/phases examples/timers";
 
 const EMIT_JS_EXAMPLES: &str = "\
 Examples:
@@ -141,7 +141,7 @@ enum Command {
         #[arg(long, conflicts_with_all = ["verbose", "explain", "no_race_check"])]
         all_orders: bool,
         /// With --all-orders: replay at most this many schedules [default: 2000000]
-        #[arg(long, requires = "all_orders", value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, requires = "all_orders", allow_negative_numbers = true, value_parser = whole_in::<1, { u64::MAX }>)]
         max_schedules: Option<u64>,
         /// With --all-orders: list every order (up to 10,000), not only the races and the model's order (JSON always lists them)
         #[arg(long, requires = "all_orders")]
@@ -195,7 +195,7 @@ enum Command {
         #[arg(required = true, value_parser = file_arg)]
         files: Vec<PathBuf>,
         /// Runs per file.
-        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = whole_in_u32::<1, { u32::MAX }>)]
         runs: u32,
         /// Milliseconds per tick; 0 takes no time at all (every delay, job and
         /// `work` becomes 0 ms: for benchmarks, not for orders)
@@ -203,7 +203,7 @@ enum Command {
         scale: u64,
         /// Runs at once [default: the number of cores, four times that for a
         /// program that mostly sleeps]
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+        #[arg(long, allow_negative_numbers = true, value_parser = whole_in_u32::<1, 64>)]
         jobs: Option<u32>,
     },
 }
@@ -427,10 +427,25 @@ fn whole_number(arg: &str) -> Result<u64, String> {
 /// seconds, milliseconds per tick): clap's range check says "invalid digit
 /// found in string" for `-1`.
 fn whole_in<const LO: u64, const HI: u64>(arg: &str) -> Result<u64, String> {
+    whole_in_range(arg, LO, HI)
+}
+
+/// [`whole_in`] for a count kept in 32 bits (`verify --runs`, `--jobs`).
+fn whole_in_u32<const LO: u32, const HI: u32>(arg: &str) -> Result<u32, String> {
+    whole_in_range(arg, LO.into(), HI.into()).map(|n| n as u32)
+}
+
+fn whole_in_range(arg: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let range = if hi == u64::MAX {
+        format!("{lo} or more")
+    } else {
+        format!("from {lo} to {hi}")
+    };
     match whole_number(arg) {
-        Ok(n) if (LO..=HI).contains(&n) => Ok(n),
-        Ok(n) => Err(format!("{n} is not in {LO}..={HI}")),
-        Err(_) => Err(format!("expected a whole number from {LO} to {HI} (digits only)")),
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        Ok(n) => Err(format!("{n} is not a whole number {range}")),
+        Err(_) if hi == u64::MAX && arg.bytes().all(|b| b.is_ascii_digit()) && !arg.is_empty() => Err(whole_number(arg).unwrap_err()),
+        Err(_) => Err(format!("expected a whole number {range} (digits only)")),
     }
 }
 

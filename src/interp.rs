@@ -10,7 +10,7 @@ pub(crate) use promises::{FsTask, FsThen, Task};
 
 use crate::sched::{Ctx, EventLoop, Handle, Host, LimitKind, Limits, LoopEvent, Phase, PoolEvent, Scheduler};
 use crate::syntax::ast::*;
-use crate::trace::{Ending, Event, EventKind, LimitHit, Trace};
+use crate::trace::{Ending, Event, EventKind, LimitHit, LimitSite, Trace};
 use indexmap::{IndexMap, IndexSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -143,6 +143,16 @@ pub(crate) enum Stop {
     /// The process ended: an unhandled rejection in `throw` mode (rule 8k),
     /// or a rejected top-level `await` of an ES module.
     Exit(crate::trace::Ending),
+}
+
+impl Stop {
+    /// A limit stop whose span is `site` (see [`LimitSite`]).
+    fn at_site(mut self, site: LimitSite) -> Self {
+        if let Stop::Limit(hit) = &mut self {
+            hit.site = site;
+        }
+        self
+    }
 }
 
 impl RunOptions {
@@ -714,7 +724,11 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
     }
 
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
-        let span = self.last.map_or(Span::default(), |(cb, link)| site_span_of(cb, link));
+        // Before any callback ran (`--max-turns 0`), the main module's first statement.
+        let (span, site) = match self.last {
+            Some((cb, link)) => (site_span_of(cb, link), LimitSite::LastCallback),
+            None => (self.main.first().map_or(Span::default(), |s| s.span), LimitSite::MainModule),
+        };
         let max = match kind {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
@@ -726,7 +740,7 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
             LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
             LimitKind::Clock => crate::sched::CLOCK_LIMIT,
         };
-        self.stop(sched, kind, max, phase, span)
+        self.stop(sched, kind, max, phase, span).at_site(site)
     }
 
     fn observe(&mut self, event: LoopEvent) {
@@ -1122,6 +1136,7 @@ impl<'a> Interp<'a> {
     #[inline(never)]
     fn statement_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Callbacks, self.opts.max_statements, self.frame_phase, span)
+            .at_site(LimitSite::Statement)
     }
 
     /// A limit hit at the statement or callback at `span`, with what is left waiting.
@@ -1137,6 +1152,7 @@ impl<'a> Interp<'a> {
             tick: sched.now(),
             bounded: crate::bound::first_unbounded(self.main).is_none(),
             raised_for: self.raised_for,
+            site: LimitSite::LastCallback,
         })
     }
 

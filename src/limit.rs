@@ -14,6 +14,7 @@ pub fn problem(hit: &LimitHit) -> Problem {
         waiting: left_waiting(&hit.waiting),
         bounded: hit.bounded,
         raised_for: hit.raised_for,
+        site: hit.site,
     }
     .at(hit.span)
 }

@@ -138,6 +138,22 @@ pub struct LimitHit {
     /// for ([`crate::bound::callbacks`]). None when a flag set them.
     #[serde(skip)]
     pub raised_for: Option<u64>,
+    /// What [`LimitHit::span`] is: the diagnostic's label says it.
+    #[serde(skip)]
+    pub site: LimitSite,
+}
+
+/// What the span of a [`LimitHit`] points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LimitSite {
+    /// The statement that scheduled the callback that ran last (or that fed
+    /// the queue, or made the line, the label or the promise the limit is on).
+    #[default]
+    LastCallback,
+    /// The statement one past the statement limit.
+    Statement,
+    /// No callback ran: the main module's first statement.
+    MainModule,
 }
 
 /// A finished (or stopped) run.

@@ -155,8 +155,25 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
     // So do the ranged ones.
     for (args, why) in [
         (&["run", "--pool", "-1"][..], "expected a whole number from 1 to 1024 (digits only)"),
-        (&["run", "--pool", "0"], "0 is not in 1..=1024"),
-        (&["run", "--pool", "2000"], "2000 is not in 1..=1024"),
+        (&["run", "--pool", "0"], "0 is not a whole number from 1 to 1024"),
+        (&["run", "--pool", "2000"], "2000 is not a whole number from 1 to 1024"),
+        (
+            &["run", "--all-orders", "--max-schedules", "0"],
+            "0 is not a whole number 1 or more",
+        ),
+        (
+            &["run", "--all-orders", "--max-schedules", "-1"],
+            "expected a whole number 1 or more (digits only)",
+        ),
+        (
+            &["verify", "--runs", "-1"],
+            "expected a whole number from 1 to 4294967295 (digits only)",
+        ),
+        (
+            &["verify", "--runs", "5000000000"],
+            "5000000000 is not a whole number from 1 to 4294967295",
+        ),
+        (&["verify", "--jobs", "65"], "65 is not a whole number from 1 to 64"),
         (
             &["run", "--orders-time-limit", "abc"],
             "expected a whole number from 0 to 86400 (digits only)",
@@ -165,7 +182,7 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
             &["emit-js", "--scale", "-1"],
             "expected a whole number from 0 to 60000 (digits only)",
         ),
-        (&["verify", "--scale", "60001"], "60001 is not in 0..=60000"),
+        (&["verify", "--scale", "60001"], "60001 is not a whole number from 0 to 60000"),
     ] {
         let mut all = args.to_vec();
         all.push("ok.loop");
@@ -649,7 +666,8 @@ fn a_dash_reads_the_file_from_standard_input() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        // A refused command line exits without reading: the pipe may close first.
+        let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
         child.wait_with_output().unwrap()
     };
     let out = piped(&["run", "-"], "timeout 0 \"t\"\nlog \"main\"\n");
@@ -818,4 +836,25 @@ fn a_limit_of_one_is_singular() {
         "{}",
         stderr(&o)
     );
+}
+
+/// A limit's label says what its line is: the main module when no callback
+/// ran (`--max-turns 0`: its first statement, not line 1's comment), the
+/// statement one past the statement limit (`--max-callbacks 0`).
+#[test]
+fn a_limit_before_any_callback_points_at_the_main_module() {
+    let src = "# a comment\ntimeout 0 \"t\"\nimmediate \"i\"\n";
+    let o = loopsim(&["--color", "never", "run", "--max-turns", "0", "z.loop"], Some(("z.loop", src)));
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("z.loop:2:1]"), "{err}");
+    assert!(err.contains("╰── the main module ran; no callback did"), "{err}");
+    let o = loopsim(
+        &["--color", "never", "run", "--max-callbacks", "0", "z.loop"],
+        Some(("z.loop", src)),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("z.loop:2:1]"), "{err}");
+    assert!(err.contains("╰── the run stopped at this statement"), "{err}");
 }

@@ -6,6 +6,7 @@
 use super::Problem;
 use crate::sched::{LimitKind, Phase};
 use crate::syntax::ast::{Kind, Span};
+use crate::trace::LimitSite;
 
 /// The kinds of diagnostic, one stable code each (`loop::syntax`,
 /// `loop::unclosed-block`, …). Each has a snapshot of how it is shown in
@@ -318,6 +319,7 @@ pub enum Diag {
         waiting: String,
         bounded: bool,
         raised_for: Option<u64>,
+        site: LimitSite,
     },
     /// A prediction that differs at log line `line` (1-based): `diff` what
     /// differs, `actual` what ran; `why` it ran there (for the log `text`), or
@@ -554,7 +556,13 @@ impl Diag {
             PromisesOnNode10 { statement } => format!("`{statement}` cannot run with --node 10"),
             UnknownNode { major } => format!("loopsim has no profile of Node {major}"),
             AfterExit { what } => format!("the statements after `{what}` never run"),
-            Limit { limit, queue, bounded, .. } => limit_message(*limit, *queue, *bounded).0,
+            Limit {
+                limit,
+                queue,
+                bounded,
+                site,
+                ..
+            } => limit_message(*limit, *queue, *bounded, *site).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
             PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
             NeverPrinted { how, printed } => format!("prediction failed: {how} after {printed} log line(s)"),
@@ -665,7 +673,13 @@ impl Diag {
             ClearNotClearable { .. } => "not a timer or immediate".into(),
             ClearUnknown { .. } => "never scheduled".into(),
             TooManyProblems { .. } => "problems left out from here".into(),
-            Limit { limit, queue, bounded, .. } => limit_message(*limit, *queue, *bounded).1.into(),
+            Limit {
+                limit,
+                queue,
+                bounded,
+                site,
+                ..
+            } => limit_message(*limit, *queue, *bounded, *site).1.into(),
             PredictionDiffers { actual, .. } => format!("actually: {actual}"),
             PrintedMore { actual, .. } => format!("next: {actual}"),
             NeverPrinted { .. } => "never printed".into(),
@@ -939,14 +953,18 @@ fn syntax_hint(hint: SyntaxHint) -> &'static str {
 }
 
 /// The message and label of a run stopped by a limit.
-fn limit_message(limit: LimitKind, queue: Phase, bounded: bool) -> (String, &'static str) {
+fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite) -> (String, &'static str) {
     match (limit, queue) {
         (LimitKind::Turns | LimitKind::Callbacks, _) if bounded => (
             format!(
                 "the run is longer than the {} limit",
                 if limit == LimitKind::Turns { "turn" } else { "callback" }
             ),
-            "scheduled the last callback",
+            match site {
+                LimitSite::LastCallback => "scheduled the last callback",
+                LimitSite::Statement => "the run stopped at this statement",
+                LimitSite::MainModule => "the main module ran; no callback did",
+            },
         ),
         (LimitKind::Output, _) => (
             "the run prints more lines than a trace can hold".to_string(),
