@@ -451,3 +451,46 @@ fn a_zero_tick_job_may_take_any_free_thread() {
     let mix = orders_of_src("submit \"a\" 0\nsubmit \"a\" 0\nsubmit \"b\" 0\nsubmit \"a\" 0\nsubmit \"a\" 0\nsubmit \"b\" 0\n");
     assert_eq!(texts(&mix).len(), 14);
 }
+
+/// The list holds at most `max_listed` orders, and a shorter list is the start
+/// of a longer one: the renamings of symmetric groups are made group by group,
+/// only as many as the list keeps. The race check lists two (it needs the
+/// model's order and one other): listing 10,000 renamings of 200 jobs' lines
+/// took seconds and half a gigabyte behind a `run`.
+#[test]
+fn a_shorter_list_is_the_start_of_a_longer_one() {
+    use loopsim::orders::all_orders_within;
+    let within = |src: &str, max_listed: usize| {
+        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+        let bounds = SearchBounds {
+            max_schedules: 300,
+            max_listed,
+            time_limit: None,
+            ..SearchBounds::default()
+        };
+        all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds)
+    };
+    for src in [
+        "repeat 200 { submit \"j{i}\" 1 }\n",
+        "repeat 12 { submit \"a{i}\" 1 { log \"x{i}\" } }\nimmediate \"i\"\nrepeat 3 { io \"r{i}\" }\n",
+        "pool 2\nrepeat 9 { submit \"b{i}\" 2 }\nrepeat 2 { submit \"c\" 1 { log \"c done\" log \"c2\" } }\n",
+    ] {
+        let full = within(src, loopsim::orders::MAX_LISTED);
+        assert!(full.orders.len() > 20, "{src}: {}", full.orders.len());
+        for max in [1, 2, 7, 20] {
+            let short = within(src, max);
+            assert_eq!(short.orders.len(), max, "{src}");
+            assert_eq!(texts(&short), texts(&full)[..max], "{src} {max}");
+            assert_eq!(short.count, full.count, "{src}");
+        }
+    }
+    // The race check's bounds list two.
+    let loaded = load_bytes("t.loop", b"repeat 200 { submit \"j{i}\" 1 }\n").expect("valid");
+    let bounds = SearchBounds {
+        time_limit: None,
+        max_schedules: 300,
+        ..SearchBounds::race_check()
+    };
+    let o = all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+    assert_eq!(o.orders.len(), 2);
+}

@@ -36,7 +36,7 @@ pub struct Order {
 /// The distinct possible orders, the seed model's first.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Orders {
-    /// The orders, the seed model's first; at most [`MAX_LISTED`].
+    /// The orders, the seed model's first; at most [`SearchBounds::max_listed`].
     pub orders: Vec<Order>,
     /// How many distinct orders there are (of those found, when `truncated`;
     /// saturating at 2¹²⁸ − 1).
@@ -138,8 +138,12 @@ pub struct SearchBounds {
     /// Most statements executed over all schedules (a schedule may run
     /// millions of statements without a callback: `repeat 100000000 { timeout 1 }`).
     pub max_statements: u64,
-    /// Most distinct orders listed.
+    /// Most distinct orders found (each standing for its renamings).
     pub max_orders: usize,
+    /// Most orders listed in [`Orders::orders`] (the model's first), at most
+    /// [`MAX_LISTED`]: the race check needs two, and listing the renamings of
+    /// a large symmetric group costs time and memory in proportion.
+    pub max_listed: usize,
     /// Most states (fingerprints) remembered at once, so memory stays bounded.
     pub max_states: usize,
     /// Most bytes of log text the orders found may hold (each line also
@@ -171,6 +175,7 @@ impl SearchBounds {
             max_callbacks: 2_000_000,
             max_statements: 2_000_000,
             max_orders: 2,
+            max_listed: 2,
             time_limit: Some(Duration::from_secs(2)),
             ..SearchBounds::default()
         }
@@ -196,6 +201,7 @@ impl Default for SearchBounds {
             max_callbacks: 20_000_000,
             max_statements: 20_000_000,
             max_orders: 1_000,
+            max_listed: MAX_LISTED,
             max_states: 2_000_000,
             max_bytes: 128 << 20,
             time_limit: Some(Duration::from_secs(10)),
@@ -307,7 +313,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     if model_at.is_none() {
         count = count.saturating_add(1);
     }
-    // The list: the model's order first, then each entry's orbit, up to MAX_LISTED.
+    // The list: the model's order first, then each entry's orbit, up to max_listed.
+    let max_listed = bounds.max_listed.min(MAX_LISTED);
     let mut orders = vec![Order {
         logs: model.clone(),
         stopped: model_stopped,
@@ -319,14 +326,17 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     listed.insert(symmetry::order_hash(&model, model_stopped));
     let mut room = bounds.max_bytes;
     'list: for (i, entry) in entries.iter().enumerate() {
+        if orders.len() >= max_listed {
+            break;
+        }
         let renamed = symmetry::orbit_timing(entry, src);
         let each = order_bytes(&entry.logs).max(1);
         // The orbit holding the model's order expands by one more: the model's
         // copy is skipped below, as it is listed first already.
         let again = usize::from(model_at == Some(i));
-        let fits = (room / each).min(MAX_LISTED - orders.len().min(MAX_LISTED)) + again;
+        let fits = (room / each).min(max_listed - orders.len().min(max_listed)) + again;
         for (k, logs) in entry.expand(fits).into_iter().enumerate() {
-            if orders.len() >= MAX_LISTED || room < each {
+            if orders.len() >= max_listed || room < each {
                 break 'list;
             }
             if !listed.insert(symmetry::order_hash(&logs, entry.stopped)) {

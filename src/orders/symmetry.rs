@@ -460,11 +460,35 @@ impl Entry {
         if self.blocks.is_empty() {
             return out;
         }
-        // Then every arrangement of each group's blocks over its slots.
+        // Then every arrangement of each group's blocks over its slots. The
+        // orders come group by group, the last group's arrangements fastest,
+        // and only the first `max` are kept: an order made at one group has
+        // as many descendants as the later groups have arrangements, so at
+        // each group only the first ceil(max / that) need be made (most
+        // groups' first arrangement alone, with many groups).
+        let counts: Vec<u128> = self
+            .blocks
+            .iter()
+            .map(|group| {
+                slots(&self.meta, group).map_or(1, |slots| {
+                    multinomial(
+                        &contents(&self.logs, &self.meta, &slots)
+                            .into_iter()
+                            .map(|b| b.0)
+                            .collect::<Vec<_>>(),
+                    )
+                })
+            })
+            .collect();
         let mut all: Vec<(Vec<String>, Vec<LineMeta>)> = out.into_iter().map(|l| (l, self.meta.clone())).collect();
-        for group in &self.blocks {
+        for (g, group) in self.blocks.iter().enumerate() {
+            let later = counts[g + 1..].iter().fold(1u128, |a, &c| a.saturating_mul(c.max(1)));
+            let cap = max.min((max as u128).div_ceil(later).max(1) as usize);
             let mut next = Vec::new();
             for (logs, meta) in &all {
+                if next.len() >= cap {
+                    break;
+                }
                 let Some(slots) = slots(meta, group) else {
                     next.push((logs.clone(), meta.clone()));
                     continue;
@@ -472,7 +496,7 @@ impl Entry {
                 let mut blocks = contents(logs, meta, &slots);
                 crate::sort::sort_by(&mut blocks, |a, b| a.0.cmp(&b.0));
                 loop {
-                    if next.len() >= max {
+                    if next.len() >= cap {
                         break;
                     }
                     next.push(place(logs, meta, &slots, &blocks));
