@@ -167,14 +167,10 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
         })
     }
 
-    /// Both pure, and their texts the same once their `{i}` is filled in.
-    fn same_lines(&self, other: &Self) -> bool {
-        if self.pure().is_none() || other.pure().is_none() {
-            return false;
-        }
-        let (Some(a), Some(b)) = (self.completion_callback(), other.completion_callback()) else {
-            return false;
-        };
+    /// Its texts once its `{i}` is filled in, if it is pure.
+    fn lines(&self) -> Option<Vec<String>> {
+        self.pure()?;
+        let a = self.completion_callback()?;
         let texts = |inst: &Instance<'_>| -> Vec<String> {
             let index = inst.index.map_or(0, |i| i.get());
             let render = |t: &Text| {
@@ -198,7 +194,7 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
                 (None, None) => Vec::new(),
             }
         };
-        texts(a) == texts(b)
+        Some(texts(a))
     }
 }
 

@@ -13,6 +13,7 @@
 
 use crate::sched::{Completion, LoopState, Module, Phase, Reading, Scheduler, Slept, Timing};
 use crate::sched::{Limits, NodeProfile};
+use std::collections::HashMap;
 use std::fmt::Display;
 use std::hash::{Hash, Hasher};
 
@@ -103,10 +104,11 @@ pub trait Interchangeable {
     fn pure(&self) -> Option<Member> {
         None
     }
-    /// Whether both it and `other` are [`pure`](Self::pure) and log exactly
-    /// the same lines: then which of the two runs first shows in no order.
-    fn same_lines(&self, _other: &Self) -> bool {
-        false
+    /// The lines it logs, if it is [`pure`](Self::pure) (`None`: it may do
+    /// more). Two completions with the same lines: which of the two runs
+    /// first shows in no order.
+    fn lines(&self) -> Option<Vec<String>> {
+        None
     }
 }
 
@@ -449,7 +451,7 @@ fn may_complete_next<C>(group: &[Completion<C>], i: usize) -> bool {
 }
 
 /// Of two pool jobs of the tick that may complete next and log the same
-/// lines ([`Interchangeable::same_lines`]), only the one submitted first is
+/// lines ([`Interchangeable::lines`]), only the one submitted first is
 /// offered. Any order with the later one first is printed by an order with
 /// the two swapped: the earlier job started no later, so it may take the
 /// later one's finishing moment and the later one its own, and at every
@@ -458,16 +460,28 @@ fn drop_twins<C: Interchangeable>(group: &[Completion<C>], next: &mut Vec<usize>
     if next.len() < 2 {
         return;
     }
+    // For each lines kept, the first job that logs them: a later job with the
+    // same lines is a twin (each completion's lines read once, not once per
+    // pair: a poll of 1,000 completions took seconds).
+    let mut first_job: HashMap<Vec<String>, u64> = HashMap::new();
     let mut kept: Vec<usize> = Vec::with_capacity(next.len());
     for &i in next.iter() {
         let c = &group[i];
-        let twin = c.job != 0
-            && kept.iter().any(|&k| {
-                let d = &group[k];
-                d.job != 0 && d.job < c.job && d.cb.same_lines(&c.cb)
-            });
-        if !twin {
+        let lines = if c.job != 0 { c.cb.lines() } else { None };
+        let Some(lines) = lines else {
             kept.push(i);
+            continue;
+        };
+        match first_job.get_mut(&lines) {
+            Some(job) if *job < c.job => {}
+            Some(job) => {
+                *job = c.job;
+                kept.push(i);
+            }
+            None => {
+                first_job.insert(lines, c.job);
+                kept.push(i);
+            }
         }
     }
     *next = kept;
@@ -575,10 +589,12 @@ impl<K: Chooser> ChooserClock<K> {
         if next.len() < 2 {
             return;
         }
-        // Free of the pool's rule: neither held back by earlier jobs nor holding later ones.
+        // Free of the pool's rule: neither held back by earlier jobs nor holding
+        // later ones (no job held back, one with a room, comes after it).
+        let last_held = group.iter().filter(|d| d.room != u64::MAX).map(|d| d.job).max();
         let alone = |i: usize| {
             let c = &group[i];
-            c.job == 0 || (c.room == u64::MAX && !group.iter().any(|d| d.job > c.job && d.room != u64::MAX))
+            c.job == 0 || (c.room == u64::MAX && last_held.is_none_or(|last| last <= c.job))
         };
         // Completions that only log commute: offer the first submitted of them.
         let pure: Vec<(usize, Member)> = next
