@@ -858,3 +858,29 @@ fn a_limit_before_any_callback_points_at_the_main_module() {
     assert!(err.contains("z.loop:2:1]"), "{err}");
     assert!(err.contains("╰── the run stopped at this statement"), "{err}");
 }
+
+/// Hints that name what was meant: `module mjs` is an ES module (Node's
+/// extension for one), and an order missing from `expect … or …` that is the
+/// seed model's own says so (its timing is no race).
+#[test]
+fn hints_name_the_module_meant_and_the_models_own_order() {
+    for (word, meant) in [("mjs", "esm"), ("commonjs", "cjs"), ("ems", "esm")] {
+        let src = format!("module {word}\nlog \"a\"\n");
+        let o = loopsim(&["--color", "never", "run", "m.loop"], Some(("m.loop", &src)));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(&format!("help: did you mean `module {meant}`?")),
+            "{word}: {}",
+            stderr(&o)
+        );
+    }
+    let src = "timeout 0 \"t\"\nimmediate \"i\"\nexpect { \"t\" \"i\" } or { \"t\" \"i\" }\n";
+    let o = loopsim(&["--color", "never", "check", "d.loop"], Some(("d.loop", src)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("real Node 26 can also print: i | t"), "{err}");
+    assert!(
+        err.contains("help: it is the seed model's order, the one `loopsim run` prints; add it as `or { … }`"),
+        "{err}"
+    );
+}

@@ -15,7 +15,12 @@ pub fn module(word: &str) -> Result<Module, Box<Diag>> {
         "esm" => Ok(Module::Esm),
         other => Err(Box::new(Diag::Module {
             word: other.to_string(),
-            suggestion: suggest::closest(other, &["cjs", "esm"]),
+            // Node's own names for the two: by file extension and by package.json "type".
+            suggestion: match other.to_ascii_lowercase().as_str() {
+                "mjs" | "es" | "es6" | "module" | "import" | "esmodule" | "esmodules" => Some("esm"),
+                "js" | "commonjs" | "require" | "node" => Some("cjs"),
+                _ => suggest::closest(other, &["cjs", "esm"]),
+            },
         })),
     }
 }

@@ -887,6 +887,10 @@ impl Diag {
             NeverPrintedByNodeVersion { node } => format!("`loopsim run --all-orders` lists the orders {node} can print"),
             NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
             NotModelOrder => return None,
+            // An empty timing is the seed model's own (`loopsim run` prints it).
+            MissingOrder { race, .. } if race.is_empty() => {
+                "it is the seed model's order, the one `loopsim run` prints; add it as `or { … }`".into()
+            }
             MissingOrder { race, .. } => format!("it happens when {race}; add it as `or {{ … }}`"),
             SearchCut { found, .. } => format!(
                 "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
