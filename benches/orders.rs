@@ -4,7 +4,8 @@
 //! immediate, a pool job and an I/O arrival), and groups of same-tick jobs
 //! reduced by symmetry and by commutation; loops starved before turn 1
 //! (examples/starvation/p16, p21), and P14b (its timer starts read lazily, and
-//! its first 5,000 schedules read exactly).
+//! its first 5,000 schedules read exactly); the race check of `run` on 1,000
+//! jobs that complete in one tick.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use loopsim::interp::RunOptions;
@@ -82,6 +83,20 @@ fn bench(c: &mut Criterion) {
     );
     g.bench_function("all orders/p14b timers' start ticks read exactly (5,000 schedules)", |b| {
         b.iter(|| all_orders_within(&p14b.file, &p14b.src, opts, exactly))
+    });
+    // The race check of `run` (two orders, listed two) on 1,000 one-tick jobs
+    // that complete in one tick on 1,024 threads: a poll chooses among 1,000
+    // completions at each step, for 20 schedules.
+    let thousand = loopsim::load::load_bytes("bench.loop", b"pool 1024\nrepeat 1000 { submit \"j{i}\" 1 }\n").unwrap();
+    let race_check = SearchBounds {
+        max_schedules: 20,
+        time_limit: None,
+        ..SearchBounds::race_check()
+    };
+    let result = all_orders_within(&thousand.file, &thousand.src, opts, race_check);
+    assert_eq!(result.orders.len(), 2, "1,000 jobs");
+    g.bench_function("race check/1,000 jobs in one tick (20 schedules)", |b| {
+        b.iter(|| all_orders_within(&thousand.file, &thousand.src, opts, race_check))
     });
     g.finish();
 }
