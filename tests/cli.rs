@@ -884,3 +884,24 @@ fn hints_name_the_module_meant_and_the_models_own_order() {
         "{err}"
     );
 }
+
+/// A header part left without its number, or given twice, is told which.
+#[test]
+fn a_header_part_without_its_number_or_twice_is_told_so() {
+    for (src, help) in [
+        ("timeout 1 \"x\" times\n", "help: `times` takes a number of runs: `times 3`"),
+        ("io \"r\" after\n", "help: `after` takes a number of ticks: `after 3`"),
+        (
+            "immediate \"x\" times 3 times 2\n",
+            "help: `times` is given twice on this line: a header takes one, keep one",
+        ),
+        (
+            "io \"a\" after 3 after 4\n",
+            "help: `after` is given twice on this line: a header takes one, keep one",
+        ),
+    ] {
+        let o = loopsim(&["--color", "never", "run", "h.loop"], Some(("h.loop", src)));
+        assert_eq!(o.status.code(), Some(2), "{src}");
+        assert!(stderr(&o).contains(help), "{src}: {}", stderr(&o));
+    }
+}

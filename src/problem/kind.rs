@@ -178,6 +178,8 @@ pub enum Diag {
         keywords: String,
         /// It follows a statement on its line: most likely a label written without quotes.
         mid_line: bool,
+        /// The same word came before it on its line (`times 3 times 2`).
+        twice: bool,
     },
     /// A statement `keyword` not in its `form` (its usage string).
     Malformed { keyword: String, form: String },
@@ -724,6 +726,10 @@ impl Diag {
             Syntax { hint, .. } => syntax_hint(*hint).into(),
             UnclosedBlock => "add a `}` to close it".into(),
             UnterminatedString => "close it with `\"` on the same line; a `\"` inside a string is written `\\\"`".into(),
+            // `timeout 1 "x" times 3 times 2`: a header part given twice.
+            UnknownStatement {
+                word, mid_line: true, twice: true, ..
+            } if word == "times" || word == "after" => format!("`{word}` is given twice on this line: a header takes one, keep one"),
             // `timeout 1 "x" times`: a header word with its number left out.
             UnknownStatement {
                 word, mid_line: true, ..

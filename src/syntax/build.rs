@@ -947,6 +947,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         keywords: suggest::keywords(),
         // (A misspelt keyword is told as one even there.)
         mid_line: suggestion.is_none() && !before.trim().is_empty() && !before.trim_end().ends_with(['{', '}']),
+        twice: before.split_whitespace().any(|w| w == word),
     }
     .at(span)
 }
