@@ -321,20 +321,16 @@ pub fn node_version() -> Result<String, String> {
         ),
         Err(e) => return Err(format!("cannot run `node`: {e}")),
     };
-    let start = Instant::now();
-    loop {
-        match group.exited() {
-            Ok(true) => break,
-            Ok(false) if start.elapsed() >= VERSION_TIME_LIMIT => {
-                drop(group); // kills it
-                return Err(format!(
-                    "`node --version` did not answer within {} s (killed): is the `node` on PATH Node.js?",
-                    VERSION_TIME_LIMIT.as_secs()
-                ));
-            }
-            Ok(false) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("cannot wait for `node --version`: {e}")),
+    match group.exits_within(VERSION_TIME_LIMIT) {
+        Ok(true) => {}
+        Ok(false) => {
+            drop(group); // kills it
+            return Err(format!(
+                "`node --version` did not answer within {} s (killed): is the `node` on PATH Node.js?",
+                VERSION_TIME_LIMIT.as_secs()
+            ));
         }
+        Err(e) => return Err(format!("cannot wait for `node --version`: {e}")),
     }
     let status = group.finish().map_err(|e| format!("cannot wait for `node --version`: {e}"))?;
     let read = |mut f: std::fs::File| {
@@ -692,14 +688,9 @@ fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration,
         Ok(g) => g,
         Err(e) => return failed(format!("cannot start {runner}: {e}")),
     };
-    let start = Instant::now();
-    let hung = loop {
-        match group.exited() {
-            Ok(true) => break false,
-            Ok(false) if start.elapsed() >= limit => break true,
-            Ok(false) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return failed(format!("cannot wait for {runner}: {e}")),
-        }
+    let hung = match group.exits_within(limit) {
+        Ok(exited) => !exited,
+        Err(e) => return failed(format!("cannot wait for {runner}: {e}")),
     };
     // Kills the group: what the program started dies with it.
     let status = group.finish();

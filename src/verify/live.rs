@@ -229,6 +229,24 @@ impl Group {
         Ok(unsafe { info.si_pid() } != 0)
     }
 
+    /// Waits until the program exits or `limit` has passed, looking every
+    /// 5 ms; `true` when it exited (the group is not killed).
+    ///
+    /// # Errors
+    /// When waitid(2) fails.
+    pub fn exits_within(&self, limit: std::time::Duration) -> io::Result<bool> {
+        let start = std::time::Instant::now();
+        loop {
+            if self.exited()? {
+                return Ok(true);
+            }
+            if start.elapsed() >= limit {
+                return Ok(false);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
     /// Kills the group (the program if it still runs, and whatever it
     /// started), reaps the program and returns how it ended.
     ///
