@@ -43,6 +43,12 @@ pub fn limit_queue(word: &str) -> Result<LimitQueue, Box<Diag>> {
 /// The phase word of an expect line (`rejections` included: Node's
 /// unhandled-rejection processing), or the problem (to show at the word).
 pub fn phase(word: &str) -> Result<Phase, Box<Diag>> {
+    // A field's keyword read as the phase: `turn "1" "a"`, `at "a"`, `limit "check"`.
+    for field in ["turn", "at", "limit"] {
+        if word == field {
+            return Err(Box::new(Diag::ExpectField { field }));
+        }
+    }
     Phase::from_name(word).ok_or_else(|| {
         let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
         unknown_word(word, "phase", &names)

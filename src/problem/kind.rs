@@ -138,6 +138,11 @@ pub enum SyntaxHint {
     StrayBrace,
     /// A string was expected.
     Quote,
+    /// Typographic or single quotes where a string may go (`“x”`, `'x'`).
+    CurlyQuote,
+    /// A word after a `.` where a link may go (`.thne`): the closest of
+    /// `.then`, `.catch` and `.finally`, if one is close.
+    Link { suggestion: Option<&'static str> },
     /// Anything else.
     Docs,
 }
@@ -182,9 +187,15 @@ pub enum Diag {
         twice: bool,
     },
     /// A statement `keyword` not in its `form` (its usage string).
-    Malformed { keyword: String, form: String },
-    /// A JavaScript `call`, and the `.loop` statement it becomes.
-    Javascript { call: String, statement: &'static str },
+    /// `quoted`: the text has typographic or single quotes (`“x”`, `'x'`),
+    /// which do not make a string.
+    Malformed { keyword: String, form: String, quoted: bool },
+    /// A JavaScript `call`, the `.loop` `form` it becomes, and a `note` (or empty).
+    Javascript {
+        call: String,
+        form: &'static str,
+        note: &'static str,
+    },
     /// An unknown name of a `what` ("phase", "limit queue"), with the closest
     /// one or every one (`names`, joined).
     UnknownName {
@@ -195,12 +206,17 @@ pub enum Diag {
     },
     /// An expect block line that cannot be read.
     ExpectLine,
+    /// An expect line whose `turn` or `at` has no number after it, or whose
+    /// `limit` has a quoted queue: the grammar read the keyword as a phase.
+    ExpectField { field: &'static str },
     /// A second expect block.
     SecondExpect,
     /// A statement after the expect block.
     StatementAfterExpect,
     /// A line after a `limit` line (which is at byte `limit_at`).
     AfterLimit,
+    /// An `or` after the expect block with no block after it.
+    DanglingOr,
     /// A directive (`text`, as written) after a statement.
     DirectiveOrder { text: String },
     /// The directive `name` given twice.
@@ -418,8 +434,8 @@ impl Diag {
             Malformed { .. } => Code::Malformed,
             Javascript { .. } => Code::Javascript,
             UnknownName { .. } => Code::UnknownName,
-            ExpectLine => Code::ExpectLine,
-            SecondExpect | StatementAfterExpect | AfterLimit => Code::Expect,
+            ExpectLine | ExpectField { .. } => Code::ExpectLine,
+            SecondExpect | StatementAfterExpect | AfterLimit | DanglingOr => Code::Expect,
             DirectiveOrder { .. } => Code::DirectiveOrder,
             DirectiveTwice { .. } => Code::Directive,
             TooLong { .. } => Code::TooLong,
@@ -502,9 +518,12 @@ impl Diag {
             Javascript { call, .. } => format!("`{call}` is JavaScript, not a .loop statement"),
             UnknownName { what, word, .. } => format!("unknown {what} `{word}`"),
             ExpectLine => "malformed expect line".into(),
+            ExpectField { field: "limit" } => "`limit` takes a queue's name, without quotes".into(),
+            ExpectField { field } => format!("`{field}` takes a whole number"),
             SecondExpect => "a file has at most one expect block".into(),
             StatementAfterExpect => "statements must come before the expect block".into(),
             AfterLimit => "nothing can follow a `limit` line".into(),
+            DanglingOr => "`or` needs another expect block after it".into(),
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
             TooLong { most } => format!("more than {most} tokens without a new statement"),
@@ -624,9 +643,12 @@ impl Diag {
             Javascript { .. } => "JavaScript".into(),
             UnknownName { what, .. } => format!("not a {what}"),
             ExpectLine => "cannot read this line".into(),
+            ExpectField { field: "limit" } => "its queue is quoted".into(),
+            ExpectField { .. } => "no number after it".into(),
             SecondExpect => "second expect block".into(),
             StatementAfterExpect => "after expect".into(),
             AfterLimit => "after the limit".into(),
+            DanglingOr => "no block follows".into(),
             DirectiveOrder { .. } => "after a statement".into(),
             DirectiveTwice { .. } => "second one".into(),
             TooLong { .. } => "this statement goes on too long".into(),
@@ -723,7 +745,7 @@ impl Diag {
             LoneCr { .. } => "lines end at LF (or CRLF), so a lone CR joins two lines (after `#`, the rest of the file is a comment): \
                  convert the file to LF line endings, e.g. `tr '\\r' '\\n' < OLD > NEW.loop`"
                 .into(),
-            Syntax { hint, .. } => syntax_hint(*hint).into(),
+            Syntax { hint, .. } => syntax_hint(*hint),
             UnclosedBlock => "add a `}` to close it".into(),
             UnterminatedString => "close it with `\"` on the same line; a `\"` inside a string is written `\\\"`".into(),
             // `timeout 1 "x" times 3 times 2`: a header part given twice.
@@ -743,12 +765,22 @@ impl Diag {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("a statement starts with one of: {keywords}"),
             },
-            Malformed { form, .. } => format!("the form is `{form}`"),
-            Javascript { statement, .. } => format!("in .loop this is written `{statement}`"),
+            Malformed { form, quoted: false, .. } => format!("the form is `{form}`"),
+            Malformed { form, quoted: true, .. } => {
+                format!("the form is `{form}`; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’` or `'`")
+            }
+            Javascript { form, note: "", .. } => format!("in .loop this is written `{form}`"),
+            Javascript { form, note, .. } => format!("in .loop this is written `{form}`, {note}"),
             UnknownName { what, suggestion, names, .. } => match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("a {what} is one of: {names}"),
             },
+            ExpectField { field: "turn" } => "write the turn as a number before the text: `turn 2 \"text\"`".into(),
+            ExpectField { field: "at" } => "write the tick as a number before the text: `at 5 \"text\"`".into(),
+            ExpectField { .. } => format!(
+                "write `limit nextTick` as the block's last line (queues: {})",
+                crate::syntax::ast::LimitQueue::NAMES.join(", ")
+            ),
             ExpectLine => {
                 "an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last".into()
             }
@@ -757,6 +789,7 @@ impl Diag {
             }
             StatementAfterExpect => "move the expect block to the end of the file".into(),
             AfterLimit => "the run stops at the `limit` line above this one: move this line before that one, or delete it".into(),
+            DanglingOr => "write each order Node may print in its own block: `expect { \"a\" \"b\" } or { \"b\" \"a\" }`; or delete the `or`".into(),
             DirectiveOrder { text } => {
                 let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 format!("move `{text}` to the top of the file, above the first statement")
@@ -947,8 +980,11 @@ impl Diag {
 }
 
 /// The help line of each [`SyntaxHint`].
-fn syntax_hint(hint: SyntaxHint) -> &'static str {
-    match hint {
+fn syntax_hint(hint: SyntaxHint) -> String {
+    let links = "a link is `.then`, `.catch` or `.finally`, after a `then` or a promise";
+    let text = match hint {
+        SyntaxHint::Link { suggestion: Some(s) } => return format!("did you mean `{s}`? {links}"),
+        SyntaxHint::Link { suggestion: None } => links,
         SyntaxHint::Fraction => "ticks are whole numbers: write `1` or `2`, not a fraction",
         SyntaxHint::PlaceholderNumber => "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number",
         SyntaxHint::QuotedNumber => {
@@ -958,8 +994,10 @@ fn syntax_hint(hint: SyntaxHint) -> &'static str {
         SyntaxHint::StrayNumber => "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`",
         SyntaxHint::StrayBrace => "this `}` closes no block; delete it or add the `{` it belongs to",
         SyntaxHint::Quote => "labels and texts are double-quoted: \"like this\"",
+        SyntaxHint::CurlyQuote => "labels and texts take straight double quotes, \"like this\", not `“ ”`, `‘ ’` or `'`",
         SyntaxHint::Docs => "docs/language.md lists the statement forms; run `loopsim --help` for an example",
-    }
+    };
+    text.to_string()
 }
 
 /// The message and label of a run stopped by a limit.

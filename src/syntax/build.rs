@@ -310,6 +310,11 @@ impl Builder {
                     self.seen_expect = true;
                     file.expect = Some(self.expect(item));
                 }
+                Rule::unknown if self.seen_expect && item.as_str().split(|c: char| !c.is_ascii_alphanumeric()).next() == Some("or") => {
+                    // `expect { … } or` with no block after the `or`: one
+                    // problem, not an unknown statement after the expect block.
+                    self.push(Diag::DanglingOr.at(trimmed(&item)));
+                }
                 _ => {
                     self.seen_statement = true;
                     if let Some(p) = order::statement(self.seen_expect, span) {
@@ -468,7 +473,13 @@ impl Builder {
                         return None;
                     }
                 } else if let Some(inner) = body.map(|b| self.body_problems(&b)).filter(|p| !p.is_empty()) {
-                    // The block is what did not parse: report what is wrong inside it.
+                    // The block is what did not parse: report what is wrong
+                    // inside it; and the head too where it starts with no
+                    // keyword (`function main() {`, `timout 5 {`), which a
+                    // good block would not have made parse either.
+                    if suggest::form(word).is_none() {
+                        self.push(unknown_statement(head));
+                    }
                     for p in inner {
                         self.push(p);
                     }
@@ -925,16 +936,25 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         return Diag::UnterminatedString.at(Span::new(at, span.end()));
     }
     if let Some(form) = suggest::form(word) {
+        // Quotes that make no string: typographic ones (pasted from a
+        // document), or single quotes on a line with no double quote.
+        let quoted = text.contains(['“', '”', '‘', '’', '„']) || (text.contains('\'') && !text.contains('"'));
         return Diag::Malformed {
             keyword: word.to_string(),
             form: form.to_string(),
+            quoted,
         }
         .at(span);
     }
-    if let Some(statement) = suggest::javascript(call) {
+    if let Some(t) = suggest::javascript(text) {
+        // The longer of the two: `Promise.resolve().then` (the table's) over
+        // `Promise.resolve` (up to the first parenthesis), `fs.stat` (the
+        // line's) over `fs`.
+        let shown = if t.js.len() > call.len() { t.js } else { call };
         return Diag::Javascript {
-            call: call.to_string(),
-            statement,
+            call: shown.to_string(),
+            form: t.form,
+            note: t.note,
         }
         .at(span);
     }

@@ -56,8 +56,28 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
         from += 1;
     }
     let before = &before[from..];
-    if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
+    if found.starts_with(['“', '”', '‘', '’', '„', '\'']) {
+        SyntaxHint::CurlyQuote
+    } else if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
         SyntaxHint::Fraction
+    } else if let Some(word) = found
+        .strip_prefix('.')
+        .map(|w| w.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
+        .filter(|w| expected.contains("`.then`") || ["then", "catch", "finally"].contains(w))
+    {
+        // A misspelt link, or a link after a statement that takes none (`log "a" .then`).
+        let links = ["then", "catch", "finally"];
+        let close = if links.contains(&word) {
+            None
+        } else {
+            super::suggest::closest(word, &links)
+        };
+        let suggestion = close.map(|s| match s {
+            "then" => ".then",
+            "catch" => ".catch",
+            _ => ".finally",
+        });
+        SyntaxHint::Link { suggestion }
     } else if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
         SyntaxHint::PlaceholderNumber
     } else if found.starts_with('"') && quoted_number(before) {

@@ -70,31 +70,78 @@ fn lowercase_for_ascii(word: &str) -> String {
     out
 }
 
-/// The `.loop` statement for a JavaScript (Node.js) API name, e.g.
-/// `setTimeout` → `timeout DELAY`.
-pub fn javascript(head: &str) -> Option<&'static str> {
-    let table: [(&str, &str); 16] = [
-        ("setTimeout", "timeout DELAY \"label\" { … }"),
-        ("setInterval", "interval DELAY \"label\" times N { … }"),
-        ("setImmediate", "immediate \"label\" { … }"),
-        ("process.nextTick", "nextTick \"label\" { … }"),
-        ("queueMicrotask", "microtask \"label\" { … }"),
-        ("Promise.resolve().then", "then \"a\" { … } .then \"b\" { … }"),
-        ("Promise", "then \"label\" { … }"),
-        ("clearTimeout", "clear \"label\""),
-        ("clearInterval", "clear \"label\""),
-        ("clearImmediate", "clear \"label\""),
-        ("console.log", "log \"text\""),
-        ("fs.readFile", "submit \"readFile\" TICKS { … }"),
-        ("fs", "submit \"fs call\" TICKS { … }"),
-        ("crypto", "submit \"pbkdf2\" TICKS { … }"),
-        ("for", "repeat N { … }"),
-        ("while", "repeat N { … }"),
+/// What a line of JavaScript (Node.js) is written as in `.loop`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Translation {
+    /// The JavaScript the line starts with, as the table names it
+    /// (`setTimeout`, `new Promise`, `Promise.all`).
+    pub js: &'static str,
+    /// The `.loop` form, e.g. `timeout DELAY "label" { … }`.
+    pub form: &'static str,
+    /// What else to know, or empty.
+    pub note: &'static str,
+}
+
+/// The `.loop` statement for a line that starts with a JavaScript (Node.js)
+/// API call or keyword, e.g. `setTimeout(…)` → `timeout DELAY "label" { … }`.
+/// `head` is the line from its first word on; a name matches when what follows
+/// it cannot go on the name (`for (` and `for(` match, `format` does not). The
+/// longer names come first (`Promise.all` before `Promise`, `fs.readFile`
+/// before `fs`).
+pub fn javascript(head: &str) -> Option<Translation> {
+    let row = |js, form, note| Translation { js, form, note };
+    let table: [Translation; 26] = [
+        row("setTimeout", "timeout DELAY \"label\" { … }", ""),
+        row("setInterval", "interval DELAY \"label\" times N { … }", ""),
+        row("setImmediate", "immediate \"label\" { … }", ""),
+        row("process.nextTick", "nextTick \"label\" { … }", ""),
+        row("queueMicrotask", "microtask \"label\" { … }", ""),
+        row("Promise.resolve().then", "then \"a\" { … } .then \"b\" { … }", ""),
+        row(
+            "Promise.allSettled",
+            "await allSettled [a, b]",
+            "or `chain allSettled [a, b]`; each element is a promise NAME or an expression",
+        ),
+        row(
+            "Promise.all",
+            "await all [a, b]",
+            "or `chain all [a, b]`; each element is a promise NAME or an expression",
+        ),
+        row("Promise.any", "await any [a, b]", "or `chain any [a, b]`"),
+        row("Promise.race", "await race [a, b]", "or `chain race [a, b]`"),
+        row(
+            "new Promise",
+            "promise NAME { … resolve }",
+            "where the block is the executor and `resolve` or `reject` in it settles the promise",
+        ),
+        row(
+            "Promise",
+            "then \"label\" { … }",
+            "or `promise NAME = resolved` for a promise to await",
+        ),
+        row("async function", "async NAME { … }", "and `call NAME` where JavaScript calls it"),
+        row(
+            "function",
+            "async NAME { … }",
+            "for an async function, with `call NAME`; a plain function's statements go where it is called",
+        ),
+        row("const", "promise NAME = EXPR", "for a promise; other variables have no .loop form"),
+        row("let", "promise NAME = EXPR", "for a promise; other variables have no .loop form"),
+        row("clearTimeout", "clear \"label\"", ""),
+        row("clearInterval", "clear \"label\"", ""),
+        row("clearImmediate", "clear \"label\"", ""),
+        row("console.log", "log \"text\"", ""),
+        row("fs.readFile", "readFile \"label\" { … }", ""),
+        row("fs.writeFile", "writeFile \"label\" { … }", ""),
+        row("fs", "submit \"fs call\" TICKS { … }", ""),
+        row("crypto", "submit \"pbkdf2\" TICKS { … }", ""),
+        row("for", "repeat N { … }", ""),
+        row("while", "repeat N { … }", ""),
     ];
-    table
-        .iter()
-        .find(|(js, _)| head == *js || head.starts_with(&format!("{js}.")) || head.starts_with(&format!("{js}(")))
-        .map(|(_, stmt)| *stmt)
+    table.into_iter().find(|t| {
+        head.strip_prefix(t.js)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+    })
 }
 
 /// The form of a statement or directive, for "malformed statement" help lines.
@@ -174,6 +221,37 @@ mod tests {
         assert_eq!(closest("rejection", &items()), Some("rejections"));
         // On a tie the earlier candidate wins.
         assert_eq!(closest("clease", &items()), Some("clear"));
+    }
+
+    #[test]
+    fn javascript_is_told_its_loop_form() {
+        let form = |head: &str| javascript(head).map(|t| (t.js, t.form));
+        assert_eq!(
+            form("setTimeout(() => {}, 0)"),
+            Some(("setTimeout", "timeout DELAY \"label\" { … }"))
+        );
+        assert_eq!(
+            form("Promise.resolve().then(() => {})"),
+            Some(("Promise.resolve().then", "then \"a\" { … } .then \"b\" { … }"))
+        );
+        assert_eq!(form("Promise.all([a, b])"), Some(("Promise.all", "await all [a, b]")));
+        assert_eq!(
+            form("Promise.allSettled([a])"),
+            Some(("Promise.allSettled", "await allSettled [a, b]"))
+        );
+        assert_eq!(form("Promise.reject(new Error())").map(|f| f.0), Some("Promise"));
+        assert_eq!(form("new Promise((resolve) => resolve())").map(|f| f.0), Some("new Promise"));
+        assert_eq!(form("function f() {").map(|f| f.1), Some("async NAME { … }"));
+        assert_eq!(form("const p = new Promise(r => r())").map(|f| f.1), Some("promise NAME = EXPR"));
+        assert_eq!(form("fs.readFile(\"x\", cb)").map(|f| f.1), Some("readFile \"label\" { … }"));
+        assert_eq!(form("fs.writeFile(\"x\", d, cb)").map(|f| f.1), Some("writeFile \"label\" { … }"));
+        assert_eq!(form("fs.stat(\"x\", cb)").map(|f| f.0), Some("fs"));
+        assert_eq!(form("for (let i = 0; i < 3; i++) {").map(|f| f.0), Some("for"));
+        // A name that only starts like one is no match.
+        assert_eq!(form("format 3"), None);
+        assert_eq!(form("functions"), None);
+        assert_eq!(form("newPromise"), None);
+        assert_eq!(form("Promises"), None);
     }
 
     #[test]
