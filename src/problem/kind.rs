@@ -138,8 +138,14 @@ pub enum SyntaxHint {
     StrayBrace,
     /// A string was expected.
     Quote,
-    /// Typographic or single quotes where a string may go (`“x”`, `'x'`).
+    /// Typographic or single quotes, or a backtick, where a string may go (`“x”`, `'x'`).
     CurlyQuote,
+    /// A `;` (JavaScript's statement end).
+    Semicolon,
+    /// A `(` (a JavaScript call or arrow function).
+    Paren,
+    /// A `/*` (JavaScript's block comment).
+    BlockComment,
     /// A word after a `.` where a link may go (`.thne`): the closest of
     /// `.then`, `.catch` and `.finally`, if one is close.
     Link { suggestion: Option<&'static str> },
@@ -187,8 +193,8 @@ pub enum Diag {
         twice: bool,
     },
     /// A statement `keyword` not in its `form` (its usage string).
-    /// `quoted`: the text has typographic or single quotes (`“x”`, `'x'`),
-    /// which do not make a string.
+    /// `quoted`: the text has typographic or single quotes or backticks
+    /// (`“x”`, `'x'`), which do not make a string.
     Malformed { keyword: String, form: String, quoted: bool },
     /// A JavaScript `call`, the `.loop` `form` it becomes, and a `note` (or empty).
     Javascript {
@@ -204,8 +210,9 @@ pub enum Diag {
         suggestion: Option<&'static str>,
         names: String,
     },
-    /// An expect block line that cannot be read.
-    ExpectLine,
+    /// An expect block line that cannot be read; `quoted`: it has
+    /// typographic or single quotes or backticks, which make no string.
+    ExpectLine { quoted: bool },
     /// An expect line whose `turn` or `at` has no number after it, or whose
     /// `limit` has a quoted queue: the grammar read the keyword as a phase.
     ExpectField { field: &'static str },
@@ -434,7 +441,7 @@ impl Diag {
             Malformed { .. } => Code::Malformed,
             Javascript { .. } => Code::Javascript,
             UnknownName { .. } => Code::UnknownName,
-            ExpectLine | ExpectField { .. } => Code::ExpectLine,
+            ExpectLine { .. } | ExpectField { .. } => Code::ExpectLine,
             SecondExpect | StatementAfterExpect | AfterLimit | DanglingOr => Code::Expect,
             DirectiveOrder { .. } => Code::DirectiveOrder,
             DirectiveTwice { .. } => Code::Directive,
@@ -517,7 +524,7 @@ impl Diag {
             Malformed { keyword, .. } => format!("malformed `{keyword}` statement"),
             Javascript { call, .. } => format!("`{call}` is JavaScript, not a .loop statement"),
             UnknownName { what, word, .. } => format!("unknown {what} `{word}`"),
-            ExpectLine => "malformed expect line".into(),
+            ExpectLine { .. } => "malformed expect line".into(),
             ExpectField { field: "limit" } => "`limit` takes a queue's name, without quotes".into(),
             ExpectField { field } => format!("`{field}` takes a whole number"),
             SecondExpect => "a file has at most one expect block".into(),
@@ -642,13 +649,13 @@ impl Diag {
             Malformed { .. } => "cannot read this".into(),
             Javascript { .. } => "JavaScript".into(),
             UnknownName { what, .. } => format!("not a {what}"),
-            ExpectLine => "cannot read this line".into(),
+            ExpectLine { .. } => "cannot read this line".into(),
             ExpectField { field: "limit" } => "its queue is quoted".into(),
             ExpectField { .. } => "no number after it".into(),
             SecondExpect => "second expect block".into(),
             StatementAfterExpect => "after expect".into(),
             AfterLimit => "after the limit".into(),
-            DanglingOr => "no block follows".into(),
+            DanglingOr => "no block right after it".into(),
             DirectiveOrder { .. } => "after a statement".into(),
             DirectiveTwice { .. } => "second one".into(),
             TooLong { .. } => "this statement goes on too long".into(),
@@ -767,7 +774,7 @@ impl Diag {
             },
             Malformed { form, quoted: false, .. } => format!("the form is `{form}`"),
             Malformed { form, quoted: true, .. } => {
-                format!("the form is `{form}`; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’` or `'`")
+                format!("the form is `{form}`; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’`, `'` or backticks")
             }
             Javascript { form, note: "", .. } => format!("in .loop this is written `{form}`"),
             Javascript { form, note, .. } => format!("in .loop this is written `{form}`, {note}"),
@@ -781,9 +788,10 @@ impl Diag {
                 "write `limit nextTick` as the block's last line (queues: {})",
                 crate::syntax::ast::LimitQueue::NAMES.join(", ")
             ),
-            ExpectLine => {
+            ExpectLine { quoted: false } => {
                 "an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last".into()
             }
+            ExpectLine { quoted: true } => "an expect line's text takes straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks".into(),
             SecondExpect => {
                 "merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`".into()
             }
@@ -994,8 +1002,11 @@ fn syntax_hint(hint: SyntaxHint) -> String {
         SyntaxHint::StrayNumber => "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`",
         SyntaxHint::StrayBrace => "this `}` closes no block; delete it or add the `{` it belongs to",
         SyntaxHint::Quote => "labels and texts are double-quoted: \"like this\"",
-        SyntaxHint::CurlyQuote => "labels and texts take straight double quotes, \"like this\", not `“ ”`, `‘ ’` or `'`",
-        SyntaxHint::Docs => "docs/language.md lists the statement forms; run `loopsim --help` for an example",
+        SyntaxHint::CurlyQuote => "labels and texts take straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks",
+        SyntaxHint::Semicolon => "a statement ends with its line: no `;` (one statement a line)",
+        SyntaxHint::Paren => "no parentheses in .loop: `timeout 0 \"a\"` and `call main`, not `setTimeout(…)`, `timeout(0)` or `main()`",
+        SyntaxHint::BlockComment => "a comment is `#` or `//` to the end of its line; there is no `/* … */`",
+        SyntaxHint::Docs => "docs/language.md lists the statement forms; the files under examples/ show them in use",
     };
     text.to_string()
 }

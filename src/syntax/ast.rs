@@ -732,12 +732,14 @@ pub const STATEMENTS: [Statement; 17] = [
 ];
 
 /// The statements of the promise language and their forms, for help lines
-/// (docs/language.md, "Promises and async functions").
+/// (docs/language.md, "Promises and async functions"). A help line shows a
+/// form inside one code span (`` the form is `…` ``): a form with words
+/// between its code closes and reopens the span around them.
 pub const PROMISE_STATEMENTS: [(&str, &str); 11] = [
     ("async", "async NAME { … }"),
     ("call", "call NAME"),
-    ("await", "await EXPR (EXPR: value, resolved, rejected, thenable, NAME, call NAME, promise { … }, all [ … ], timeout N, immediate, then links)"),
-    ("promise", "promise [NAME] { … } (.then|.catch|.finally …)* or promise NAME = EXPR"),
+    ("await", "await EXPR` (EXPR: `value`, `resolved`, `rejected`, `thenable`, a NAME, `call NAME`, `promise { … }`, `all [ … ]`, `timeout N`, `immediate`), with links: `await EXPR .then …"),
+    ("promise", "promise [NAME] { … } (.then|.catch|.finally …)*` or `promise NAME = EXPR"),
     ("chain", "chain EXPR"),
     ("resolve", "resolve [NAME] [with EXPR]"),
     ("reject", "reject [NAME]"),

@@ -313,7 +313,8 @@ impl Builder {
                 Rule::unknown if self.seen_expect && item.as_str().split(|c: char| !c.is_ascii_alphanumeric()).next() == Some("or") => {
                     // `expect { … } or` with no block after the `or`: one
                     // problem, not an unknown statement after the expect block.
-                    self.push(Diag::DanglingOr.at(trimmed(&item)));
+                    let at = item.as_span().start();
+                    self.push(Diag::DanglingOr.at(Span::new(at, at + 2)));
                 }
                 _ => {
                     self.seen_statement = true;
@@ -885,7 +886,8 @@ fn bad_expect_lines(body: &Pair<Rule>) -> Vec<Problem> {
         let lead = line.len() - line.trim_start().len();
         if !trimmed.is_empty() && !is_expect_line(trimmed) {
             let at = offset + lead;
-            found.push(Diag::ExpectLine.at(Span::new(at, at + trimmed.len())));
+            let quoted = wrong_quotes(trimmed);
+            found.push(Diag::ExpectLine { quoted }.at(Span::new(at, at + trimmed.len())));
         }
         offset += line.len();
     }
@@ -925,6 +927,12 @@ fn is_expect_line(line: &str) -> bool {
     true
 }
 
+/// Whether `text` has quotes that make no string: typographic ones (pasted
+/// from a document), or single quotes or backticks with no double quote.
+fn wrong_quotes(text: &str) -> bool {
+    text.contains(['“', '”', '‘', '’', '„']) || (text.contains(['\'', '`']) && !text.contains('"'))
+}
+
 fn unknown_statement(head: Pair<Rule>) -> Problem {
     let text = head.as_str().trim_end();
     let span = Span::new(head.as_span().start(), head.as_span().start() + text.len());
@@ -935,18 +943,21 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         let at = head.as_span().start() + open;
         return Diag::UnterminatedString.at(Span::new(at, span.end()));
     }
-    if let Some(form) = suggest::form(word) {
-        // Quotes that make no string: typographic ones (pasted from a
-        // document), or single quotes on a line with no double quote.
-        let quoted = text.contains(['“', '”', '‘', '’', '„']) || (text.contains('\'') && !text.contains('"'));
-        return Diag::Malformed {
-            keyword: word.to_string(),
-            form: form.to_string(),
-            quoted,
-        }
-        .at(span);
-    }
-    if let Some(t) = suggest::javascript(text) {
+    let input = head.as_span().get_input();
+    let before = &input[super::lex::line_start(input, span.start())..span.start()];
+    // JavaScript first: `async function f() {` is JavaScript, not a malformed
+    // `async` (no other row of the table starts with a keyword). After
+    // `await new` (a name, to the grammar), `Promise(…)` is `new Promise(…)`.
+    let after_new = before
+        .trim_end()
+        .strip_suffix("new")
+        .is_some_and(|rest| !rest.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'));
+    let js = if after_new && text.starts_with("Promise") {
+        suggest::javascript(&format!("new {text}")).filter(|t| t.js == "new Promise")
+    } else {
+        suggest::javascript(text)
+    };
+    if let Some(t) = js {
         // The longer of the two: `Promise.resolve().then` (the table's) over
         // `Promise.resolve` (up to the first parenthesis), `fs.stat` (the
         // line's) over `fs`.
@@ -958,8 +969,15 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         }
         .at(span);
     }
-    let input = head.as_span().get_input();
-    let before = &input[super::lex::line_start(input, span.start())..span.start()];
+    if let Some(form) = suggest::form(word) {
+        let quoted = wrong_quotes(text);
+        return Diag::Malformed {
+            keyword: word.to_string(),
+            form: form.to_string(),
+            quoted,
+        }
+        .at(span);
+    }
     let suggestion = suggest::closest(word, &suggest::items());
     Diag::UnknownStatement {
         word: word.to_string(),

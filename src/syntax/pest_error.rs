@@ -56,8 +56,14 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
         from += 1;
     }
     let before = &before[from..];
-    if found.starts_with(['“', '”', '‘', '’', '„', '\'']) {
+    if found.starts_with(['“', '”', '‘', '’', '„', '\'', '`']) {
         SyntaxHint::CurlyQuote
+    } else if found.starts_with(';') {
+        SyntaxHint::Semicolon
+    } else if found.starts_with("/*") {
+        SyntaxHint::BlockComment
+    } else if found.starts_with('(') {
+        SyntaxHint::Paren
     } else if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
         SyntaxHint::Fraction
     } else if let Some(word) = found

@@ -112,7 +112,7 @@ pub fn javascript(head: &str) -> Option<Translation> {
         row(
             "new Promise",
             "promise NAME { … resolve }",
-            "where the block is the executor and `resolve` or `reject` in it settles the promise",
+            "where the block is the executor and `resolve` or `reject` in it settles the promise; a sleep, `await new Promise(r => setTimeout(r, 10))`, is `await timeout 10`",
         ),
         row(
             "Promise",
@@ -242,6 +242,7 @@ mod tests {
         assert_eq!(form("Promise.reject(new Error())").map(|f| f.0), Some("Promise"));
         assert_eq!(form("new Promise((resolve) => resolve())").map(|f| f.0), Some("new Promise"));
         assert_eq!(form("function f() {").map(|f| f.1), Some("async NAME { … }"));
+        assert_eq!(form("async function main() {").map(|f| f.0), Some("async function"));
         assert_eq!(form("const p = new Promise(r => r())").map(|f| f.1), Some("promise NAME = EXPR"));
         assert_eq!(form("fs.readFile(\"x\", cb)").map(|f| f.1), Some("readFile \"label\" { … }"));
         assert_eq!(form("fs.writeFile(\"x\", d, cb)").map(|f| f.1), Some("writeFile \"label\" { … }"));
