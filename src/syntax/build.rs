@@ -762,6 +762,9 @@ impl Builder {
             text: String::new(),
             span,
         };
+        // `turn "1"`, `limit "check"`: a field's keyword read as the phase,
+        // shown with the quoted value after it (the line's string).
+        let mut field: Option<(Box<Diag>, Span)> = None;
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::turn_field => line.turn = Some(self.clause(part)?.value),
@@ -770,15 +773,22 @@ impl Builder {
                     let word = part.into_inner().next()?;
                     match names::phase(word.as_str()) {
                         Ok(p) => line.phase = Some(p),
+                        Err(d) if matches!(*d, Diag::ExpectField { .. }) => field = Some((d, word.as_span().into())),
                         Err(d) => self.push(d.at(word.as_span().into())),
                     }
                 }
                 Rule::string => {
+                    if let Some((_, word)) = &mut field {
+                        *word = Span::new(word.start(), part.as_span().end());
+                    }
                     let text = self.text(part);
                     line.text = text.parts.iter().map(lit_of).collect();
                 }
                 _ => {}
             }
+        }
+        if let Some((d, at)) = field {
+            self.push(d.at(at));
         }
         Some(line)
     }
