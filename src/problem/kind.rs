@@ -146,6 +146,8 @@ pub enum SyntaxHint {
     Paren,
     /// A `/*` (JavaScript's block comment).
     BlockComment,
+    /// `Promise.resolve()` and the like after `promise NAME =`, `await` or `chain`.
+    PromiseCall,
     /// A word after a `.` where a link may go (`.thne`): the closest of
     /// `.then`, `.catch` and `.finally`, if one is close.
     Link { suggestion: Option<&'static str> },
@@ -1005,6 +1007,12 @@ fn syntax_hint(hint: SyntaxHint) -> String {
         SyntaxHint::CurlyQuote => "labels and texts take straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks",
         SyntaxHint::Semicolon => "a statement ends with its line: no `;` (one statement a line)",
         SyntaxHint::Paren => "no parentheses in .loop: `timeout 0 \"a\"` and `call main`, not `setTimeout(…)`, `timeout(0)` or `main()`",
+        SyntaxHint::PromiseCall => {
+            return format!(
+                "`Promise.…` is JavaScript: in .loop write {}",
+                crate::syntax::suggest::PROMISE_EXPRESSIONS
+            )
+        }
         SyntaxHint::BlockComment => "a comment is `#` or `//` to the end of its line; there is no `/* … */`",
         SyntaxHint::Docs => "docs/language.md lists the statement forms; the files under examples/ show them in use",
     };

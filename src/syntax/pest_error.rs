@@ -58,6 +58,8 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
     let before = &before[from..];
     if found.starts_with(['“', '”', '‘', '’', '„', '\'', '`']) {
         SyntaxHint::CurlyQuote
+    } else if found.starts_with('.') && before.ends_with("Promise") {
+        SyntaxHint::PromiseCall
     } else if found.starts_with(';') {
         SyntaxHint::Semicolon
     } else if found.starts_with("/*") {

@@ -112,7 +112,7 @@ pub fn javascript(head: &str) -> Option<Translation> {
         row(
             "new Promise",
             "promise NAME { … resolve }",
-            "where the block is the executor and `resolve` or `reject` in it settles the promise; a sleep, `await new Promise(r => setTimeout(r, 10))`, is `await timeout 10`",
+            "where the block is the executor and `resolve` or `reject` in it settles the promise",
         ),
         row(
             "Promise",
@@ -125,8 +125,8 @@ pub fn javascript(head: &str) -> Option<Translation> {
             "async NAME { … }",
             "for an async function, with `call NAME`; a plain function's statements go where it is called",
         ),
-        row("const", "promise NAME = EXPR", "for a promise; other variables have no .loop form"),
-        row("let", "promise NAME = EXPR", "for a promise; other variables have no .loop form"),
+        row("const", "promise NAME = EXPR", VARIABLE_NOTE),
+        row("let", "promise NAME = EXPR", VARIABLE_NOTE),
         row("clearTimeout", "clear \"label\"", ""),
         row("clearInterval", "clear \"label\"", ""),
         row("clearImmediate", "clear \"label\"", ""),
@@ -138,11 +138,32 @@ pub fn javascript(head: &str) -> Option<Translation> {
         row("for", "repeat N { … }", ""),
         row("while", "repeat N { … }", ""),
     ];
-    table.into_iter().find(|t| {
+    let found = table.into_iter().find(|t| {
         head.strip_prefix(t.js)
             .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-    })
+    })?;
+    // `new Promise(r => setTimeout(r, 10))` is a sleep: `await timeout 10`.
+    if found.js == "new Promise" && head.contains("setTimeout") {
+        return Some(row("new Promise", "await timeout N", "in an async body: a sleep of N ticks"));
+    }
+    Some(found)
 }
+
+/// What a JavaScript promise expression is written as after `promise NAME =`,
+/// `await` or `chain` (a macro, for `concat!`).
+macro_rules! promise_expressions {
+    () => {
+        "`resolved` for `Promise.resolve()`, `rejected` for `Promise.reject()`, `all [a, b]` for \
+         `Promise.all([a, b])` (`allSettled`, `any`, `race` alike), `promise { … }` for `new Promise(…)`, or another \
+         promise's NAME"
+    };
+}
+
+/// The JavaScript promise expressions and their .loop forms, as a help line's clause.
+pub const PROMISE_EXPRESSIONS: &str = promise_expressions!();
+
+/// The note of `const` and `let`.
+const VARIABLE_NOTE: &str = concat!("where EXPR is ", promise_expressions!(), "; other variables have no .loop form");
 
 /// The form of a statement or directive, for "malformed statement" help lines.
 pub fn form(keyword: &str) -> Option<&'static str> {
@@ -240,7 +261,11 @@ mod tests {
             Some(("Promise.allSettled", "await allSettled [a, b]"))
         );
         assert_eq!(form("Promise.reject(new Error())").map(|f| f.0), Some("Promise"));
-        assert_eq!(form("new Promise((resolve) => resolve())").map(|f| f.0), Some("new Promise"));
+        assert_eq!(
+            form("new Promise((resolve) => resolve())").map(|f| f.1),
+            Some("promise NAME { … resolve }")
+        );
+        assert_eq!(form("new Promise(r => setTimeout(r, 10))").map(|f| f.1), Some("await timeout N"));
         assert_eq!(form("function f() {").map(|f| f.1), Some("async NAME { … }"));
         assert_eq!(form("async function main() {").map(|f| f.0), Some("async function"));
         assert_eq!(form("const p = new Promise(r => r())").map(|f| f.1), Some("promise NAME = EXPR"));
