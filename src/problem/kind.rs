@@ -144,6 +144,8 @@ pub enum SyntaxHint {
     Semicolon,
     /// A `(` (a JavaScript call or arrow function).
     Paren,
+    /// A `(` right after a link (`.then("b")`).
+    LinkParen,
     /// A `/*` (JavaScript's block comment).
     BlockComment,
     /// `Promise.resolve()` and the like after `promise NAME =`, `await` or `chain`.
@@ -1013,6 +1015,7 @@ fn syntax_hint(hint: SyntaxHint) -> String {
                 crate::syntax::suggest::PROMISE_EXPRESSIONS
             )
         }
+        SyntaxHint::LinkParen => "a link takes its label and block without parentheses: `.then \"b\" { … }`, not `.then(…)`",
         SyntaxHint::BlockComment => "a comment is `#` or `//` to the end of its line; there is no `/* … */`",
         SyntaxHint::Docs => "docs/language.md lists the statement forms; the files under examples/ show them in use",
     };

@@ -64,6 +64,9 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
         SyntaxHint::Semicolon
     } else if found.starts_with("/*") {
         SyntaxHint::BlockComment
+    } else if found.starts_with('(') && [".then", ".catch", ".finally"].iter().any(|l| before.ends_with(l)) {
+        // `.then("b")`, `.then(() => …)`.
+        SyntaxHint::LinkParen
     } else if found.starts_with('(') {
         SyntaxHint::Paren
     } else if found.starts_with('.') && before.ends_with(|c: char| c.is_ascii_digit()) {
