@@ -896,7 +896,7 @@ fn bad_expect_lines(body: &Pair<Rule>) -> Vec<Problem> {
         let lead = line.len() - line.trim_start().len();
         if !trimmed.is_empty() && !is_expect_line(trimmed) {
             let at = offset + lead;
-            let quoted = wrong_quotes(trimmed);
+            let quoted = super::lex::wrong_quotes(trimmed);
             found.push(Diag::ExpectLine { quoted }.at(Span::new(at, at + trimmed.len())));
         }
         offset += line.len();
@@ -937,12 +937,6 @@ fn is_expect_line(line: &str) -> bool {
     true
 }
 
-/// Whether `text` has quotes that make no string: typographic ones (pasted
-/// from a document), or single quotes or backticks with no double quote.
-fn wrong_quotes(text: &str) -> bool {
-    text.contains(['“', '”', '‘', '’', '„']) || (text.contains(['\'', '`']) && !text.contains('"'))
-}
-
 fn unknown_statement(head: Pair<Rule>) -> Problem {
     let text = head.as_str().trim_end();
     let span = Span::new(head.as_span().start(), head.as_span().start() + text.len());
@@ -961,7 +955,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
     let after_new = before
         .trim_end()
         .strip_suffix("new")
-        .is_some_and(|rest| !rest.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'));
+        .is_some_and(|rest| !rest.bytes().last().is_some_and(super::lex::is_word_char));
     let js = if after_new && text.starts_with("Promise") {
         suggest::javascript(&format!("new {text}")).filter(|t| t.js == "new Promise")
     } else {
@@ -980,7 +974,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         .at(span);
     }
     if let Some(form) = suggest::form(word) {
-        let quoted = wrong_quotes(text);
+        let quoted = super::lex::wrong_quotes(text);
         return Diag::Malformed {
             keyword: word.to_string(),
             form: form.to_string(),

@@ -169,6 +169,18 @@ pub fn word_end(bytes: &[u8], i: usize) -> usize {
     bytes[i..].iter().position(|&b| !is_word_char(b)).map_or(bytes.len(), |n| i + n)
 }
 
+/// Typographic quotes (pasted from a document): they make no string.
+pub const TYPOGRAPHIC_QUOTES: [char; 5] = ['“', '”', '‘', '’', '„'];
+
+/// JavaScript's other string quotes, which make no string either.
+pub const JS_QUOTES: [char; 2] = ['\'', '`'];
+
+/// Whether `text` has quotes that make no string: typographic ones, or
+/// single quotes or backticks with no double quote.
+pub fn wrong_quotes(text: &str) -> bool {
+    text.contains(TYPOGRAPHIC_QUOTES) || (text.contains(JS_QUOTES) && !text.contains('"'))
+}
+
 /// The start of the line holding byte `at` (clamped to the text).
 pub fn line_start(text: &str, at: usize) -> usize {
     text.as_bytes()[..at.min(text.len())]

@@ -48,6 +48,11 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     (p, at)
 }
 
+/// The links a `then` or a promise takes (`grammar/loop.pest`'s `link_kind`),
+/// and their words without the dot.
+const LINKS: [&str; 3] = [".then", ".catch", ".finally"];
+const LINK_WORDS: [&str; 3] = ["then", "catch", "finally"];
+
 /// The help line, from the text `before` the error (only its last KiB is
 /// looked at: this runs once per error, and the text may be a whole chunk).
 fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
@@ -56,7 +61,7 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
         from += 1;
     }
     let before = &before[from..];
-    if found.starts_with(['“', '”', '‘', '’', '„', '\'', '`']) {
+    if found.starts_with(lex::TYPOGRAPHIC_QUOTES) || found.starts_with(lex::JS_QUOTES) {
         SyntaxHint::CurlyQuote
     } else if found.starts_with('.') && before.ends_with("Promise") {
         SyntaxHint::PromiseCall
@@ -64,7 +69,7 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
         SyntaxHint::Semicolon
     } else if found.starts_with("/*") {
         SyntaxHint::BlockComment
-    } else if found.starts_with('(') && [".then", ".catch", ".finally"].iter().any(|l| before.ends_with(l)) {
+    } else if found.starts_with('(') && LINKS.iter().any(|l| before.ends_with(l)) {
         // `.then("b")`, `.then(() => …)`.
         SyntaxHint::LinkParen
     } else if found.starts_with('(') {
@@ -74,20 +79,13 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
     } else if let Some(word) = found
         .strip_prefix('.')
         .map(|w| w.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
-        .filter(|w| expected.contains("`.then`") || ["then", "catch", "finally"].contains(w))
+        .filter(|w| expected.contains("`.then`") || LINK_WORDS.contains(w))
     {
         // A misspelt link, or a link after a statement that takes none (`log "a" .then`).
-        let links = ["then", "catch", "finally"];
-        let close = if links.contains(&word) {
-            None
-        } else {
-            super::suggest::closest(word, &links)
-        };
-        let suggestion = close.map(|s| match s {
-            "then" => ".then",
-            "catch" => ".catch",
-            _ => ".finally",
-        });
+        let close = (!LINK_WORDS.contains(&word))
+            .then(|| super::suggest::closest(word, &LINK_WORDS))
+            .flatten();
+        let suggestion = close.and_then(|s| LINKS.into_iter().find(|l| l[1..] == *s));
         SyntaxHint::Link { suggestion }
     } else if ["{i}", "{n}", "{k}"].iter().any(|p| before.trim_end().ends_with(p)) {
         SyntaxHint::PlaceholderNumber

@@ -140,7 +140,7 @@ pub fn javascript(head: &str) -> Option<Translation> {
     ];
     let found = table.into_iter().find(|t| {
         head.strip_prefix(t.js)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .is_some_and(|rest| !rest.bytes().next().is_some_and(super::lex::is_word_char))
     })?;
     // `new Promise(r => setTimeout(r, 10))` is a sleep: `await timeout 10`.
     if found.js == "new Promise" && head.contains("setTimeout") {
