@@ -10,7 +10,7 @@
 //!   closes nowhere on its line is one [`Tok::Str`] token of one byte with
 //!   `closed: false`, and the rest of the line is read as other tokens (as
 //!   `unknown_head` and `skipped_body` read it: a plain character);
-//! - a comment (`COMMENT`, `line_comment`) is `#` or `//` outside a string, to
+//! - a comment (`comment`, `line_comment`) is `#` or `//` outside a string, to
 //!   the end of its line;
 //! - blanks (`WHITESPACE`) are spaces, tabs, carriage returns and byte order
 //!   marks; a newline is its own token;

@@ -207,7 +207,7 @@ fn name(rule: Rule) -> Option<&'static str> {
         | Rule::misplaced => "a statement",
         rule if super::build::PROMISE_STATEMENTS.contains(&rule) => "a statement",
         Rule::integer => "a number",
-        Rule::string | Rule::string_inner => "a string",
+        Rule::string => "a string",
         Rule::body | Rule::open_brace | Rule::skipped_body => "`{`",
         Rule::close_brace => "`}`",
         Rule::after_clause | Rule::kw_after => "`after`",
