@@ -325,12 +325,26 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    use clap::{CommandFactory, FromArgMatches};
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // `--color never|always` also colours clap's own usage errors, which are
+    // made before the flag is parsed.
+    let command = || {
+        let command = Cli::command();
+        match color_asked(&args) {
+            Some(ColorChoice::Never) => command.color(clap::ColorChoice::Never),
+            Some(ColorChoice::Always) => command.color(clap::ColorChoice::Always),
+            _ => command,
+        }
+    };
+    let cli = match command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
         Ok(cli) => cli,
         Err(e) => return host.usage_error(&e),
     };
     if let Some(conflict) = conflict(&cli.command) {
-        use clap::CommandFactory;
         let name = match cli.command {
             Command::Run { .. } => "run",
             Command::Check { .. } => "check",
@@ -338,12 +352,32 @@ where
             Command::EmitJs { .. } => "emit-js",
             Command::Verify { .. } => "verify",
         };
-        let mut command = Cli::command();
+        let mut command = command();
         command.build();
         let sub = command.find_subcommand_mut(name).expect("every Command is a subcommand");
         return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict));
     }
     execute(&cli, host)
+}
+
+/// The last `--color WHEN` (or `--color=WHEN`) among `args` before a `--`,
+/// if it names a choice: read before clap parses them, for clap's own errors.
+fn color_asked(args: &[OsString]) -> Option<ColorChoice> {
+    use clap::ValueEnum;
+    let mut asked = None;
+    let mut words = args.iter().skip(1).map(|a| a.to_str());
+    while let Some(word) = words.next() {
+        let value = match word {
+            Some("--") => break,
+            Some("--color") => words.next().flatten(),
+            Some(w) => w.strip_prefix("--color="),
+            None => None,
+        };
+        if let Some(choice) = value.and_then(|v| ColorChoice::from_str(v, false).ok()) {
+            asked = Some(choice);
+        }
+    }
+    asked
 }
 
 /// What the playground asks of the CLI, without parsing arguments (so that
@@ -825,7 +859,7 @@ fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
             fail_code(limit)
         }
         Verdict::NoPrediction => {
-            say!(
+            tell!(
                 out,
                 "no prediction: {} has no expect block (run it with `loopsim run`)",
                 escape(&loaded.name)

@@ -226,7 +226,27 @@ fn test_command_prints_a_line_per_file_and_a_summary() {
 fn check_without_expect_says_so_and_does_not_pass() {
     let o = loopsim(&["check", "n.loop"], Some(("n.loop", "log \"a\"\n")));
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("has no expect block"));
+    // An error, on standard error (found by a fresh-clone check: it was on stdout).
+    assert!(stderr(&o).contains("has no expect block"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}
+
+/// `--color always|never` also governs clap's own usage errors, made before
+/// the flag is parsed (found by a fresh-clone check: `--color never` left
+/// them coloured on a terminal). The last one given wins; after `--` it is
+/// no flag.
+#[test]
+fn the_color_flag_governs_usage_errors_too() {
+    let o = loopsim(&["--color", "always", "run", "--frobnicate", "x"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\u{1b}["), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--frobnicate"), "{}", stderr(&o));
+    let o = loopsim(&["--color=always", "run", "--color", "never", "--frobnicate", "x"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains('\u{1b}'), "{}", stderr(&o));
+    let o = loopsim(&["--color=never", "run", "x", "--", "--color", "always", "--frobnicate"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains('\u{1b}'), "{}", stderr(&o));
 }
 
 #[test]
@@ -743,7 +763,7 @@ fn a_failed_write_to_standard_output_exits_74() {
 
 /// A prediction of the first lines of an endless chain that logs: the help
 /// says a limit stopped the run and what `limit QUEUE` predicts, not "add
-/// the remaining 1000000 line(s)" (found by the fresh-clone check).
+/// the remaining 1000000 lines" (found by the fresh-clone check).
 #[test]
 fn a_prediction_of_an_endless_chain_that_logs_is_told_how_it_ends() {
     let src = "immediate \"s\" { log \"s\" again }\n\nexpect {\n  \"s\"\n}\n";
@@ -751,7 +771,7 @@ fn a_prediction_of_an_endless_chain_that_logs_is_told_how_it_ends() {
     // (3: a limit the prediction does not name stopped the run.)
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let err = stderr(&o).replace(['\n', ' '], "");
-    let want = "the run never ends: it printed 1,000,000 more line(s) before a limit stopped it. `limit check` predicts that stop after the lines above it";
+    let want = "the run never ends: it printed 1,000,000 more lines before a limit stopped it. `limit check` predicts that stop after the lines above it";
     assert!(err.contains(&want.replace(' ', "")), "{}", stderr(&o));
     assert!(!err.contains("addtheremaining"), "{}", stderr(&o));
     // A run that ends keeps the plain help.
@@ -760,7 +780,7 @@ fn a_prediction_of_an_endless_chain_that_logs_is_told_how_it_ends() {
         Some(("f.loop", "log \"a\"\nlog \"b\"\n\nexpect {\n  \"a\"\n}\n")),
     );
     assert!(
-        stderr(&o).contains("add the remaining 1 line(s) to the expect block"),
+        stderr(&o).contains("add the remaining 1 line to the expect block"),
         "{}",
         stderr(&o)
     );

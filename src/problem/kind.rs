@@ -597,7 +597,7 @@ impl Diag {
             } => limit_message(*limit, *queue, *bounded, *site).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
             PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
-            NeverPrinted { how, printed } => format!("prediction failed: {how} after {printed} log line(s)"),
+            NeverPrinted { how, printed } => format!("prediction failed: {how} after {printed} log line{}", plural(*printed as u64)),
             WrongLimit { want, got } => format!("predicted the {want} limit, but the {got} limit stopped the run"),
             LimitNotHit => "predicted a limit, but the run finished".into(),
             StoppedByLimit { got } => format!("the run was stopped by a limit ({got})"),
@@ -922,12 +922,20 @@ impl Diag {
             } => limit_help(*limit, *max, waiting, *bounded, *raised_for),
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
-                None => format!("the run printed {printed} log line(s); `loopsim run --explain` shows why each ran where it did"),
+                None => format!(
+                    "the run printed {printed} log line{}; `loopsim run --explain` shows why each ran where it did",
+                    plural(*printed as u64)
+                ),
             },
-            PrintedMore { remaining, limit: None, .. } => format!("add the remaining {remaining} line(s) to the expect block"),
+            PrintedMore { remaining, limit: None, .. } => format!(
+                "add the remaining {} line{} to the expect block",
+                crate::render::thousands(*remaining as u64),
+                plural(*remaining as u64)
+            ),
             PrintedMore { remaining, limit: Some(queue), .. } => format!(
-                "the run never ends: it printed {} more line(s) before a limit stopped it. `limit {queue}` predicts that stop after the lines above it, all of them: bound the chain with `times N`, or let it log nothing",
-                crate::render::thousands(*remaining as u64)
+                "the run never ends: it printed {} more line{} before a limit stopped it. `limit {queue}` predicts that stop after the lines above it, all of them: bound the chain with `times N`, or let it log nothing",
+                crate::render::thousands(*remaining as u64),
+                plural(*remaining as u64)
             ),
             NeverPrinted { .. } => "delete this line and those after it, or change the program so that it runs".into(),
             WrongLimit { got, .. } => format!("write `limit {got}`"),
