@@ -941,8 +941,9 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         };
         tell!(
             out,
-            "note: skipped {} file(s) without an expect block (nothing to check): {}{more}",
+            "note: skipped {} {} without an expect block (nothing to check): {}{more}",
             unpredicted.len(),
+            if unpredicted.len() == 1 { "file" } else { "files" },
             unpredicted[..unpredicted.len().min(SHOWN)].join(", ")
         );
     }
@@ -951,7 +952,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         let under: Vec<String> = roots.iter().map(|r| escape(&r.display().to_string()).into_owned()).collect();
         tell!(
             out,
-            "error: no .loop file with an expect block under {}: nothing was checked",
+            "error: nothing was checked: no .loop file with an expect block among {}",
             under.join(", ")
         );
         return worst.max(Exit::PredictionFailed);

@@ -231,6 +231,23 @@ fn check_without_expect_says_so_and_does_not_pass() {
     assert_eq!(stdout(&o), "");
 }
 
+/// `test` given only a file without `expect` checks nothing and says so for
+/// a file as for a folder ("among", not "under": found by a fresh-clone
+/// check), with the skipped file counted in the singular.
+#[test]
+fn test_of_a_file_without_expect_checks_nothing_and_says_so() {
+    let o = loopsim(&["test", "n.loop"], Some(("n.loop", "log \"a\"\n")));
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "0 passed, 0 failed\n");
+    let err = stderr(&o);
+    assert!(err.contains("note: skipped 1 file without an expect block"), "{err}");
+    assert!(
+        err.contains("error: nothing was checked: no .loop file with an expect block among "),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("n.loop"), "{err}");
+}
+
 /// `--color always|never` also governs clap's own usage errors, made before
 /// the flag is parsed (found by a fresh-clone check: `--color never` left
 /// them coloured on a terminal). The last one given wins; after `--` it is
@@ -553,7 +570,7 @@ fn test_in_the_repository_root_checks_only_real_predictions_and_says_what_it_ski
     for skipped in [
         "note: skipped ./tests/diagnostics: its .loopsim-skip file says: invalid on purpose",
         "note: skipped ./tests/regressions: its .loopsim-skip file says: invalid on purpose",
-        "file(s) without an expect block (nothing to check): ./tests/conformance/01-timeout-vs-immediate-main.loop",
+        "skipped 1 file without an expect block (nothing to check): ./tests/conformance/01-timeout-vs-immediate-main.loop",
     ] {
         assert!(err.contains(skipped), "{skipped:?} in {err}");
     }
