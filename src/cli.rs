@@ -325,26 +325,20 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    use clap::{CommandFactory, FromArgMatches};
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    // `--color never|always` also colours clap's own usage errors, which are
+    // `--color always|never` also governs clap's own usage errors, which are
     // made before the flag is parsed.
-    let command = || {
-        let command = Cli::command();
-        match color_asked(&args) {
-            Some(ColorChoice::Never) => command.color(clap::ColorChoice::Never),
-            Some(ColorChoice::Always) => command.color(clap::ColorChoice::Always),
-            _ => command,
-        }
+    let color = match color_asked(&args) {
+        Some(ColorChoice::Always) => Some(true),
+        Some(ColorChoice::Never) => Some(false),
+        Some(ColorChoice::Auto) | None => None,
     };
-    let cli = match command()
-        .try_get_matches_from(&args)
-        .and_then(|matches| Cli::from_arg_matches(&matches))
-    {
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return host.usage_error(&e),
+        Err(e) => return host.usage_error(&e, color),
     };
     if let Some(conflict) = conflict(&cli.command) {
+        use clap::CommandFactory;
         let name = match cli.command {
             Command::Run { .. } => "run",
             Command::Check { .. } => "check",
@@ -352,10 +346,10 @@ where
             Command::EmitJs { .. } => "emit-js",
             Command::Verify { .. } => "verify",
         };
-        let mut command = command();
+        let mut command = Cli::command();
         command.build();
         let sub = command.find_subcommand_mut(name).expect("every Command is a subcommand");
-        return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict));
+        return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict), color);
     }
     execute(&cli, host)
 }

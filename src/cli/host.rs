@@ -69,17 +69,24 @@ pub trait Host {
 
     /// Prints a usage error, `--help` or `--version` the way clap does, and
     /// returns its exit code (2 for an error, 0 for help and version).
-    fn usage_error(&self, error: &clap::Error) -> u8 {
-        let stream = if error.use_stderr() { Stream::Stderr } else { Stream::Stdout };
-        let styled = error.render();
-        let text = if self.auto_color(stream) {
-            styled.ansi().to_string()
-        } else {
-            styled.to_string()
-        };
-        self.write(stream, text.as_bytes());
-        u8::try_from(error.exit_code()).unwrap_or(2)
+    /// `color`: coloured or not as `--color always|never` asked, if it did
+    /// (else as [`Host::auto_color`] says).
+    fn usage_error(&self, error: &clap::Error, color: Option<bool>) -> u8 {
+        write_usage_error(self, error, color)
     }
+}
+
+/// [`Host::usage_error`] written through `host`'s streams.
+fn write_usage_error(host: &(impl Host + ?Sized), error: &clap::Error, color: Option<bool>) -> u8 {
+    let stream = if error.use_stderr() { Stream::Stderr } else { Stream::Stdout };
+    let styled = error.render();
+    let text = if color.unwrap_or_else(|| host.auto_color(stream)) {
+        styled.ansi().to_string()
+    } else {
+        styled.to_string()
+    };
+    host.write(stream, text.as_bytes());
+    u8::try_from(error.exit_code()).unwrap_or(2)
 }
 
 /// An [`io::Write`] onto one of a host's streams.
@@ -156,7 +163,10 @@ impl Host for NativeHost {
         choice != anstream::ColorChoice::Never
     }
 
-    fn usage_error(&self, error: &clap::Error) -> u8 {
+    fn usage_error(&self, error: &clap::Error, color: Option<bool>) -> u8 {
+        if color.is_some() {
+            return write_usage_error(self, error, color);
+        }
         // clap's own printing: colour as clap decides it, as `Cli::parse` did.
         if let Err(e) = error.print() {
             if !error.use_stderr() {
