@@ -177,7 +177,7 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
                 t.parts
                     .iter()
                     .map(|p| match p {
-                        TextPart::Lit(s) => s.clone(),
+                        TextPart::Lit(s) => s.to_string(),
                         _ => index.to_string(),
                     })
                     .collect::<String>()

@@ -122,8 +122,9 @@ pub struct Text {
 /// A piece of a [`Text`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TextPart {
-    /// Literal text (escapes already resolved).
-    Lit(String),
+    /// Literal text (escapes already resolved); up to 24 bytes held inline,
+    /// without an allocation of its own.
+    Lit(compact_str::CompactString),
     /// `{i}`: the innermost `repeat` index, 1-based.
     Index,
     /// `{n}`: the running callback's run number, 1-based.
@@ -813,10 +814,11 @@ pub struct Callback {
     /// The whole statement.
     pub span: Span,
     /// Label, body, `times` and links; `None` when none is written.
-    parts: Option<Box<CallbackParts>>,
+    parts: Option<Box<HeldParts>>,
 }
 
-/// The parts of a [`Callback`] most callbacks of a large file lack.
+/// The parts of a [`Callback`] other than its kind and number, as the
+/// builder gives them ([`Callback::set_parts`]).
 #[derive(Debug, Clone, Default)]
 pub struct CallbackParts {
     /// The label.
@@ -827,17 +829,53 @@ pub struct CallbackParts {
     pub times: Option<Spanned<u64>>,
     /// `.then`/`.catch`/`.finally` links of a `then` chain, in order.
     pub links: Box<[Link]>,
+}
+
+/// The box of a [`Callback`] that has a label or a body (32 bytes: most
+/// callbacks of a large file have a label, a body, or both, and nothing
+/// else); the parts fewer callbacks have are in a second box,
+/// [`RareParts`] (issue 14: memory and build time of a large file).
+#[derive(Debug, Clone, Default)]
+struct HeldParts {
+    label: Option<Text>,
+    body: Option<Block>,
+    rare: Option<Box<RareParts>>,
+}
+
+/// The parts of a [`Callback`] few callbacks have.
+#[derive(Debug, Clone, Default)]
+struct RareParts {
+    times: Option<Spanned<u64>>,
+    links: Box<[Link]>,
     /// The kind's number when it does not fit inline in the [`Callback`]
     /// (above `u32::MAX` ticks, or written with 255 bytes or more).
     big_amount: Option<Spanned<u64>>,
 }
 
-/// [`Callback::amount_len`]'s mark for a number kept in [`CallbackParts::big_amount`].
+/// The parts of a [`Callback`] to change in place (a chunk's spans shifted).
+pub struct CallbackPartsMut<'a> {
+    pub label: &'a mut Option<Text>,
+    pub body: &'a mut Option<Block>,
+    pub times: Option<&'a mut Spanned<u64>>,
+    pub links: &'a mut [Link],
+}
+
+/// [`Callback::amount_len`]'s mark for a number kept in [`RareParts::big_amount`].
 const AMOUNT_IN_PARTS: u8 = u8::MAX;
 
-impl CallbackParts {
+impl RareParts {
     fn is_empty(&self) -> bool {
-        self.label.is_none() && self.body.is_none() && self.times.is_none() && self.links.is_empty() && self.big_amount.is_none()
+        self.times.is_none() && self.links.is_empty() && self.big_amount.is_none()
+    }
+}
+
+impl HeldParts {
+    fn is_empty(&self) -> bool {
+        self.label.is_none() && self.body.is_none() && self.rare.is_none()
+    }
+
+    fn rare(&self) -> Option<&RareParts> {
+        self.rare.as_deref()
     }
 }
 
@@ -875,8 +913,18 @@ impl Callback {
     }
 
     /// The label, body, `times` and links to change, if any is written.
-    pub fn parts_mut(&mut self) -> Option<&mut CallbackParts> {
-        self.parts.as_deref_mut()
+    pub fn parts_mut(&mut self) -> Option<CallbackPartsMut<'_>> {
+        let held = self.parts.as_deref_mut()?;
+        let (times, links) = match held.rare.as_deref_mut() {
+            Some(rare) => (rare.times.as_mut(), &mut rare.links[..]),
+            None => (None, &mut [][..]),
+        };
+        Some(CallbackPartsMut {
+            label: &mut held.label,
+            body: &mut held.body,
+            times,
+            links,
+        })
     }
 
     /// The keyword's span: the statement starts with it.
@@ -904,7 +952,7 @@ impl Callback {
 
     /// The `.then`/`.catch`/`.finally` links, in order (empty for none).
     pub fn links(&self) -> &[Link] {
-        self.parts.as_ref().map_or(&[], |p| &p.links)
+        self.parts.as_ref().and_then(|p| p.rare()).map_or(&[], |r| &r.links)
     }
 
     /// The body and the links' bodies, in order (those written).
@@ -916,13 +964,23 @@ impl Callback {
 
     /// `times N`: runs at most N times in all.
     pub fn times(&self) -> Option<Spanned<u64>> {
-        self.parts.as_ref().and_then(|p| p.times)
+        self.parts.as_ref().and_then(|p| p.rare()).and_then(|r| r.times)
     }
 
     /// Sets the parts other than the kind and its number (no box for none).
-    pub fn set_parts(&mut self, mut parts: CallbackParts) {
-        parts.big_amount = self.parts.take().and_then(|p| p.big_amount);
-        self.parts = (!parts.is_empty()).then(|| Box::new(parts));
+    pub fn set_parts(&mut self, parts: CallbackParts) {
+        let big_amount = self.parts.take().and_then(|p| p.rare).and_then(|r| r.big_amount);
+        let rare = RareParts {
+            times: parts.times,
+            links: parts.links,
+            big_amount,
+        };
+        let held = HeldParts {
+            label: parts.label,
+            body: parts.body,
+            rare: (!rare.is_empty()).then(|| Box::new(rare)),
+        };
+        self.parts = (!held.is_empty()).then(|| Box::new(held));
     }
 
     /// The kind's number, in ticks: a `timeout`/`interval` delay, a `submit`
@@ -931,7 +989,7 @@ impl Callback {
     pub fn amount(&self) -> Option<Spanned<u64>> {
         match self.amount_len {
             0 => None,
-            AMOUNT_IN_PARTS => self.parts.as_ref().and_then(|p| p.big_amount),
+            AMOUNT_IN_PARTS => self.parts.as_ref().and_then(|p| p.rare()).and_then(|r| r.big_amount),
             len => Some(Spanned {
                 value: u64::from(self.amount),
                 span: Span::new(self.amount_start as usize, self.amount_start as usize + usize::from(len)),
@@ -963,20 +1021,18 @@ impl Callback {
             Some(Some(fits)) => fits,
             Some(None) => (0, 0, AMOUNT_IN_PARTS),
         };
-        match (&mut self.parts, big) {
-            (Some(parts), big) => {
-                parts.big_amount = big;
-                if parts.is_empty() {
-                    self.parts = None;
-                }
-            }
-            (None, Some(big)) => {
-                self.parts = Some(Box::new(CallbackParts {
-                    big_amount: Some(big),
-                    ..CallbackParts::default()
-                }))
-            }
-            (None, None) => {}
+        // No box made for no number, nor kept for one no longer there.
+        if big.is_none() && self.parts.as_ref().and_then(|p| p.rare()).is_none_or(|r| r.big_amount.is_none()) {
+            return;
+        }
+        let held = self.parts.get_or_insert_with(Box::default);
+        let rare = held.rare.get_or_insert_with(Box::default);
+        rare.big_amount = big;
+        if rare.is_empty() {
+            held.rare = None;
+        }
+        if held.is_empty() {
+            self.parts = None;
         }
     }
 
@@ -1157,6 +1213,7 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<Callback>(), 32);
         assert_eq!(std::mem::size_of::<super::StmtKind>(), 32);
         assert_eq!(std::mem::size_of::<Text>(), 16);
+        assert_eq!(std::mem::size_of::<super::HeldParts>(), 32);
     }
 
     fn amount(value: u64, start: usize, end: usize) -> Option<Spanned<u64>> {
@@ -1164,6 +1221,68 @@ mod size_tests {
             value,
             span: Span::new(start, end),
         })
+    }
+
+    /// A label and a body go in the first box only; `times`, links and a
+    /// number too large to keep inline in the second, made only for them;
+    /// each reads back as set, and a span shifted through `parts_mut` moves.
+    #[test]
+    fn rare_parts_take_a_second_box_only_when_written() {
+        let text = |start: usize| Text {
+            parts: super::ThinVec::new(),
+            span: Span::new(start, start + 3),
+        };
+        let mut common = Callback::bare(0, Span::new(0, 40), Kind::Then);
+        common.set_parts(CallbackParts {
+            label: Some(text(5)),
+            body: Some(super::Block::new()),
+            ..CallbackParts::default()
+        });
+        assert!(common.parts.as_ref().is_some_and(|p| p.rare.is_none()));
+        assert_eq!(common.body().map(<[_]>::len), Some(0));
+
+        let link = super::Link {
+            site: 1,
+            kind: super::LinkKind::Catch,
+            is_async: false,
+            label: Some(text(20)),
+            times: None,
+            body: None,
+            span: Span::new(18, 26),
+        };
+        let times = Spanned {
+            value: 3,
+            span: Span::new(12, 13),
+        };
+        let mut rare = Callback::bare(0, Span::new(0, 40), Kind::Then);
+        rare.set_parts(CallbackParts {
+            label: Some(text(5)),
+            times: Some(times),
+            links: vec![link].into_boxed_slice(),
+            ..CallbackParts::default()
+        });
+        rare.set_amount(amount(u64::MAX, 30, 50));
+        assert!(rare.parts.as_ref().is_some_and(|p| p.rare.is_some()));
+        assert_eq!(rare.times(), Some(times));
+        assert_eq!(rare.links().len(), 1);
+        assert_eq!(rare.label().map(|l| l.span), Some(Span::new(5, 8)));
+        assert_eq!(rare.amount(), amount(u64::MAX, 30, 50));
+        let parts = rare.parts_mut().expect("parts were set");
+        parts.times.expect("times was set").span = Span::new(112, 113);
+        parts.links[0].span = Span::new(118, 126);
+        assert_eq!(rare.times().map(|t| t.span), Some(Span::new(112, 113)));
+        assert_eq!(rare.links()[0].span, Span::new(118, 126));
+        // The number set again to one that fits: the second box stays for the rest.
+        rare.set_amount(amount(7, 30, 31));
+        assert_eq!(rare.amount(), amount(7, 30, 31));
+        assert_eq!(rare.times().map(|t| t.value), Some(3));
+
+        // Only a large number: one box of each, dropped again with it.
+        let mut big = Callback::bare(0, Span::new(0, 40), Kind::Timeout);
+        big.set_amount(amount(u64::MAX, 8, 28));
+        assert!(big.parts.as_ref().is_some_and(|p| p.rare.is_some() && p.label.is_none()));
+        big.set_amount(None);
+        assert!(big.parts.is_none());
     }
 
     /// A number kept inline, one kept in the box (too large, or written

@@ -237,6 +237,11 @@ struct Builder {
     first_expect: Option<Span>,
     /// Blocks open around the statement being built.
     depth: usize,
+    /// The parts of the text being built ([`Builder::text`]): kept between
+    /// texts, so that each text's list is allocated once, at its length.
+    text_parts: Vec<TextPart>,
+    /// The literal run being read ([`Builder::text`]), kept between texts too.
+    text_run: String,
 }
 
 impl Builder {
@@ -649,12 +654,13 @@ impl Builder {
             let parts = if raw.is_empty() {
                 ThinVec::new()
             } else {
-                thin_vec::thin_vec![TextPart::Lit(raw.to_string())]
+                thin_vec::thin_vec![TextPart::Lit(raw.into())]
             };
             return Text { parts, span };
         }
-        let mut parts = ThinVec::new();
-        let mut lit = String::new();
+        let mut parts = std::mem::take(&mut self.text_parts);
+        let mut lit = std::mem::take(&mut self.text_run);
+        lit.clear();
         let mut i = 0;
         while i < raw.len() {
             let run = raw[i..].find(['\\', '{']).unwrap_or(raw.len() - i);
@@ -680,7 +686,8 @@ impl Builder {
             match part {
                 Some((_, part)) => {
                     if !lit.is_empty() {
-                        parts.push(TextPart::Lit(std::mem::take(&mut lit)));
+                        parts.push(TextPart::Lit(lit.as_str().into()));
+                        lit.clear();
                     }
                     parts.push(part);
                     i += 3;
@@ -692,11 +699,16 @@ impl Builder {
             }
         }
         if !lit.is_empty() {
-            parts.push(TextPart::Lit(lit));
+            parts.push(TextPart::Lit(lit.as_str().into()));
         }
-        // No room for more parts (a pushed-to list keeps room for four).
-        parts.shrink_to_fit();
-        Text { parts, span }
+        self.text_run = lit;
+        // One allocation, at the list's length (a drain is exact-sized).
+        let text = Text {
+            parts: parts.drain(..).collect(),
+            span,
+        };
+        self.text_parts = parts;
+        text
     }
 
     fn expect(&mut self, pair: Pair<Rule>) -> Expect {
@@ -832,7 +844,7 @@ fn content_end(pair: &Pair<Rule>) -> usize {
 /// The text of a part as written (placeholders kept verbatim).
 fn lit_of(part: &TextPart) -> String {
     match part {
-        TextPart::Lit(s) => s.clone(),
+        TextPart::Lit(s) => s.to_string(),
         TextPart::Index => "{i}".into(),
         TextPart::Run => "{n}".into(),
         TextPart::Count => "{k}".into(),

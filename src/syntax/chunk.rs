@@ -535,16 +535,16 @@ fn shift_callback(cb: &mut Callback, by: usize, sites: usize) {
     let Some(parts) = cb.parts_mut() else {
         return;
     };
-    if let Some(n) = &mut parts.times {
+    if let Some(n) = parts.times {
         shift_spanned(n, by);
     }
-    if let Some(l) = &mut parts.label {
+    if let Some(l) = parts.label {
         shift(&mut l.span, by);
     }
-    if let Some(body) = &mut parts.body {
+    if let Some(body) = parts.body {
         shift_stmts(body, by, sites);
     }
-    shift_links(&mut parts.links, by, sites);
+    shift_links(parts.links, by, sites);
 }
 
 fn shift_links(links: &mut [Link], by: usize, sites: usize) {
