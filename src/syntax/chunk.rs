@@ -8,7 +8,7 @@ use crate::problem::Problem;
 use std::ops::ControlFlow;
 
 /// Texts up to this size (bytes) are parsed in one piece.
-pub const CHUNK: usize = 256 * 1024;
+pub const CHUNK: usize = 64 * 1024;
 
 /// What [`scan`] reports.
 #[derive(Debug, Clone, Copy)]
