@@ -39,7 +39,8 @@ pub fn scan<B>(src: &str, mut f: impl FnMut(Mark) -> ControlFlow<B>) -> Option<B
     let mut open: Vec<u8> = Vec::new();
     let mut module = false;
     let mut weight = 0;
-    for token in lex::Lexer::new(src, 0) {
+    let mut lexer = lex::Lexer::new(src, 0);
+    while let Some(token) = lexer.next_token() {
         match token.kind {
             Tok::Blank | Tok::Comment => continue,
             Tok::Newline => {

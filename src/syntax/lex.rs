@@ -91,6 +91,15 @@ impl Iterator for Lexer<'_> {
     type Item = Token;
 
     fn next(&mut self) -> Option<Token> {
+        self.next_token()
+    }
+}
+
+impl Lexer<'_> {
+    /// [`Iterator::next`], inlined where it is called: the chunk scan
+    /// ([`super::chunk::scan`]) reads every token of a large file with it.
+    #[inline(always)]
+    pub fn next_token(&mut self) -> Option<Token> {
         let bytes = self.src.as_bytes();
         let start = self.at;
         let &b = bytes.get(start)?;
