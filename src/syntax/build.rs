@@ -57,7 +57,13 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     let mut syntax_errors = 0;
     let (mut seen_statement, mut seen_expect, mut sites) = (false, false, 0);
     let (mut given, mut taken) = (0, 0);
+    // The tree takes up to about 8 bytes for each byte of text (dense
+    // statements; fewer for most files), built on `threads` threads.
+    let arena_share = src.len().saturating_mul(8) / threads;
     let parse = |(start, end): (usize, usize)| {
+        if threads > 1 {
+            super::chunk::reserve_arena(arena_share);
+        }
         let mut builder = Builder::new(end - start);
         let (part, problems) = parse_chunk(&mut builder, &src[start..end], resume);
         (start, part, problems, builder)

@@ -10,6 +10,38 @@ use std::ops::ControlFlow;
 /// Texts up to this size (bytes) are parsed in one piece.
 pub const CHUNK: usize = 64 * 1024;
 
+/// Makes room for about `bytes` more in the calling thread's malloc arena,
+/// once per thread (glibc on Linux; elsewhere it does nothing). glibc grows
+/// the arena of a thread other than the main one by one `mprotect` call for
+/// each page it newly needs: the parse threads, building their parts of the
+/// tree a few dozen bytes at a time, made about 15,000 such calls for the
+/// 10.5 MB dense file of `bench/compare.py` (issue 14 (e)). Taking the room
+/// first in blocks of 64 KiB (below glibc's `mmap` threshold, so that they
+/// come from the arena) and freeing them grows it by one call a block; the
+/// blocks' pages are not written but for a header each, and freeing them
+/// gives those back (`madvise`).
+pub fn reserve_arena(bytes: usize) {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        thread_local!(static RESERVED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+        if RESERVED.replace(true) {
+            return;
+        }
+        const BLOCK: usize = 64 * 1024;
+        let blocks: Vec<Vec<u8>> = (0..bytes.min(MAX_ARENA_RESERVE) / BLOCK)
+            .map(|_| Vec::with_capacity(BLOCK))
+            .collect();
+        // Kept from being optimised away: the allocations are the point.
+        drop(std::hint::black_box(blocks));
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = bytes;
+}
+
+/// The most [`reserve_arena`] makes room for (bytes): below the 64 MiB that
+/// glibc's arena of a thread holds in one piece.
+const MAX_ARENA_RESERVE: usize = 48 << 20;
+
 /// What [`scan`] reports.
 #[derive(Debug, Clone, Copy)]
 pub enum Mark {
