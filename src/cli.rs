@@ -935,9 +935,8 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         };
         tell!(
             out,
-            "note: skipped {} {} without an expect block (nothing to check): {}{more}",
-            unpredicted.len(),
-            if unpredicted.len() == 1 { "file" } else { "files" },
+            "note: skipped {} without an expect block (nothing to check): {}{more}",
+            crate::term::counted(unpredicted.len() as u64, "file"),
             unpredicted[..unpredicted.len().min(SHOWN)].join(", ")
         );
     }

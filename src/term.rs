@@ -7,6 +7,16 @@
 
 use std::borrow::Cow;
 
+/// A count with its noun, singular for one: `counted(1, "run")` is "1 run",
+/// `counted(2, "run")` "2 runs" (nouns whose plural adds an "s").
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Whether `c` is shown escaped: C0 controls (tab and newline included), DEL,
 /// C1 controls (U+0080–U+009F), the line and paragraph separators U+2028 and
 /// U+2029 (some viewers break lines there), and the bidirectional formatting
@@ -153,6 +163,13 @@ pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_takes_the_plural_but_for_one() {
+        assert_eq!(counted(1, "run"), "1 run");
+        assert_eq!(counted(0, "file"), "0 files");
+        assert_eq!(counted(2, "running program"), "2 running programs");
+    }
 
     #[test]
     fn control_characters_become_escapes() {

@@ -15,6 +15,7 @@ use crate::load::Loaded;
 use crate::orders::{self, Orders};
 use crate::problem::{Diag, Problem};
 use crate::syntax::ast::{Callback, Link, Span, Stmt, StmtKind};
+use crate::term::counted;
 use crate::trace::{Ending, EventKind, Trace};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -413,13 +414,14 @@ impl FileReport {
         };
         let verdict = match (bad, hung) {
             (0, 0) => "all allowed".to_string(),
-            (bad, 0) => format!("{bad} run(s) NOT ALLOWED"),
-            (0, hung) => format!("{hung} run(s) hung"),
-            (bad, hung) => format!("{bad} run(s) NOT ALLOWED, {hung} run(s) hung"),
+            (bad, 0) => format!("{} NOT ALLOWED", counted(bad.into(), "run")),
+            (0, hung) => format!("{} hung", counted(hung.into(), "run")),
+            (bad, hung) => format!("{} NOT ALLOWED, {} hung", counted(bad.into(), "run"), counted(hung.into(), "run")),
         };
         let mut out = format!(
-            "{}: {runs} runs in {:.1} s, {orders}, {verdict}\n",
+            "{}: {} in {:.1} s, {orders}, {verdict}\n",
             self.name,
+            counted(runs.into(), "run"),
             self.elapsed.as_secs_f64()
         );
         let show_lines = self.seen.len() > 1 || bad > 0 || hung > 0;
@@ -551,8 +553,8 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
     }
     bar.finish_and_clear();
     print(format!(
-        "verified {} file(s): {ok} all allowed, {bad} with runs that failed (an order loopsim does not allow, a crash or a hang: above)\n",
-        files.len()
+        "verified {}: {ok} all allowed, {bad} with runs that failed (an order loopsim does not allow, a crash or a hang: above)\n",
+        counted(files.len() as u64, "file")
     ));
     bad == 0
 }

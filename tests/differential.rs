@@ -113,7 +113,8 @@ fn real_node_agrees_with_both_cores_busy() {
         stop.store(true, Ordering::Relaxed);
         report
     });
-    assert!(report.contains(&format!("verified {} file(s)", files.len())), "{report}");
+    let verified = format!("verified {}", loopsim::term::counted(files.len() as u64, "file"));
+    assert!(report.contains(&verified), "{report}");
 }
 
 #[test]

@@ -155,7 +155,7 @@ fn verify_on_hostile_files_writes_nothing_outside_its_folder() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
-    assert!(stdout.contains("verified 4 file(s): 4 all allowed"), "{stdout}");
+    assert!(stdout.contains("verified 4 files: 4 all allowed"), "{stdout}");
     assert!(!pwned.exists(), "the payload ran");
     assert_eq!(entries(&cwd), Vec::<String>::new(), "files left in the current folder");
     assert_eq!(entries(&tmp), Vec::<String>::new(), "files left in TMPDIR");

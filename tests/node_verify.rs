@@ -263,7 +263,7 @@ fn a_program_that_hangs_is_killed_at_its_limit_with_what_it_started() {
     let (code, stdout, stderr) = output_of(cmd.spawn().unwrap());
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     assert!(stdout.contains("file.loop: 2 runs in"), "{stdout}");
-    assert!(stdout.contains(", 1 order, 2 run(s) hung"), "{stdout}");
+    assert!(stdout.contains(", 1 order, 2 runs hung"), "{stdout}");
     assert!(
         stdout.contains("2 x  hung: killed after 20 s (its time limit: 2 x loopsim's 0 s + 20 s)"),
         "{stdout}"

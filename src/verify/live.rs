@@ -114,7 +114,8 @@ fn stop(signal: i32) -> ! {
     let newline = if io::stderr().is_terminal() { "\n" } else { "" }; // below the progress bar
     let _ = writeln!(
         io::stderr(),
-        "{newline}verify: stopped by {name}: killed {groups} running program(s), removed the temporary folders"
+        "{newline}verify: stopped by {name}: killed {}, removed the temporary folders",
+        crate::term::counted(groups as u64, "running program")
     );
     std::process::exit(signal_exit_code(signal))
 }

@@ -126,10 +126,23 @@ fn a_hung_run_is_reported_with_its_limit() {
     assert_eq!(
         report.render(),
         concat!(
-            "f.loop: 2 runs in 21.0 s, 1 order, 2 run(s) hung\n",
+            "f.loop: 2 runs in 21.0 s, 1 order, 2 runs hung\n",
             "      2 x  hung: killed after 20 s (its time limit: 2 x loopsim's 0 s + 20 s)\n",
             "           | a\n",
         )
+    );
+    // One run: no plural.
+    let one = FileReport {
+        seen: vec![Seen {
+            count: 1,
+            ..report.seen[0].clone()
+        }],
+        ..report
+    };
+    assert!(
+        one.render().starts_with("f.loop: 1 run in 21.0 s, 1 order, 1 run hung\n"),
+        "{}",
+        one.render()
     );
 }
 
