@@ -827,7 +827,8 @@ fn several_files_exit_with_the_highest_code() {
     assert_eq!(test(&["c-wrong.loop"]), Some(1));
 }
 
-/// A search cut short states the races of the orders it found, and says so:
+/// A search cut short states the races of the orders it found, and says so
+/// (a count of orders found is "at least" one):
 /// a longer search may join or widen them (eight jobs of one tick, each
 /// setting an immediate: 853 orders in all, where the first 20 schedules see
 /// two groups of four).
@@ -843,7 +844,7 @@ fn a_partial_answer_says_its_races_are_those_found_so_far() {
     assert!(
         out.starts_with(
             "at least 11 orders Node 26 can print (search cut short after 20 schedules: the orders listed are a partial answer). \
-             The races among the orders found so far:\n  1. \u{201c}i1\u{201d}, \u{201c}i2\u{201d}, \u{201c}i3\u{201d} and \u{201c}i4\u{201d} come in 5 orders"
+             The races among the orders found so far:\n  1. \u{201c}i1\u{201d}, \u{201c}i2\u{201d}, \u{201c}i3\u{201d} and \u{201c}i4\u{201d} come in at least 5 orders"
         ),
         "{out}"
     );

@@ -354,7 +354,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             });
         }
     }
-    let races = races::statements(&orders, &entries, count, src);
+    let races = races::statements(&orders, &entries, count, src, cut.is_some());
     Orders {
         orders,
         count,

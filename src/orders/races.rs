@@ -50,6 +50,16 @@ pub fn count_text(n: u128) -> String {
     crate::render::thousands(n as u64)
 }
 
+/// [`count_text`] of a count of orders found: "at least …" if the search
+/// was cut short (`partial`).
+fn found_text(n: u128, partial: bool) -> String {
+    if partial {
+        format!("at least {}", count_text(n))
+    } else {
+        count_text(n)
+    }
+}
+
 /// A count as JSON writes it: saturating at 2⁶⁴ − 1.
 fn saturating<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64((*n).min(u64::MAX as u128) as u64)
@@ -79,8 +89,10 @@ fn members(m: &[u32]) -> String {
 
 /// The races of a search's result: `orders` as listed (the model's first),
 /// `entries` its canonical orders, `count` the number of orders. `src` names
-/// the statements of symmetric groups.
-pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -> Vec<Race> {
+/// the statements of symmetric groups. `partial`: the search was cut short,
+/// so a count taken from the orders found is a lower bound ("at least 1,000
+/// orders"); a group's count (its k! orders) is exact either way.
+pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, partial: bool) -> Vec<Race> {
     let mut races = Vec::new();
     let mut seen: Vec<&Mark> = Vec::new();
     for entry in entries {
@@ -107,7 +119,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
         }
     }
     let model = orders.first().map(|o| o.logs.as_slice()).unwrap_or_default();
-    races.extend(differences(model, entries));
+    races.extend(differences(model, entries, partial));
     // Groups that depend on each other say less than the blocks of the orders
     // themselves: with every order listed (and few), state those instead.
     if !independent(&races, count) && orders.len() as u128 == count && count <= MAX_BLOCKS_FROM_LIST {
@@ -124,7 +136,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
                 as_found: true,
             })
             .collect();
-        races = differences(model, &listed);
+        races = differences(model, &listed, partial);
     }
     // The same statement twice (two searches' groups alike): once.
     let mut unique: Vec<Race> = Vec::new();
@@ -140,7 +152,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str) -
             lines: Vec::new(),
             orders: count,
             timing: String::new(),
-            statement: format!("{count} orders"),
+            statement: format!("{} orders", found_text(count, partial)),
         });
     }
     races
@@ -256,14 +268,14 @@ pub(crate) fn head(statement: &str) -> String {
 }
 
 /// The races among the canonical orders, block by block.
-fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
+fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> {
     if entries.len() < 2 {
         return Vec::new();
     }
     let logs: Vec<&[String]> = entries.iter().map(|e| e.logs.as_slice()).collect();
     // Too many lines to cut into blocks (memory, time): where the orders first part.
     if logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES {
-        return vec![differ(model, entries)];
+        return vec![differ(model, entries, partial)];
     }
     let same_lines = logs.iter().all(|l| {
         let mut a = l.to_vec();
@@ -273,7 +285,7 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
         a == b
     });
     if !same_lines {
-        return vec![differ(model, entries)];
+        return vec![differ(model, entries, partial)];
     }
     // Block ends: positions where every order has printed the same lines.
     // Each order against the first: how many lines each has printed more than
@@ -320,15 +332,16 @@ fn differences(model: &[String], entries: &[Entry]) -> Vec<Race> {
                 timing.push_str(&format!("; or {more} other timing{}", if more == 1 { "" } else { "s" }));
             }
             let first = model_block.unwrap_or(blocks[0]);
-            races.push(block_race(first, &blocks, timing));
+            races.push(block_race(first, &blocks, timing, partial));
         }
         start = end;
     }
     races
 }
 
-/// One block's race: its distinct sequences of the same lines.
-fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
+/// One block's race: its distinct sequences of the same lines (`partial`:
+/// those of a search cut short, so that more may exist).
+fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: bool) -> Race {
     let lines: Vec<String> = first.to_vec();
     let k = lines.len();
     let orders = blocks.len() as u128;
@@ -357,13 +370,15 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String) -> Race {
         (
             "orders",
             lines.clone(),
-            format!("{} come in {} orders", list(&lines), count_text(orders)),
+            format!("{} come in {} orders", list(&lines), found_text(orders, partial)),
         )
     };
+    // Two lines have two orders, k distinct lines k!: all there are.
+    let all_found = matches!(kind, "swap" | "anyOrder");
     let count = if kind == "orders" {
         String::new()
     } else {
-        format!(" ({} orders)", count_text(orders))
+        format!(" ({} orders)", found_text(orders, partial && !all_found))
     };
     let statement = if timing.is_empty() {
         format!("{what}{count}")
@@ -451,7 +466,7 @@ fn moving_line(blocks: &[&[String]]) -> Option<String> {
 }
 
 /// Orders that print different lines: where they first part.
-fn differ(model: &[String], entries: &[Entry]) -> Race {
+fn differ(model: &[String], entries: &[Entry], partial: bool) -> Race {
     let at = (0..).find(|&p| entries.iter().any(|e| e.logs.get(p) != model.get(p))).unwrap_or(0);
     let mut next: Vec<String> = entries
         .iter()
@@ -480,9 +495,9 @@ fn differ(model: &[String], entries: &[Entry]) -> Race {
         lines: unique,
         orders,
         statement: if timing.is_empty() {
-            format!("{what} ({} orders)", count_text(orders))
+            format!("{what} ({} orders)", found_text(orders, partial))
         } else {
-            format!("{what} ({} orders): {timing}", count_text(orders))
+            format!("{what} ({} orders): {timing}", found_text(orders, partial))
         },
         timing,
     }
@@ -515,7 +530,7 @@ mod tests {
             .map(|s| strings(s))
             .collect();
         let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
-        let race = block_race(&all[0], &blocks, String::new());
+        let race = block_race(&all[0], &blocks, String::new(), false);
         assert_eq!(race.kind, "partialOrder");
         assert_eq!(race.orders, 6);
         assert_eq!(
@@ -524,9 +539,9 @@ mod tests {
         );
         // Without "acbd" the pairs are the same but one of their orders is missing.
         let five: Vec<&[String]> = blocks.iter().enumerate().filter(|(i, _)| *i != 1).map(|(_, b)| *b).collect();
-        assert_eq!(block_race(&all[0], &five, String::new()).kind, "orders");
+        assert_eq!(block_race(&all[0], &five, String::new(), false).kind, "orders");
         // Without "cdab", "a" also always comes before "d": exactly the orders keeping three pairs.
-        let race = block_race(&all[0], &blocks[..5], String::new());
+        let race = block_race(&all[0], &blocks[..5], String::new(), false);
         assert_eq!(race.kind, "partialOrder");
         assert!(
             race.statement.contains("\u{201c}a\u{201d} before \u{201c}d\u{201d}"),
@@ -535,14 +550,40 @@ mod tests {
         );
     }
 
+    /// A search cut short: a count taken from the orders found is a lower
+    /// bound, said so; two lines swapping, or k lines in all k! orders, are
+    /// every order there is, counted as before.
+    #[test]
+    fn a_partial_search_counts_its_blocks_as_at_least() {
+        let all: Vec<Vec<String>> = ["abc", "bca", "cab"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let race = block_race(&all[0], &blocks, String::new(), true);
+        assert_eq!(race.kind, "orders");
+        assert_eq!(race.orders, 3);
+        assert!(race.statement.ends_with(" come in at least 3 orders"), "{}", race.statement);
+        assert!(block_race(&all[0], &blocks, String::new(), false)
+            .statement
+            .ends_with(" come in 3 orders"));
+
+        let swap: Vec<Vec<String>> = ["ab", "ba"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = swap.iter().map(Vec::as_slice).collect();
+        let race = block_race(&swap[0], &blocks, String::new(), true);
+        assert!(race.statement.ends_with(" may swap (2 orders)"), "{}", race.statement);
+
+        let any: Vec<Vec<String>> = ["abc", "acb", "bac", "bca", "cab", "cba"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = any.iter().map(Vec::as_slice).collect();
+        let race = block_race(&any[0], &blocks, String::new(), true);
+        assert!(race.statement.ends_with(" come in any order (6 orders)"), "{}", race.statement);
+    }
+
     #[test]
     fn two_lines_swap_and_one_line_moves() {
         let all: Vec<Vec<String>> = ["ab", "ba"].iter().map(|s| strings(s)).collect();
         let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
-        assert_eq!(block_race(&all[0], &blocks, String::new()).kind, "swap");
+        assert_eq!(block_race(&all[0], &blocks, String::new(), false).kind, "swap");
         let all: Vec<Vec<String>> = ["xab", "axb", "abx"].iter().map(|s| strings(s)).collect();
         let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
-        let race = block_race(&all[0], &blocks, "t".into());
+        let race = block_race(&all[0], &blocks, "t".into(), false);
         assert_eq!((race.kind, race.lines.clone()), ("moves", vec!["x".to_string()]));
         assert!(race.statement.ends_with("(3 orders): t"), "{}", race.statement);
     }
