@@ -529,10 +529,10 @@ pub fn verify(files: &[(Loaded, emit::Program, Plan)], opts: &Options) -> bool {
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     print(format!(
-        "verify: node {} ({} profile), {} runs per file, {} ms per tick, {} at once\n",
+        "verify: node {} ({} profile), {} per file, {} ms per tick, {} at once\n",
         opts.node,
         opts.profile,
-        opts.runs,
+        counted(opts.runs.into(), "run"),
         opts.scale,
         opts.jobs.map_or_else(
             || format!("{} (x4 for programs that mostly sleep)", default_jobs()),
