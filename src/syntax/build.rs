@@ -47,9 +47,9 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     // whole chunk, at most one item longer than `CHUNK`. The chunks of a large
     // file are parsed while the rest of it is scanned (on as many threads as
     // there are cores), and what was parsed is dropped if the scan refuses it.
-    // A file of up to `CHUNK` bytes is parsed as it always was: from its start
-    // again after each syntax error.
-    let resume = src.len() > super::chunk::CHUNK;
+    // A file of up to `ONE_PIECE` bytes is parsed as it always was: from its
+    // start again after each syntax error.
+    let resume = src.len() > super::chunk::ONE_PIECE;
     let threads = if resume { threads } else { 1 };
     let mut file = File::default();
     let mut problems = Vec::new();
@@ -885,7 +885,7 @@ pub(super) fn too_deep(span: Span, opener: u8) -> Problem {
 /// Parses `text` (spans relative to it) for its problems only: in one piece if
 /// short, else in chunks read one after the other with the same builder.
 fn text_problems(builder: &mut Builder, text: &str) -> Vec<Problem> {
-    if text.len() <= super::chunk::CHUNK {
+    if text.len() <= super::chunk::ONE_PIECE {
         return parse_chunk(builder, text, false).1;
     }
     let mut problems = Vec::new();
@@ -1077,14 +1077,35 @@ mod tests {
         serial
     }
 
+    /// A file larger than a chunk but of up to [`ONE_PIECE`](super::super::chunk::ONE_PIECE)
+    /// bytes is parsed as a small file is: the same problems, worded the same
+    /// (found by a fresh-clone check when such files were parsed in chunks).
+    #[test]
+    fn a_file_of_up_to_one_piece_has_the_problems_a_small_file_has() {
+        use super::super::chunk::{CHUNK, ONE_PIECE};
+        let line = "timeout 5 \"t\" { log \"x\" }\n";
+        let problems = |src: &str| -> Vec<(&'static str, String, Span)> {
+            let found = parse_on(src, 2).expect_err("invalid");
+            found.into_iter().map(|p| (p.code, p.message, p.span)).collect()
+        };
+        for error in ["}\n", "timout 5\n", "log \"a\"\n@\n", "timout 5\n{}{}}\n"] {
+            let error = error.replace("{}", line);
+            let small = format!("{line}{line}{error}{line}");
+            let large = format!("{small}{}", line.repeat((ONE_PIECE - small.len()) / line.len()));
+            assert!(large.len() > 2 * CHUNK && large.len() <= ONE_PIECE);
+            assert_eq!(problems(&small), problems(&large), "{error:?}");
+        }
+    }
+
     #[test]
     fn chunks_parsed_on_several_threads_give_what_one_thread_gives() {
-        let dense = dense(super::super::chunk::CHUNK * 5 / 250);
+        let dense = dense(super::super::chunk::ONE_PIECE * 5 / 250);
         assert_eq!(
             same_on_any_threads(&dense).expect("valid").body.len(),
             dense.matches("repeat").count()
         );
-        let realistic = realistic(super::super::chunk::CHUNK * 4);
+        let realistic = realistic(super::super::chunk::ONE_PIECE + 4 * super::super::chunk::CHUNK);
+        assert!(super::super::chunk::chunks(&realistic).len() > 4);
         assert!(same_on_any_threads(&realistic).is_ok());
         // Errors in several chunks; a flood of them; a block nested too deep
         // late in the file (refused, whatever was parsed before it); an item
@@ -1109,7 +1130,7 @@ mod tests {
         // possible cut.
         let unit = "timeout 1 \"a # not a comment {\" # a comment {\nthen \"b\"\n  .then \"c\" {\n    log \"}\"\n  }\n  .catch\nio \"r\"\n  after 3\n  times 2\n{ log \"x\" }\nrepeat 2 {\n  immediate \"i{i}\"\n}\npromise p {\n  resolve\n}\n  .then \"d\"\nasync f {\n  await p\n}\ncall f\n// end\n\n";
         let mut src = String::from("pool 2\ntitle \"t\"\n");
-        while src.len() <= 3 * super::super::chunk::CHUNK {
+        while src.len() <= super::super::chunk::ONE_PIECE + 3 * super::super::chunk::CHUNK {
             src.push_str(unit);
         }
         src.push_str("expect {\n  \"a\"\n}\nor {\n  \"b\"\n}\n");
@@ -1123,7 +1144,8 @@ mod tests {
         whole.sites = builder.sites;
         assert!(outcome(&Ok(whole)) == outcome(&Ok(chunked)));
         // And realistic text, the examples' statements.
-        let realistic = realistic(2 * super::super::chunk::CHUNK);
+        let realistic = realistic(super::super::chunk::ONE_PIECE + 2 * super::super::chunk::CHUNK);
+        assert!(super::super::chunk::chunks(&realistic).len() > 1);
         let chunked = same_on_any_threads(&realistic).expect("valid");
         let mut builder = Builder::new(realistic.len());
         let (mut whole, _) = parse_chunk(&mut builder, &realistic, false);
