@@ -537,7 +537,10 @@ impl Diag {
             DanglingOr => "`or` needs another expect block after it".into(),
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
-            TooLong { most } => format!("more than {most} tokens without a new statement"),
+            TooLong { most } => format!(
+                "more than {} tokens without a new statement",
+                crate::render::thousands(*most as u64)
+            ),
             TooDeep { opener: b'(', .. } => "parentheses are nested too deeply".into(),
             TooDeep { opener: b'[', .. } => "lists are nested too deeply".into(),
             TooDeep { .. } => "blocks are nested too deeply".into(),
@@ -808,8 +811,9 @@ impl Diag {
             }
             DirectiveTwice { name } => format!("keep one `{name}` line"),
             TooLong { most } => format!(
-                "a statement with its blocks and `.then` links, or the expect block, holds at most {most} words, numbers, \
-                 strings and signs; a new statement starts on a line that begins with a keyword outside every block"
+                "a statement with its blocks and `.then` links, or the expect block, holds at most {} words, numbers, \
+                 strings and signs; a new statement starts on a line that begins with a keyword outside every block",
+                crate::render::thousands(*most as u64)
             ),
             TooDeep { opener: b'(', most } => format!(
                 "blocks and parentheses may nest at most {most} deep; .loop statements take no parentheses (is this JavaScript?)"
