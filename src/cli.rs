@@ -755,10 +755,10 @@ fn race_check_note(out: &Output, name: &str, orders: &Orders) {
         None | Some(Cut::Orders(_)) => {}
         Some(cut) => tell!(
             out,
-            "note: {name}: the race check was cut short {}: {} may print other orders than this one \
-             (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
+            "note: {name}: the race check was cut short {}: {} may print other orders than this one ({})",
             cut.describe(),
-            orders.node
+            orders.node,
+            cut.search_longer()
         ),
     }
 }

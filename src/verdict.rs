@@ -131,8 +131,9 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
         if race.is_none() {
             if let Some(cut) = found.cut.filter(|c| !matches!(c, Cut::Orders(_))) {
                 notes.push(format!(
-                    "the race check was cut short {}: Node may print other orders than this one (`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long)",
-                    cut.describe()
+                    "the race check was cut short {}: Node may print other orders than this one ({})",
+                    cut.describe(),
+                    cut.search_longer()
                 ));
             }
         }

@@ -397,6 +397,8 @@ fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
         "{}",
         o.stderr
     );
+    // Cut by time: the option that gives it more is named.
+    assert!(o.stderr.contains("`--orders-time-limit SECONDS` sets how long"), "{}", o.stderr);
 }
 
 #[test]

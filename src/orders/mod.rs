@@ -126,6 +126,16 @@ impl Cut {
             Cut::Seconds(s) => format!("after {s} s"),
         }
     }
+
+    /// What searches further than a race check this bound cut short: `run
+    /// --all-orders` (its bounds are larger), and for the time bound the
+    /// option that sets it (no option raises the others).
+    pub fn search_longer(&self) -> &'static str {
+        match self {
+            Cut::Seconds(_) => "`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long",
+            _ => "`loopsim run --all-orders` searches further",
+        }
+    }
 }
 
 /// Bounds of the search.
@@ -851,6 +861,21 @@ impl Chooser for &mut Search {
                 self.seen.insert(fingerprint, left);
                 true
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod cut_tests {
+    use super::Cut;
+
+    /// A race check cut short by time names `--orders-time-limit`; cut by
+    /// another bound, which no option raises, it names only `--all-orders`.
+    #[test]
+    fn only_the_time_bound_names_its_option() {
+        assert!(Cut::Seconds(2).search_longer().contains("--orders-time-limit"));
+        for cut in [Cut::Statements(2_000_000), Cut::Callbacks(2_000_000), Cut::Schedules(5_000)] {
+            assert_eq!(cut.search_longer(), "`loopsim run --all-orders` searches further", "{cut:?}");
         }
     }
 }
