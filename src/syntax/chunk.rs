@@ -34,6 +34,9 @@ pub fn reserve_arena(bytes: usize) {
         if RESERVED.replace(true) {
             return;
         }
+        // At most 48 MiB: below the 64 MiB that glibc's arena of a thread
+        // holds in one piece.
+        const MAX_ARENA_RESERVE: usize = 48 << 20;
         const BLOCK: usize = 64 * 1024;
         const PAGE: usize = 4096;
         let mut blocks: Vec<Vec<u8>> = (0..bytes.min(MAX_ARENA_RESERVE) / BLOCK)
@@ -61,10 +64,6 @@ pub fn reserve_arena(bytes: usize) {
     #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
     let _ = bytes;
 }
-
-/// The most [`reserve_arena`] makes room for (bytes): below the 64 MiB that
-/// glibc's arena of a thread holds in one piece.
-const MAX_ARENA_RESERVE: usize = 48 << 20;
 
 /// What [`scan`] reports.
 #[derive(Debug, Clone, Copy)]
