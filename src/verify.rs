@@ -408,10 +408,7 @@ impl FileReport {
         let hung = |s: &&Seen| matches!(s.run.end, RunEnd::TimedOut(_));
         let bad: u32 = self.seen.iter().filter(|s| s.allowed.is_none() && !hung(s)).map(|s| s.count).sum();
         let hung: u32 = self.seen.iter().filter(hung).map(|s| s.count).sum();
-        let orders = match self.seen.len() {
-            1 => "1 order".to_string(),
-            n => format!("{n} orders"),
-        };
+        let orders = counted(self.seen.len() as u64, "order");
         let verdict = match (bad, hung) {
             (0, 0) => "all allowed".to_string(),
             (bad, 0) => format!("{} NOT ALLOWED", counted(bad.into(), "run")),

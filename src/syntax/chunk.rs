@@ -39,14 +39,14 @@ pub fn reserve_arena(bytes: usize) {
         const MAX_ARENA_RESERVE: usize = 48 << 20;
         const BLOCK: usize = 64 * 1024;
         const PAGE: usize = 4096;
-        let mut blocks: Vec<Vec<u8>> = (0..bytes.min(MAX_ARENA_RESERVE) / BLOCK)
+        let blocks: Vec<Vec<u8>> = (0..bytes.min(MAX_ARENA_RESERVE) / BLOCK)
             .map(|_| Vec::with_capacity(BLOCK))
             .collect();
         // The room the blocks span (one piece of the arena, but for the
         // headers between them) may be backed by 2 MiB pages: the tree built
         // in it then faults a few dozen pages, not thousands of 4 KiB ones
         // (as the scheduler's large queues, `sched::grow_queue`).
-        let starts = blocks.iter_mut().map(|b| b.as_mut_ptr() as usize);
+        let starts = blocks.iter().map(|b| b.as_ptr() as usize);
         let (low, high) = starts.fold((usize::MAX, 0), |(low, high), p| (low.min(p), high.max(p + BLOCK)));
         let (first, end) = (low.next_multiple_of(PAGE), high / PAGE * PAGE);
         if first < end && end - first <= 2 * blocks.len() * BLOCK {
