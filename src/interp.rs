@@ -675,13 +675,27 @@ impl<'a> Interp<'a> {
 
 impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
     fn fingerprint(&self, mut h: &mut dyn Hasher) {
-        (self.trace.log_hash, &self.counts, self.budget.statements).hash(&mut h);
+        // Of the log, only what limits read: its lines' count and bytes.
+        (
+            self.trace.log_spans.len(),
+            self.trace.log_bytes,
+            &self.counts,
+            self.budget.statements,
+        )
+            .hash(&mut h);
         self.rt.fingerprint(h);
         for (label, handles) in &self.live.handles {
             (label, handles.len()).hash(&mut h);
             for handle in handles {
                 handle.hash(&mut h);
             }
+        }
+    }
+
+    fn log_so_far(&self) -> crate::sched::LogSoFar {
+        crate::sched::LogSoFar {
+            hash: self.trace.log_hash,
+            lines: self.trace.log_spans.len(),
         }
     }
 

@@ -7,6 +7,7 @@
 //! schedules that reach a state (log so far included) already explored.
 
 pub mod membership;
+mod memo;
 pub mod node20;
 pub mod races;
 pub mod report;
@@ -18,7 +19,7 @@ use crate::trace::{Ending, EventKind, LimitHit};
 use indexmap::map::Entry;
 use indexmap::IndexMap;
 use node20::{Chooser, Halt};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Duration;
 use web_time::Instant;
 
@@ -168,6 +169,11 @@ pub struct SearchBounds {
     /// found faster where no comparison depends on those starts. `None`:
     /// always exactly; `Some(0)`: lazily from the start (tests compare them).
     pub lazy_after: Option<usize>,
+    /// Memoise states' futures (docs/orders.md "Memoised states"): a state
+    /// met again with other lines before it has its future joined to them,
+    /// not replayed: the same orders, found faster; `false` replays them
+    /// (tests compare both).
+    pub memoise: bool,
     /// Take a model run stopped by a limit before turn 1 as the whole answer
     /// (see [`stopped_in_turn_zero`]): the same orders, without replaying a
     /// schedule; `false` replays them (tests compare both).
@@ -217,6 +223,7 @@ impl Default for SearchBounds {
             time_limit: Some(Duration::from_secs(10)),
             symmetry: true,
             lazy_after: Some(LAZY_AFTER),
+            memoise: true,
             turn_zero: true,
         }
     }
@@ -274,6 +281,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             symmetric: symmetric.clone(),
             lazy,
             drop_idle_stops: bounds.symmetry,
+            memoise: bounds.memoise,
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
@@ -450,6 +458,10 @@ impl Exploration {
             let go_on = match self.resume.take() {
                 None => {
                     search.budget = if self.round >= 2 { usize::MAX } else { self.round };
+                    if search.memoising() {
+                        // States are keyed otherwise from here on (without the log so far).
+                        search.seen.clear();
+                    }
                     search.cut = false;
                     search.restart(Vec::new());
                     true
@@ -474,9 +486,9 @@ impl Exploration {
     /// Replays the rest of the current round; `false` if a bound or a failed
     /// lazy reading stopped it (the round may go on later).
     fn replay_round(&mut self, file: &File, src: &str, opts: RunOptions, bounds: &SearchBounds) -> bool {
-        let search = &mut self.search;
         loop {
-            let (logs, stopped, spent, meta) = replay_with_meta(file, src, opts, search, None);
+            let search = &mut self.search;
+            let (ended, spent, meta) = replay_with_meta(file, src, opts, search, None);
             self.callbacks = self.callbacks.saturating_add(spent.callbacks);
             self.statements = self.statements.saturating_add(spent.statements);
             self.schedules += 1;
@@ -487,23 +499,47 @@ impl Exploration {
                 self.cut = Some(halt);
                 return false;
             }
-            if let Some(logs) = logs {
-                let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
-                let entry = symmetry::canonical(logs, stopped, race, meta, search.marks.clone(), search.blocks.clone());
-                match self.found.entry((entry.logs.clone(), stopped)) {
-                    Entry::Vacant(v) => {
-                        let more = order_bytes(&v.key().0);
-                        if self.bytes.saturating_add(more) > bounds.max_bytes {
-                            self.cut = Some(Cut::Bytes(bounds.max_bytes));
+            let memoising = search.memoising();
+            match ended {
+                Ended::Order { logs, stopped } => {
+                    if memoising {
+                        let end = memo::Next::End { stopped };
+                        search.memo.record(
+                            &search.visits,
+                            search.prefix.len().checked_sub(1),
+                            &logs,
+                            &meta,
+                            &search.marks,
+                            &search.blocks,
+                            end,
+                        );
+                    }
+                    let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
+                    let (marks, blocks) = (search.marks.clone(), search.blocks.clone());
+                    if !self.add(logs, stopped, race, meta, marks, blocks, bounds) {
+                        return false;
+                    }
+                }
+                Ended::Pruned { logs } => {
+                    if let Some((state, first)) = search.join.filter(|_| memoising) {
+                        let to = memo::Next::State(state);
+                        search.memo.record(
+                            &search.visits,
+                            search.prefix.len().checked_sub(1),
+                            &logs,
+                            &meta,
+                            &search.marks,
+                            &search.blocks,
+                            to,
+                        );
+                        if first && !self.join(state, logs, meta, bounds) {
                             return false;
                         }
-                        self.bytes += more;
-                        v.insert(vec![entry]);
                     }
-                    // The same lines, found with other symmetries: keep the widest orbits.
-                    Entry::Occupied(mut o) => symmetry::merge(o.get_mut(), entry),
                 }
+                Ended::Nothing => {}
             }
+            let search = &mut self.search;
             self.cut = if self.found.len() >= bounds.max_orders {
                 Some(Cut::Orders(bounds.max_orders))
             } else if self.schedules >= bounds.max_schedules {
@@ -524,6 +560,83 @@ impl Exploration {
                 Some(prefix) => search.restart(prefix),
             }
         }
+    }
+
+    /// Adds one order found (its lines in canonical form); `false` if the
+    /// bound on bytes held cut the search short.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        logs: Vec<String>,
+        stopped: bool,
+        race: String,
+        meta: Vec<interp::LineMeta>,
+        marks: Vec<symmetry::Mark>,
+        blocks: Vec<Vec<node20::Member>>,
+        bounds: &SearchBounds,
+    ) -> bool {
+        let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
+        match self.found.entry((entry.logs.clone(), stopped)) {
+            Entry::Vacant(v) => {
+                let more = order_bytes(&v.key().0);
+                if self.bytes.saturating_add(more) > bounds.max_bytes {
+                    self.cut = Some(Cut::Bytes(bounds.max_bytes));
+                    return false;
+                }
+                self.bytes += more;
+                v.insert(vec![entry]);
+            }
+            // The same lines, found with other symmetries: keep the widest orbits.
+            Entry::Occupied(mut o) => symmetry::merge(o.get_mut(), entry),
+        }
+        true
+    }
+
+    /// A schedule reached explored state `state` with lines (`logs`, their
+    /// `meta`) not met there before: adds each suffix recorded from the
+    /// state joined to them (docs/orders.md "Memoised states"), once per
+    /// distinct order. `false` if a bound cut the search short.
+    fn join(&mut self, state: u64, logs: Vec<String>, meta: Vec<interp::LineMeta>, bounds: &SearchBounds) -> bool {
+        let search = &mut self.search;
+        let room = search.max_states.saturating_sub(search.seen.len() + search.path.len());
+        let prefix = search.memo.prefix_fp(&search.visits, &logs, &meta, &search.marks, &search.blocks);
+        let Some(count) = search.memo.suffixes(state, room).map(<[_]>::len) else {
+            self.cut = Some(Cut::States(search.max_states));
+            return false;
+        };
+        let with_meta = search.symmetric.iter().any(|&s| s);
+        for i in 0..count {
+            let search = &mut self.search;
+            let suffix = search.memo.suffix(state, i);
+            if !search.memo.compose_once(prefix.then(suffix.fp()), suffix.stopped) {
+                continue;
+            }
+            if i % 256 == 255 {
+                if let Some((deadline, seconds)) = search.deadline {
+                    if Instant::now() >= deadline {
+                        self.cut = Some(Cut::Seconds(seconds));
+                        return false;
+                    }
+                }
+            }
+            let (mut full, mut lines_meta) = (logs.clone(), meta.clone());
+            let (mut marks, mut blocks) = (search.marks.clone(), search.blocks.clone());
+            search
+                .memo
+                .spell(state, i, &mut full, with_meta.then_some(&mut lines_meta), &mut marks, &mut blocks);
+            let race = search
+                .race
+                .clone()
+                .or_else(|| suffix.race.map(|r| search.memo.race(r).to_string()))
+                .unwrap_or_else(|| NO_CROSSING.to_string());
+            if !self.add(full, suffix.stopped, race, lines_meta, marks, blocks, bounds) {
+                return false;
+            }
+            if self.found.len() >= bounds.max_orders {
+                return true;
+            }
+        }
+        true
     }
 }
 
@@ -614,18 +727,32 @@ struct Spent {
 /// stopped, and what it cost. With a `target`, a schedule is pruned at its
 /// first log line that differs from the target's.
 fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, Spent) {
-    let (logs, stopped, spent, _) = replay_with_meta(file, src, opts, search, target);
-    (logs, stopped, spent)
+    let (ended, spent, _) = replay_with_meta(file, src, opts, search, target);
+    match ended {
+        Ended::Order { logs, stopped } => (Some(logs), stopped, spent),
+        Ended::Pruned { .. } | Ended::Nothing => (None, false, spent),
+    }
 }
 
-/// [`replay`], with the lines' [`interp::LineMeta`] when the search reduces by symmetry.
+/// How one schedule ended.
+enum Ended {
+    /// With an order: its lines, and whether a limit stopped it (or it repeats forever).
+    Order { logs: Vec<String>, stopped: bool },
+    /// Abandoned at a state explored before: the lines up to it.
+    Pruned { logs: Vec<String> },
+    /// With no order: cut short, or diverged from the target.
+    Nothing,
+}
+
+/// [`replay`], with how it ended and the lines' [`interp::LineMeta`] when
+/// the search reduces by symmetry.
 fn replay_with_meta(
     file: &File,
     src: &str,
     opts: RunOptions,
     search: &mut Search,
     target: Option<&[String]>,
-) -> (Option<Vec<String>>, bool, Spent, Vec<interp::LineMeta>) {
+) -> (Ended, Spent, Vec<interp::LineMeta>) {
     let (pool, module) = interp::loop_config(file, &opts);
     let deadline = search.deadline;
     let quiet = RunOptions {
@@ -660,20 +787,20 @@ fn replay_with_meta(
     }
     if search.halted.is_some() {
         // Cut short mid-schedule: its lines are no order.
-        return (None, false, spent, meta);
+        return (Ended::Nothing, spent, meta);
     }
     let logs = into_texts(trace);
-    let (logs, stopped) = match result {
-        Ok(()) => (Some(logs), false),
+    let ended = match result {
+        Ok(()) => Ended::Order { logs, stopped: false },
         // A schedule that diverged from the target, or ran out of time, is no order.
-        Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => (None, false),
-        Err(Halt::Host(interp::Stop::Limit(_))) => (Some(logs), true),
+        Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => Ended::Nothing,
+        Err(Halt::Host(interp::Stop::Limit(_))) => Ended::Order { logs, stopped: true },
         // The process ended (an unhandled rejection): the order ends there.
-        Err(Halt::Host(interp::Stop::Exit(_))) => (Some(logs), false),
-        Err(Halt::Pruned(_)) if search.cycle => (Some(logs), true),
-        Err(Halt::Pruned(_)) => (None, false),
+        Err(Halt::Host(interp::Stop::Exit(_))) => Ended::Order { logs, stopped: false },
+        Err(Halt::Pruned(_)) if search.cycle => Ended::Order { logs, stopped: true },
+        Err(Halt::Pruned(_)) => Ended::Pruned { logs },
     };
-    (logs, stopped, spent, meta)
+    (ended, spent, meta)
 }
 
 /// Depth-first search over choice sequences by replay.
@@ -694,9 +821,9 @@ struct Search {
     race: Option<String>,
     /// Fingerprints of states whose futures were (or are being) explored,
     /// with the deviation budget that was left there.
-    seen: HashMap<u64, usize>,
+    seen: rustc_hash::FxHashMap<u64, usize>,
     /// Fingerprints met on this schedule (a repeat is a cycle).
-    path: HashSet<u64>,
+    path: rustc_hash::FxHashSet<u64>,
     /// This schedule was abandoned on a cycle: it runs forever.
     cycle: bool,
     /// When the search must stop, and the time limit in seconds.
@@ -719,6 +846,17 @@ struct Search {
     /// Polls leave out stops that change no line
     /// ([`node20::Chooser::drops_idle_stops`]; with the symmetry reduction).
     drop_idle_stops: bool,
+    /// Memoise futures once the deviation budget is unlimited (see
+    /// [`Search::memoising`]); `false` in a guided search, whose schedules
+    /// end where they leave their target.
+    memoise: bool,
+    /// The graph of states explored and their suffixes.
+    memo: memo::Memo,
+    /// The turns' starts met on this schedule.
+    visits: Vec<memo::Visit>,
+    /// This schedule was abandoned at this explored state; `true`: the
+    /// first time with the lines before it.
+    join: Option<(u64, bool)>,
 }
 
 impl Search {
@@ -732,6 +870,16 @@ impl Search {
         self.cycle = false;
         self.marks.clear();
         self.blocks.clear();
+        self.visits.clear();
+        self.join = None;
+    }
+
+    /// Whether states are keyed without the log so far and their futures
+    /// memoised (docs/orders.md "Memoised states"): in the round whose
+    /// deviation budget is unlimited, where a state's future is explored
+    /// once, whatever the deviations before it.
+    fn memoising(&self) -> bool {
+        self.memoise && self.budget == usize::MAX
     }
 
     /// The next sequence to replay: the last choice that has options left, advanced.
@@ -764,8 +912,19 @@ impl Chooser for &mut Search {
         };
         self.trail.push((choice, options));
         self.used += usize::from(choice != 0);
-        if choice != 0 && self.race.is_none() {
-            self.race = Some(why(choice));
+        if choice != 0 {
+            // The first deviation of the schedule, and of the stretch since its last turn's start.
+            let stretch = self.memoising() && self.visits.last().is_some_and(|v| v.race.is_none());
+            if self.race.is_none() || stretch {
+                let why = why(choice);
+                if stretch {
+                    let id = self.memo.race_id(why.clone());
+                    if let Some(v) = self.visits.last_mut() {
+                        v.race = Some(id);
+                    }
+                }
+                self.race.get_or_insert(why);
+            }
         }
         choice
     }
@@ -823,13 +982,13 @@ impl Chooser for &mut Search {
         true
     }
 
-    fn visit(&mut self, fingerprint: u64) -> bool {
+    fn visit(&mut self, fingerprint: u64, log: crate::sched::LogSoFar) -> bool {
         if self.lazy_failed {
             return false;
         }
         // The symmetries met so far are part of the state: the orders a future
         // stands for depend on them.
-        let fingerprint = if self.marks.is_empty() && self.blocks.is_empty() {
+        let state = if self.marks.is_empty() && self.blocks.is_empty() {
             fingerprint
         } else {
             use std::hash::{Hash, Hasher};
@@ -837,19 +996,40 @@ impl Chooser for &mut Search {
             (fingerprint, &self.marks, &self.blocks).hash(&mut h);
             h.finish()
         };
+        let memoising = self.memoising();
+        // Memoising, a state is keyed without the lines before it; else with them.
+        let fingerprint = if memoising { state } else { memo::combine(state, log.hash) };
         if let Some((deadline, seconds)) = self.deadline {
             if Instant::now() >= deadline {
                 self.halted = Some(Cut::Seconds(seconds));
                 return false;
             }
         }
-        if self.seen.len() + self.path.len() >= self.max_states {
+        if self.seen.len() + self.path.len() + self.memo.held() >= self.max_states {
             self.halted = Some(Cut::States(self.max_states));
             return false;
         }
         if !self.path.insert(fingerprint) {
             self.cycle = true;
             return false;
+        }
+        if memoising {
+            let first = self.memo.first_with_log(state, log.hash);
+            if self.pos >= self.prefix.len() && self.seen.contains_key(&state) {
+                // Explored: its future is joined to these lines, not replayed.
+                self.join = Some((state, first));
+                return false;
+            }
+            self.seen.insert(state, usize::MAX);
+            self.visits.push(memo::Visit {
+                state,
+                lines: log.lines,
+                marks: self.marks.len(),
+                blocks: self.blocks.len(),
+                choices: self.pos,
+                race: None,
+            });
+            return true;
         }
         if self.pos < self.prefix.len() {
             return true;

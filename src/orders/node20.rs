@@ -12,7 +12,7 @@
 //! in ticks (milliseconds).
 
 use crate::sched::{Completion, LoopState, Module, Phase, Reading, Scheduler, Slept, Timing};
-use crate::sched::{Limits, NodeProfile};
+use crate::sched::{Limits, LogSoFar, NodeProfile};
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::hash::{Hash, Hasher};
@@ -21,9 +21,10 @@ use std::hash::{Hash, Hasher};
 pub trait Chooser {
     /// Picks one of `n >= 2` options; `why(i)` says what option `i` means.
     fn choose(&mut self, n: usize, why: &dyn Fn(usize) -> String) -> usize;
-    /// Called at each turn with a fingerprint of the whole state (the log so
-    /// far included); `false` abandons this schedule (its future was explored).
-    fn visit(&mut self, fingerprint: u64) -> bool;
+    /// Called at each turn with a fingerprint of the whole state but the log
+    /// so far, and the log so far; `false` abandons this schedule (its
+    /// future was explored).
+    fn visit(&mut self, fingerprint: u64, log: LogSoFar) -> bool;
     /// Whether completions of callback site `site` may be treated as
     /// interchangeable (see [`Interchangeable`]); `false` unless the chooser
     /// reduces by symmetry.
@@ -195,9 +196,9 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
 
     /// Offers the state's fingerprint to the chooser once per turn; the loop
     /// does not sleep here but waits inside the poll phase ([`ChooserClock::block`]).
-    fn turn_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> Result<Option<Slept>, Pruned> {
+    fn turn_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<Option<Slept>, Pruned> {
         let fingerprint = self.fingerprint(s, host);
-        if self.chooser.visit(fingerprint) {
+        if self.chooser.visit(fingerprint, log) {
             Ok(None)
         } else {
             Err(Pruned)
@@ -293,7 +294,7 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
 
 impl<K: Chooser> ChooserClock<K> {
     /// The state's fingerprint, times relative to the clock: equal states
-    /// (the host's log so far included) have equal futures.
+    /// have equal futures (the lines logged so far are not part of it).
     fn fingerprint<C: Hash>(&self, s: &LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> u64 {
         let mut h = Gathered::default();
         let base = s.now;
@@ -662,12 +663,30 @@ fn holding(stretches: &[(u64, u64, u64)], start: u64) -> impl Iterator<Item = (u
 /// A hasher that gathers what it is fed and hashes it in one piece when
 /// finished (SipHash, as `DefaultHasher`): a state's fingerprint is fed in
 /// hundreds of small writes, each of which SipHash would mix on its own.
+/// Its buffer is the thread's, lent and given back, so that a search
+/// (a fingerprint a turn) allocates none.
 pub(crate) struct Gathered(Vec<u8>);
+
+thread_local! {
+    static GATHERED: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 impl Default for Gathered {
     /// Room for a typical state, so that it is not grown write by write.
     fn default() -> Self {
-        Gathered(Vec::with_capacity(4096))
+        let mut buffer = GATHERED.with(|b| b.take());
+        buffer.clear();
+        buffer.reserve(4096);
+        Gathered(buffer)
+    }
+}
+
+impl Drop for Gathered {
+    fn drop(&mut self) {
+        // A buffer grown past 1 MiB (a huge state) is not kept.
+        if self.0.capacity() <= 1 << 20 {
+            GATHERED.with(|b| b.set(std::mem::take(&mut self.0)));
+        }
     }
 }
 

@@ -62,8 +62,14 @@ pub trait Timing<C> {
     const REPORTS_POOL: bool;
     /// A turn begins (after `turn += 1`): the seed model may sleep here
     /// (rule 2a; returns the sleep), the explorer may abandon the schedule
-    /// (`Err`). `host` feeds the host's state to a hasher.
-    fn turn_begins(&mut self, state: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> Result<Option<Slept>, Self::Prune>;
+    /// (`Err`). `host` feeds the host's state to a hasher; `log` is the
+    /// host's log so far ([`super::Host::log_so_far`]).
+    fn turn_begins(
+        &mut self,
+        state: &mut LoopState<C>,
+        host: &dyn Fn(&mut dyn Hasher),
+        log: super::LogSoFar,
+    ) -> Result<Option<Slept>, Self::Prune>;
     /// Reads the clock at `what`; `offset` is what the reading will be
     /// compared with later (a delay, a job's length). Returns the reading.
     fn read(&mut self, state: &mut LoopState<C>, offset: u64, what: Reading<'_, C>) -> u64;
@@ -89,7 +95,7 @@ impl<C> Timing<C> for ExactClock {
     type Prune = std::convert::Infallible;
     const REPORTS_POOL: bool = true;
 
-    fn turn_begins(&mut self, s: &mut LoopState<C>, _: &dyn Fn(&mut dyn Hasher)) -> Result<Option<Slept>, Self::Prune> {
+    fn turn_begins(&mut self, s: &mut LoopState<C>, _: &dyn Fn(&mut dyn Hasher), _: super::LogSoFar) -> Result<Option<Slept>, Self::Prune> {
         Ok(ExactClock::sleep(s))
     }
 

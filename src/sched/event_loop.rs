@@ -70,7 +70,23 @@ pub trait Host<C, L: ?Sized> {
     fn fetch_ahead(&self, _cb: &C, _distance: usize) {}
     /// Observes a loop event (verbose traces). Default: ignore.
     fn observe(&mut self, _event: LoopEvent) {}
-    /// Feeds the host's state (its log so far included) to `h`, so that a
-    /// search over schedules can tell equal states apart. Default: nothing.
+    /// Feeds the host's state to `h`, so that a search over schedules can
+    /// tell equal states apart: everything its future depends on, of the log
+    /// so far only the lines' count and bytes (the lines themselves are
+    /// [`Host::log_so_far`]). Default: nothing.
     fn fingerprint(&self, _h: &mut dyn std::hash::Hasher) {}
+    /// The log so far, for a search that keys states with it or without it
+    /// (docs/orders.md "Memoised states"). Default: none.
+    fn log_so_far(&self) -> LogSoFar {
+        LogSoFar::default()
+    }
+}
+
+/// The lines a host logged so far, as a search over schedules keys them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct LogSoFar {
+    /// A running hash of the lines' texts, in order.
+    pub hash: u64,
+    /// How many lines.
+    pub lines: usize,
 }

@@ -40,7 +40,7 @@ mod timers;
 
 pub use clock::{ExactClock, Reading, Timing};
 pub use decision::{Before, Coercion, Decision, Deferred, Drain, ImmediateQueued, PoolJob, Slept, TimerTurn};
-pub use event_loop::{EventLoop, Host};
+pub use event_loop::{EventLoop, Host, LogSoFar};
 pub use phase::Phase;
 pub(crate) use pool::ThreadPool;
 pub use pool::{Completion, PoolEvent, PoolItem};
@@ -653,7 +653,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         });
         self.state.slept = self
             .timing
-            .turn_begins(&mut self.state, &|h| host.fingerprint(h))
+            .turn_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
             .map_err(Halt::Pruned)?;
         if let Some(Slept { from, to }) = self.state.slept {
             host.observe(LoopEvent::Sleep { from, to });

@@ -25,7 +25,7 @@ impl Chooser for &mut Scripted {
         pick.min(n - 1)
     }
 
-    fn visit(&mut self, fingerprint: u64) -> bool {
+    fn visit(&mut self, fingerprint: u64, _log: crate::sched::LogSoFar) -> bool {
         self.visits.push(fingerprint);
         true
     }

@@ -1,0 +1,484 @@
+//! Memoised futures of the orders search (docs/orders.md "Memoised states").
+//!
+//! Two schedules that reach the same state at a turn's start — the loop's
+//! queues, timers, pool and clock (relative to now), the host's variables,
+//! counters and handles, the symmetries met, and of the log so far only its
+//! lines' count and bytes — have the same futures: the same suffixes of
+//! lines follow, whatever lines came before. The search explores such a
+//! state once and records every stretch it replays from one turn's start to
+//! the next as an [`Edge`] of a graph of states. When another schedule
+//! reaches an explored state with other lines before it, the search joins
+//! those lines to each suffix the graph holds from there
+//! ([`Memo::suffixes`]) instead of replaying its future.
+//!
+//! Suffixes are compared by a polynomial hash of their lines (modulo the
+//! Mersenne prime 2⁶¹ − 1, under two bases): the hash of a suffix that
+//! follows an edge is the edge's hash joined to it in constant time, so that
+//! the distinct suffixes of a state are found without building their lines.
+
+use super::node20::Member;
+use super::symmetry::Mark;
+use crate::interp::LineMeta;
+use indexmap::IndexSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::{Hash, Hasher};
+
+/// The modulus of the polynomial hashes: the Mersenne prime 2⁶¹ − 1.
+const P: u64 = (1 << 61) - 1;
+/// The two bases (fixed, so that a search is deterministic).
+const BASES: [u64; 2] = [0x0d8e_4e27_c47d_124f % P, 0x1b5a_d4ec_eda1_ce2b % P];
+/// Symbols of a stretch's symmetries lie above every line's symbol.
+const MARK_SYMBOLS: u64 = 1 << 60;
+
+/// `a · b` modulo [`P`].
+fn mul(a: u64, b: u64) -> u64 {
+    let x = a as u128 * b as u128;
+    let s = (x as u64 & P) + (x >> 61) as u64;
+    let s = (s & P) + (s >> 61);
+    if s >= P {
+        s - P
+    } else {
+        s
+    }
+}
+
+/// `a + b` modulo [`P`] (both below it).
+fn add(a: u64, b: u64) -> u64 {
+    let s = a + b;
+    if s >= P {
+        s - P
+    } else {
+        s
+    }
+}
+
+/// The hash of a sequence of symbols under both bases, and each base to
+/// the power of the sequence's length (what joining a sequence after
+/// another multiplies the first by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Fp {
+    h: [u64; 2],
+    pow: [u64; 2],
+}
+
+impl Fp {
+    /// The empty sequence.
+    pub(crate) const EMPTY: Fp = Fp { h: [0, 0], pow: [1, 1] };
+
+    /// Appends `symbol` (at least 1, below [`P`]).
+    fn push(&mut self, symbol: u64) {
+        for ((h, pow), base) in self.h.iter_mut().zip(&mut self.pow).zip(BASES) {
+            *h = add(mul(*h, base), symbol);
+            *pow = mul(*pow, base);
+        }
+    }
+
+    /// This sequence followed by `next`.
+    pub(crate) fn then(self, next: Fp) -> Fp {
+        let mut out = Fp::EMPTY;
+        for i in 0..2 {
+            out.h[i] = add(mul(self.h[i], next.pow[i]), next.h[i]);
+            out.pow[i] = mul(self.pow[i], next.pow[i]);
+        }
+        out
+    }
+}
+
+/// Where a stretch leads: the state at the next turn's start, or the end
+/// of the schedule (stopped by a limit or a cycle, or not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Next {
+    State(u64),
+    End { stopped: bool },
+}
+
+/// A turn's start the search met on a schedule: its state, and how much of
+/// the log, the symmetries and the commuting groups came before it.
+#[derive(Debug, Clone)]
+pub(crate) struct Visit {
+    pub state: u64,
+    pub lines: usize,
+    pub marks: usize,
+    pub blocks: usize,
+    /// How many choices the schedule made before it.
+    pub choices: usize,
+    /// The first choice after it (before the next turn) that differs from
+    /// the default, described ([`Memo::race_id`]).
+    pub race: Option<u32>,
+}
+
+/// One stretch from a turn's start: the lines it logged (each a text and
+/// where it came from, interned), the first choice in it that differs from
+/// the default, the symmetries and commuting groups it met, and where it led.
+struct Edge {
+    lines: Box<[u64]>,
+    race: Option<u32>,
+    marks: Box<[Mark]>,
+    blocks: Box<[Vec<Member>]>,
+    to: Next,
+    fp: Fp,
+}
+
+/// One suffix from a state: its hash, ending and first deviation; its lines
+/// are those of edge `edge` of the state, then (`tail`) those of suffix
+/// `tail` of the state the edge leads to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Suffix {
+    fp: Fp,
+    /// The schedule ended stopped (by a limit, or repeating forever).
+    pub stopped: bool,
+    /// Its first choice that differs from the default, described.
+    pub race: Option<u32>,
+    edge: u32,
+    tail: Option<u32>,
+}
+
+impl Suffix {
+    /// Its hash (as [`Memo::prefix_fp`] hashes a schedule's lines up to a state).
+    pub(crate) fn fp(&self) -> Fp {
+        self.fp
+    }
+}
+
+#[derive(Default)]
+struct Node {
+    edges: Vec<Edge>,
+    /// The edges' hashes and ends, to record each stretch once.
+    known: FxHashSet<(Fp, Next)>,
+    /// The distinct suffixes, once asked for (the state's future is then
+    /// explored: no edge is added after).
+    suffixes: Option<Vec<Suffix>>,
+}
+
+/// The graph of states explored, with their suffixes.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// Line texts, interned (a line's symbol: its text's index and its
+    /// [`LineMeta`]'s index + 1, or 0 when none is recorded).
+    texts: IndexSet<String>,
+    metas: IndexSet<LineMeta>,
+    /// Descriptions of deviations, interned.
+    races: IndexSet<String>,
+    nodes: FxHashMap<u64, Node>,
+    /// States met with the log so far (both keyed): a second schedule
+    /// reaching one brings no line before it that was not joined already.
+    joined: FxHashSet<u64>,
+    /// Orders joined, by hash and ending: each is added to the orders once.
+    composed: FxHashSet<(Fp, bool)>,
+    /// Edges and suffixes held, for the bound on states remembered.
+    held: usize,
+}
+
+impl Memo {
+    /// Edges, suffixes and joined orders held (counted against
+    /// [`super::SearchBounds::max_states`]).
+    pub(crate) fn held(&self) -> usize {
+        self.held + self.joined.len() + self.composed.len()
+    }
+
+    /// Interns a deviation's description.
+    pub(crate) fn race_id(&mut self, why: String) -> u32 {
+        self.races.insert_full(why).0 as u32
+    }
+
+    /// The description interned as `id`.
+    pub(crate) fn race(&self, id: u32) -> &str {
+        &self.races[id as usize]
+    }
+
+    /// Suffix `index` of `state` (whose suffixes were computed).
+    pub(crate) fn suffix(&self, state: u64, index: usize) -> Suffix {
+        self.nodes[&state].suffixes.as_ref().expect("computed")[index]
+    }
+
+    /// Whether the order of hash `fp` ending `stopped` is joined for the
+    /// first time (each is added to the orders once).
+    pub(crate) fn compose_once(&mut self, fp: Fp, stopped: bool) -> bool {
+        self.composed.insert((fp, stopped))
+    }
+
+    /// Whether this is the first time `state` is met with the log `log`.
+    pub(crate) fn first_with_log(&mut self, state: u64, log: u64) -> bool {
+        self.joined.insert(combine(state, log))
+    }
+
+    /// The symbols of `lines` (with their `meta`, if recorded) appended to
+    /// `out`, and the stretch's hash, its symmetries' symbol last.
+    fn stretch(&mut self, lines: &[String], meta: Option<&[LineMeta]>, marks: &[Mark], blocks: &[Vec<Member>], out: &mut Vec<u64>) -> Fp {
+        let mut fp = Fp::EMPTY;
+        for (i, text) in lines.iter().enumerate() {
+            let t = match self.texts.get_index_of(text.as_str()) {
+                Some(t) => t,
+                None => self.texts.insert_full(text.clone()).0,
+            };
+            let m = match meta.and_then(|m| m.get(i)) {
+                None => 0,
+                Some(l) => match self.metas.get_index_of(l) {
+                    Some(m) => m + 1,
+                    None => self.metas.insert_full(l.clone()).0 + 1,
+                },
+            };
+            let symbol = (t as u64) | ((m as u64) << 30);
+            out.push(symbol);
+            fp.push(symbol % MARK_SYMBOLS + 1);
+        }
+        if !marks.is_empty() || !blocks.is_empty() {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (marks, blocks).hash(&mut h);
+            fp.push(MARK_SYMBOLS + h.finish() % (P - MARK_SYMBOLS));
+        }
+        fp
+    }
+
+    /// Records the stretches of one schedule: from each visit to the next,
+    /// and from the last to `end`. `logs`, `meta`, `marks`, `blocks`: the
+    /// schedule's, up to its end. `replayed`: how many of its first choices
+    /// the schedule before it made too, which recorded the stretches in
+    /// them (`None`: no schedule before it recorded any).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record(
+        &mut self,
+        visits: &[Visit],
+        replayed: Option<usize>,
+        logs: &[String],
+        meta: &[LineMeta],
+        marks: &[Mark],
+        blocks: &[Vec<Member>],
+        end: Next,
+    ) {
+        let mut symbols = Vec::new();
+        for (i, v) in visits.iter().enumerate() {
+            let (to, upto) = match visits.get(i + 1) {
+                Some(n) if replayed.is_some_and(|r| n.choices <= r) => continue,
+                Some(n) => (Next::State(n.state), (n.lines, n.marks, n.blocks)),
+                None => (end, (logs.len(), marks.len(), blocks.len())),
+            };
+            let lines = logs.get(v.lines..upto.0.min(logs.len())).unwrap_or_default();
+            let meta = meta.get(v.lines..upto.0.min(meta.len()));
+            let marks = marks.get(v.marks..upto.1).unwrap_or_default();
+            let blocks = blocks.get(v.blocks..upto.2).unwrap_or_default();
+            symbols.clear();
+            let fp = self.stretch(lines, meta, marks, blocks, &mut symbols);
+            let node = self.nodes.entry(v.state).or_default();
+            if node.known.insert((fp, to)) {
+                node.edges.push(Edge {
+                    lines: symbols.as_slice().into(),
+                    race: v.race,
+                    marks: marks.into(),
+                    blocks: blocks.into(),
+                    to,
+                    fp,
+                });
+                self.held += 1;
+            }
+        }
+    }
+
+    /// The hash of a schedule's lines up to where it reached a state, cut
+    /// into stretches at its `visits` as [`Memo::record`] cuts them.
+    pub(crate) fn prefix_fp(&mut self, visits: &[Visit], logs: &[String], meta: &[LineMeta], marks: &[Mark], blocks: &[Vec<Member>]) -> Fp {
+        let mut symbols = Vec::new();
+        let mut bounds: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+        bounds.extend(visits.iter().map(|v| (v.lines, v.marks, v.blocks)));
+        bounds.push((logs.len(), marks.len(), blocks.len()));
+        let mut fp = Fp::EMPTY;
+        for w in bounds.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let lines = logs.get(a.0..b.0.min(logs.len())).unwrap_or_default();
+            let meta = meta.get(a.0..b.0.min(meta.len()));
+            let m = marks.get(a.1..b.1).unwrap_or_default();
+            let g = blocks.get(a.2..b.2).unwrap_or_default();
+            symbols.clear();
+            fp = fp.then(self.stretch(lines, meta, m, g, &mut symbols));
+        }
+        fp
+    }
+
+    /// The distinct suffixes from explored state `state` (computed once;
+    /// every state reachable from it is explored). `None`: more than `room`
+    /// suffixes would be held (the caller stops the search).
+    ///
+    /// A stretch leading back to a state whose suffixes are being computed
+    /// (the loop repeating itself) ends there, stopped: as a schedule
+    /// meeting a state twice does.
+    pub(crate) fn suffixes(&mut self, state: u64, room: usize) -> Option<&[Suffix]> {
+        let mut stack = vec![(state, false)];
+        let mut open: FxHashSet<u64> = FxHashSet::default();
+        while let Some((n, expanded)) = stack.pop() {
+            let Some(node) = self.nodes.get(&n) else { continue };
+            if node.suffixes.is_some() {
+                continue;
+            }
+            if !expanded {
+                if !open.insert(n) {
+                    continue;
+                }
+                stack.push((n, true));
+                for e in &node.edges {
+                    if let Next::State(m) = e.to {
+                        if self.nodes.get(&m).is_some_and(|x| x.suffixes.is_none()) && !open.contains(&m) {
+                            stack.push((m, false));
+                        }
+                    }
+                }
+                continue;
+            }
+            let mut out: Vec<Suffix> = Vec::new();
+            let mut known: FxHashSet<(Fp, bool)> = FxHashSet::default();
+            for (i, e) in node.edges.iter().enumerate() {
+                let tails = match e.to {
+                    // (Every state an edge leads to was explored: it has edges.)
+                    Next::State(m) if !self.nodes.contains_key(&m) => continue,
+                    Next::State(m) => self.nodes.get(&m).and_then(|x| x.suffixes.as_deref()),
+                    Next::End { .. } => None,
+                };
+                match (e.to, tails) {
+                    (Next::State(_), Some(tails)) => {
+                        for (j, s) in tails.iter().enumerate() {
+                            let fp = e.fp.then(s.fp);
+                            if known.insert((fp, s.stopped)) {
+                                out.push(Suffix {
+                                    fp,
+                                    stopped: s.stopped,
+                                    race: e.race.or(s.race),
+                                    edge: i as u32,
+                                    tail: Some(j as u32),
+                                });
+                            }
+                        }
+                    }
+                    (to, _) => {
+                        let stopped = match to {
+                            Next::End { stopped } => stopped,
+                            // Back to a state being computed: the loop repeats itself.
+                            Next::State(_) => true,
+                        };
+                        if known.insert((e.fp, stopped)) {
+                            out.push(Suffix {
+                                fp: e.fp,
+                                stopped,
+                                race: e.race,
+                                edge: i as u32,
+                                tail: None,
+                            });
+                        }
+                    }
+                }
+                if self.held.saturating_add(out.len()) > room {
+                    return None;
+                }
+            }
+            self.held += out.len();
+            open.remove(&n);
+            if let Some(node) = self.nodes.get_mut(&n) {
+                node.suffixes = Some(out);
+            }
+        }
+        self.nodes.get(&state).and_then(|n| n.suffixes.as_deref())
+    }
+
+    /// Appends the lines (texts and, when `meta` is given, their
+    /// [`LineMeta`]), symmetries and commuting groups of suffix `index` of
+    /// `state` (whose suffixes were computed).
+    pub(crate) fn spell(
+        &self,
+        state: u64,
+        index: usize,
+        logs: &mut Vec<String>,
+        mut meta: Option<&mut Vec<LineMeta>>,
+        marks: &mut Vec<Mark>,
+        blocks: &mut Vec<Vec<Member>>,
+    ) {
+        let (mut n, mut i) = (state, index);
+        while let Some(s) = self.nodes.get(&n).and_then(|x| x.suffixes.as_ref()).and_then(|s| s.get(i)) {
+            let e = &self.nodes[&n].edges[s.edge as usize];
+            for &symbol in e.lines.iter() {
+                logs.push(self.texts[(symbol & ((1 << 30) - 1)) as usize].clone());
+                if let Some(meta) = meta.as_deref_mut() {
+                    if let Some(m) = (symbol >> 30).checked_sub(1).and_then(|m| self.metas.get_index(m as usize)) {
+                        meta.push(m.clone());
+                    }
+                }
+            }
+            marks.extend(e.marks.iter().cloned());
+            blocks.extend(e.blocks.iter().cloned());
+            match (s.tail, e.to) {
+                (Some(j), Next::State(m)) => (n, i) = (m, j as usize),
+                _ => break,
+            }
+        }
+    }
+}
+
+/// `state` and `log` hashed together.
+pub(crate) fn combine(state: u64, log: u64) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (state, log).hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(symbols: &[u64]) -> Fp {
+        let mut f = Fp::EMPTY;
+        for &s in symbols {
+            f.push(s);
+        }
+        f
+    }
+
+    /// Joining two hashes gives the hash of the joined sequence: what lets a
+    /// state's suffixes be compared without their lines.
+    #[test]
+    fn a_joined_hash_is_the_hash_of_the_joined_lines() {
+        assert_eq!(fp(&[3, 1, 4]).then(fp(&[1, 5])), fp(&[3, 1, 4, 1, 5]));
+        assert_eq!(Fp::EMPTY.then(fp(&[7])), fp(&[7]));
+        assert_eq!(fp(&[7]).then(Fp::EMPTY), fp(&[7]));
+        assert_ne!(fp(&[1, 2]), fp(&[2, 1]));
+        assert_ne!(fp(&[1]), fp(&[1, 1]));
+        // Near the modulus, products are reduced exactly.
+        assert_eq!(mul(P - 1, P - 1), 1);
+        assert_eq!(mul(P - 1, 2), P - 2);
+    }
+
+    fn visit(state: u64, lines: usize) -> Visit {
+        Visit {
+            state,
+            lines,
+            marks: 0,
+            blocks: 0,
+            choices: 0,
+            race: None,
+        }
+    }
+
+    fn texts(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Two schedules from state 1 through state 2 to the end: the suffixes
+    /// of 1 are each stretch to 2 followed by each suffix of 2, once each.
+    #[test]
+    fn a_states_suffixes_are_its_stretches_joined_to_the_next_states() {
+        let mut memo = Memo::default();
+        let end = Next::End { stopped: false };
+        memo.record(&[visit(1, 1), visit(2, 3)], None, &texts(&["m", "a", "b", "x"]), &[], &[], &[], end);
+        memo.record(&[visit(1, 1), visit(2, 3)], None, &texts(&["m", "b", "a", "y"]), &[], &[], &[], end);
+        // The same stretches again: nothing new.
+        memo.record(&[visit(1, 1), visit(2, 3)], None, &texts(&["m", "a", "b", "y"]), &[], &[], &[], end);
+        let n = memo.suffixes(1, 1_000).expect("room").len();
+        let mut all = Vec::new();
+        for i in 0..n {
+            let mut logs = Vec::new();
+            memo.spell(1, i, &mut logs, None, &mut Vec::new(), &mut Vec::new());
+            all.push(logs.join(" "));
+        }
+        all.sort();
+        assert_eq!(all, ["a b x", "a b y", "b a x", "b a y"]);
+        // Bounded: no room for the suffixes of a state not yet computed.
+        memo.record(&[visit(5, 0)], None, &texts(&["z"]), &[], &[], &[], end);
+        assert!(memo.suffixes(5, 0).is_none());
+    }
+}
