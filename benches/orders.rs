@@ -5,7 +5,8 @@
 //! reduced by symmetry and by commutation; loops starved before turn 1
 //! (examples/starvation/p16, p21), and P14b (its timer starts read lazily, and
 //! its first 5,000 schedules read exactly); the race check of `run` on 1,000
-//! jobs that complete in one tick.
+//! jobs that complete in one tick; eight jobs each queuing an immediate,
+//! with states' futures memoised and replayed.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use loopsim::interp::RunOptions;
@@ -47,6 +48,29 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("all orders/{name} ({found} orders)"), |b| {
             b.iter(|| all_orders(&loaded.file, &loaded.src, opts))
         });
+    }
+    // Eight jobs of different statements on four threads, each queuing an
+    // immediate (853 orders): their states are met again with the lines in
+    // other orders; memoised, a state's future is joined to each prefix
+    // instead of replayed (docs/orders.md "Memoised states").
+    let jobs: String = std::iter::once("pool 4\n".to_string())
+        .chain((1..=8).map(|j| format!("submit \"j{j}\" 1 {{ immediate \"i{j}\" }}\n")))
+        .collect();
+    let jobs = loopsim::load::load_bytes("bench.loop", jobs.as_bytes()).unwrap();
+    let opts = RunOptions::default();
+    for memoise in [true, false] {
+        let bounds = SearchBounds {
+            memoise,
+            time_limit: None,
+            ..SearchBounds::default()
+        };
+        let result = all_orders_within(&jobs.file, &jobs.src, opts, bounds);
+        assert!(result.count == 853 && !result.truncated, "eight jobs: {}", result.count);
+        let how = if memoise { "memoised" } else { "replayed" };
+        g.bench_function(
+            format!("all orders/eight jobs each queuing an immediate (853 orders, {how})"),
+            |b| b.iter(|| all_orders_within(&jobs.file, &jobs.src, opts, bounds)),
+        );
     }
     // Loops starved from the main module (P16, P21): the model's run, stopped
     // by the callback limit in turn 0, is the answer (no schedule replayed).
