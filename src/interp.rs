@@ -369,7 +369,7 @@ impl SiteCounts {
 
 /// Bounds accounting: statements run, callbacks scheduled, the orders
 /// search's deadline.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Budget {
     statements: u64,
     /// Callbacks scheduled so far.
@@ -411,7 +411,7 @@ pub(crate) struct LineMeta {
 
 /// The trace being recorded: log lines (bounded by the run's limits) and
 /// verbose events (dropped past their own bounds).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Recorder {
     events: Vec<Event>,
     /// The source span of each `log` event, in order.
@@ -466,7 +466,7 @@ impl Recorder {
 }
 
 /// `--explain`: where the host scheduled each callback, and one explanation per log line.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Notes {
     explanations: Vec<String>,
     /// The explanation of the callback running.
@@ -496,13 +496,14 @@ impl Notes {
 }
 
 /// `clear`'s live handles, by label id (only when the file has a `clear`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Live {
     enabled: bool,
     handles: IndexMap<u32, IndexSet<Handle>>,
 }
 
 /// The interpreter: the host of a loop run.
+#[derive(Clone)]
 pub(crate) struct Interp<'a> {
     /// The source text, for line numbers.
     src: &'a str,
@@ -1036,6 +1037,11 @@ impl<'a> Interp<'a> {
             Ok(i) => i + 1,
             Err(i) => i,
         }
+    }
+
+    /// Lines logged so far.
+    pub(crate) fn lines(&self) -> usize {
+        self.trace.log_spans.len()
     }
 
     /// Statements executed so far.

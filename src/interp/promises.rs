@@ -295,6 +295,7 @@ enum Root {
 }
 
 /// A suspended async frame.
+#[derive(Clone)]
 struct Cont<'a> {
     body: &'a [Stmt],
     frame: Frame<'a>,
@@ -306,6 +307,7 @@ struct Cont<'a> {
 }
 
 /// A resumption under way: the path still to enter, and the outcome the `await` returns.
+#[derive(Clone)]
 struct Resuming {
     path: Vec<Pos>,
     level: usize,
@@ -324,6 +326,7 @@ enum Binding<'a> {
     Async { body: &'a [Stmt], env: Env, executor: Exec },
 }
 
+#[derive(Clone)]
 struct EnvNode {
     parent: Env,
     start: u32,
@@ -337,6 +340,7 @@ struct Registered<'a> {
 }
 
 /// The run-time state of the promise statements, held by the interpreter.
+#[derive(Clone)]
 pub(crate) struct PromiseRt<'a> {
     /// The file uses the promise language: scopes are made (else every fast path).
     on: bool,

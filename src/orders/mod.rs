@@ -396,8 +396,10 @@ pub const LAZY_AFTER: usize = 5_000;
 /// One exploration: the orders found so far and where its depth-first
 /// search stands, so that a search cut short by [`SearchBounds::max_schedules`]
 /// can go on later ([`Exploration::run`] again, with larger bounds).
-struct Exploration {
+struct Exploration<'a> {
     search: Search,
+    /// The current schedule's states kept at its turns' starts (memoising only).
+    kept: Vec<Kept<'a>>,
     /// The canonical orders found (symmetry::Entry), by their lines and ending.
     found: IndexMap<(Vec<String>, bool), Vec<symmetry::Entry>>,
     /// Bytes of log text held by the model's order and those found.
@@ -414,7 +416,7 @@ struct Exploration {
     resume: Option<Option<Vec<usize>>>,
 }
 
-impl Exploration {
+impl<'a> Exploration<'a> {
     /// An exploration by `search` that has replayed nothing yet.
     fn new(bounds: &SearchBounds, model: &[String], limit: Option<&LimitHit>, search: Search) -> Self {
         let bytes = order_bytes(model);
@@ -435,6 +437,7 @@ impl Exploration {
         }
         Exploration {
             search,
+            kept: Vec::new(),
             found,
             bytes,
             schedules: 0,
@@ -449,7 +452,7 @@ impl Exploration {
 
     /// Explores by rounds of deviation budgets (see [`all_orders_within`])
     /// until the search is over or a bound cuts it short.
-    fn run(&mut self, file: &File, src: &str, opts: RunOptions, bounds: SearchBounds) {
+    fn run(&mut self, file: &'a File, src: &'a str, opts: RunOptions, bounds: SearchBounds) {
         loop {
             if self.cut.is_some() || self.done {
                 return;
@@ -485,10 +488,11 @@ impl Exploration {
 
     /// Replays the rest of the current round; `false` if a bound or a failed
     /// lazy reading stopped it (the round may go on later).
-    fn replay_round(&mut self, file: &File, src: &str, opts: RunOptions, bounds: &SearchBounds) -> bool {
+    fn replay_round(&mut self, file: &'a File, src: &'a str, opts: RunOptions, bounds: &SearchBounds) -> bool {
         loop {
             let search = &mut self.search;
-            let (ended, spent, meta) = replay_with_meta(file, src, opts, search, None);
+            let kept = search.memoising().then_some(&mut self.kept);
+            let (ended, spent, meta) = replay_with_meta(file, src, opts, search, None, kept);
             self.callbacks = self.callbacks.saturating_add(spent.callbacks);
             self.statements = self.statements.saturating_add(spent.statements);
             self.schedules += 1;
@@ -727,7 +731,7 @@ struct Spent {
 /// stopped, and what it cost. With a `target`, a schedule is pruned at its
 /// first log line that differs from the target's.
 fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, Spent) {
-    let (ended, spent, _) = replay_with_meta(file, src, opts, search, target);
+    let (ended, spent, _) = replay_with_meta(file, src, opts, search, target, None);
     match ended {
         Ended::Order { logs, stopped } => (Some(logs), stopped, spent),
         Ended::Pruned { .. } | Ended::Nothing => (None, false, spent),
@@ -744,14 +748,44 @@ enum Ended {
     Nothing,
 }
 
+/// A schedule's state kept at the start of one of its turns, from which a
+/// later schedule that makes the same choices up to there resumes instead of
+/// replaying them (memoising search only): the loop's, the clock's, the
+/// interpreter's, and the search's own.
+struct Kept<'a> {
+    state: crate::sched::LoopState<interp::Task<'a>>,
+    clock: node20::ClockParts,
+    host: Interp<'a>,
+    trail: Vec<(usize, usize)>,
+    used: usize,
+    race: Option<String>,
+    marks: Vec<symmetry::Mark>,
+    blocks: Vec<Vec<node20::Member>>,
+    visits: Vec<memo::Visit>,
+    callbacks: u64,
+    statements: u64,
+}
+
+/// A schedule keeps its state at the start of its turns while it has had
+/// fewer turns, lines and statements run than these (what a kept state
+/// copies grows with its lines and with what its statements scheduled:
+/// at most about 64 states of a few MB are kept); a later turn is
+/// replayed from the last state kept.
+const KEEP_TURNS: usize = 64;
+const KEEP_LINES: usize = 4_096;
+const KEEP_STATEMENTS: u64 = 8_192;
+
 /// [`replay`], with how it ended and the lines' [`interp::LineMeta`] when
-/// the search reduces by symmetry.
-fn replay_with_meta(
-    file: &File,
-    src: &str,
+/// the search reduces by symmetry. With `kept` (the previous schedule's
+/// kept states), a schedule resumes from the last state kept before its
+/// first new choice, and keeps its own.
+fn replay_with_meta<'a>(
+    file: &'a File,
+    src: &'a str,
     opts: RunOptions,
     search: &mut Search,
-    target: Option<&[String]>,
+    target: Option<&'a [String]>,
+    mut kept: Option<&mut Vec<Kept<'a>>>,
 ) -> (Ended, Spent, Vec<interp::LineMeta>) {
     let (pool, module) = interp::loop_config(file, &opts);
     let deadline = search.deadline;
@@ -760,18 +794,91 @@ fn replay_with_meta(
         explain: false,
         ..opts
     };
-    let mut host = Interp::new(file, src, quiet).with_deadline(deadline.map(|(d, _)| d));
-    if let Some(target) = target {
-        host = host.with_target(target);
+    // The last state kept before the first choice this schedule makes anew.
+    let mut from = None;
+    if let Some(kept) = kept.as_deref_mut() {
+        let at = search
+            .prefix
+            .len()
+            .checked_sub(1)
+            .and_then(|changed| kept.iter().rposition(|k| k.trail.len() <= changed));
+        kept.truncate(at.map_or(0, |i| i + 1));
+        if let Some(k) = at.and_then(|i| kept.get(i)) {
+            search.trail.clone_from(&k.trail);
+            search.pos = k.trail.len();
+            search.used = k.used;
+            search.race.clone_from(&k.race);
+            search.marks.clone_from(&k.marks);
+            search.blocks.clone_from(&k.blocks);
+            search.visits.clone_from(&k.visits);
+            search.path = k.visits.iter().map(|v| v.state).collect();
+            from = Some((k.host.clone(), k.state.clone(), k.clock.clone(), k.callbacks, k.statements));
+        }
     }
-    if search.symmetric.iter().any(|&s| s) {
-        host = host.with_line_meta();
-    }
+    let (mut host, from) = match from {
+        Some((host, state, clock, callbacks, statements)) => (host, Some((state, clock, callbacks, statements))),
+        None => {
+            let mut host = Interp::new(file, src, quiet).with_deadline(deadline.map(|(d, _)| d));
+            if let Some(target) = target {
+                host = host.with_target(target);
+            }
+            if search.symmetric.iter().any(|&s| s) {
+                host = host.with_line_meta();
+            }
+            (host, None)
+        }
+    };
     let mut node = node20::node20(pool, module, opts.limits, opts.profile(file), &mut *search);
-    let result = node.run_loop(MAIN, &mut host);
+    let (callbacks_before, statements_before) = from.as_ref().map_or((0, 0), |f| (f.2, f.3));
+    let resumed = from.is_some();
+    if let Some((state, clock, _, _)) = from {
+        node.resume(state);
+        node.timing_mut().restore(clock);
+    }
+    let result = 'run: {
+        if !resumed {
+            if let Err(halt) = node.start(MAIN, &mut host) {
+                break 'run Err(halt);
+            }
+        }
+        let mut first = true;
+        loop {
+            // Keep the state at this turn's start (the resumed one is kept already).
+            let keep = match kept.as_deref() {
+                Some(list) if !(resumed && first) => {
+                    let search: &Search = node.timing().chooser();
+                    let small = list.len() < KEEP_TURNS && host.lines() < KEEP_LINES && host.statements() < KEEP_STATEMENTS;
+                    (search.visits.len() == list.len() && small).then(|| Kept {
+                        state: node.state().clone(),
+                        clock: node.timing().parts(),
+                        host: host.clone(),
+                        trail: search.trail.clone(),
+                        used: search.used,
+                        race: search.race.clone(),
+                        marks: search.marks.clone(),
+                        blocks: search.blocks.clone(),
+                        visits: search.visits.clone(),
+                        callbacks: node.callbacks(),
+                        statements: host.statements(),
+                    })
+                }
+                _ => None,
+            };
+            first = false;
+            match node.next_turn(&mut host) {
+                Err(halt) => break 'run Err(halt),
+                Ok(false) => break 'run Ok(()),
+                Ok(true) => {}
+            }
+            // The turn's start was visited: a later schedule may resume there.
+            if let (Some(list), Some(k)) = (kept.as_deref_mut(), keep) {
+                list.push(k);
+            }
+        }
+    };
     let spent = Spent {
-        callbacks: node.callbacks(),
-        statements: host.statements(),
+        callbacks: node.callbacks().saturating_sub(callbacks_before),
+        statements: host.statements().saturating_sub(statements_before),
     };
     let meta = host.take_line_meta();
     let trace = host.into_trace(

@@ -173,7 +173,37 @@ pub fn node20<C: Clone + Display + Hash + Interchangeable, K: Chooser>(
     Scheduler::with_timing(pool_size, module, limits, clock).with_node(profile)
 }
 
+/// What a [`ChooserClock`] holds besides its chooser, kept between two
+/// turns so that a search can resume a schedule there.
+#[derive(Debug, Clone)]
+pub struct ClockParts {
+    unused: u64,
+    open: Option<(u64, u64)>,
+    stretches: Vec<(u64, u64, u64)>,
+}
+
 impl<K> ChooserClock<K> {
+    /// Its state besides the chooser.
+    pub fn parts(&self) -> ClockParts {
+        ClockParts {
+            unused: self.unused,
+            open: self.open,
+            stretches: self.stretches.clone(),
+        }
+    }
+
+    /// Puts back a state [`ChooserClock::parts`] kept.
+    pub fn restore(&mut self, parts: ClockParts) {
+        self.unused = parts.unused;
+        self.open = parts.open;
+        self.stretches = parts.stretches;
+    }
+
+    /// The chooser.
+    pub fn chooser(&self) -> &K {
+        &self.chooser
+    }
+
     /// A timing driven by `chooser`, before any unit began.
     pub fn new(chooser: K) -> Self
     where

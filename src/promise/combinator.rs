@@ -23,7 +23,7 @@ pub enum CombinatorKind {
 }
 
 /// One combinator call: its promise and `remainingElementsCount`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Combinator {
     kind: CombinatorKind,
     result: PromiseId,

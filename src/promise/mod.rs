@@ -121,7 +121,7 @@ impl From<Value> for Returned {
 
 /// What a reaction does when its promise settles (ECMA-262 PromiseReaction record; V8
 /// `PromiseReaction`, whose handlers may be V8-internal closures).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ReactionKind<H> {
     /// `then(on_fulfilled, on_rejected)`; `catch(r)` is `then(undefined, r)`. A missing handler
     /// passes the outcome through to the derived promise.
@@ -151,7 +151,7 @@ pub enum ReactionKind<H> {
 }
 
 /// A reaction registered on a promise, or carried by a queued job.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Reaction<H> {
     /// What it does.
     pub kind: ReactionKind<H>,
@@ -172,7 +172,7 @@ pub enum Thenable {
 }
 
 /// A job of V8's microtask queue (ECMA-262 §27.2.2 Promise Jobs).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum JobKind<H> {
     /// PromiseReactionJob: a reaction and the outcome of its promise.
     Reaction {
@@ -208,7 +208,7 @@ pub struct JobFacts {
 }
 
 /// One job to push onto the microtask queue.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Job<H> {
     /// What it does.
     pub kind: JobKind<H>,
@@ -327,7 +327,7 @@ impl fmt::Display for LimitError {
 impl std::error::Error for LimitError {}
 
 /// One promise of the arena (ECMA-262 §27.2.6 internal slots; V8 `JSPromise`).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Promise<H> {
     state: PromiseState,
     /// [[PromiseFulfillReactions]] + [[PromiseRejectReactions]] in registration order; empty once
@@ -343,7 +343,7 @@ struct Promise<H> {
 }
 
 /// The promise arena, its combinator calls and Node's rejection tracker.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Promises<H> {
     promises: Vec<Promise<H>>,
     combinators: Vec<combinator::Combinator>,

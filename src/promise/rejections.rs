@@ -108,7 +108,7 @@ pub enum RejectionStep {
 
 /// Node's tracker: `pendingUnhandledRejections`, `maybeUnhandledPromises`,
 /// `asyncHandledRejections` of promises.js.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RejectionTracker {
     /// `pendingUnhandledRejections` (a `Map`, insertion-ordered): keyed by uid, which grows with
     /// each insertion, so iteration order is insertion order.

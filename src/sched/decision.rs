@@ -210,7 +210,7 @@ struct TimerSet {
 
 /// The facts recorded per queued callback while decisions are on: side
 /// tables, so that the queues and timer nodes stay as small without them.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Facts {
     timers: FxHashMap<TimerId, TimerSet>,
     /// The phase of the callback that queued each nextTick / microtask, in queue order.

@@ -272,6 +272,7 @@ pub struct Waiting {
     pub microtasks: usize,
 }
 
+#[derive(Clone)]
 struct Immediate<C> {
     id: u64,
     cb: Option<C>,
@@ -310,6 +311,7 @@ enum MainEntry {
 
 /// The loop's state: the clock, Node's queues, timers and thread pool, and
 /// the facts recorded for decisions. A [`Timing`] reads and moves it.
+#[derive(Clone)]
 pub struct LoopState<C> {
     /// The clock, in ticks (the explorer: as far as it is known, the last
     /// reading plus the exact `work` since).
@@ -578,19 +580,58 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// # Errors
     /// [`Halt::Host`] when the host stops the run; [`Halt::Pruned`] when the timing abandons it.
     pub fn run_loop<H: Host<C, Self>>(&mut self, main: C, host: &mut H) -> Step<H::Stop, T::Prune> {
+        self.start(main, host)?;
+        while self.next_turn(host)? {}
+        Ok(())
+    }
+
+    /// The part of [`Scheduler::run_loop`] before the loop's first turn:
+    /// the main module and what drains after it.
+    ///
+    /// # Errors
+    /// As [`Scheduler::run_loop`].
+    pub fn start<H: Host<C, Self>>(&mut self, main: C, host: &mut H) -> Step<H::Stop, T::Prune> {
         self.state.main = Some(main);
         self.main_module(MainEntry::BeforeLoop, host)?;
         self.timing.unit_begins();
-        while self.state.alive() {
-            self.within_limits(host, LimitKind::Turns, self.state.last_phase)?;
-            self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
-            self.run_turn(host)?;
-        }
-        host.observe(LoopEvent::Exit {
-            turn: self.state.turn,
-            now: self.state.now,
-        });
         Ok(())
+    }
+
+    /// One more turn of [`Scheduler::run_loop`], if anything is alive;
+    /// `false`: the loop ended.
+    ///
+    /// # Errors
+    /// As [`Scheduler::run_loop`].
+    pub fn next_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Result<bool, Halt<H::Stop, T::Prune>> {
+        if !self.state.alive() {
+            host.observe(LoopEvent::Exit {
+                turn: self.state.turn,
+                now: self.state.now,
+            });
+            return Ok(false);
+        }
+        self.within_limits(host, LimitKind::Turns, self.state.last_phase)?;
+        self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
+        self.run_turn(host)?;
+        Ok(true)
+    }
+
+    /// The loop's state between two turns (a search keeps it to resume
+    /// from, [`Scheduler::resume`]).
+    pub fn state(&self) -> &LoopState<C> {
+        &self.state
+    }
+
+    /// Puts the loop back in `state`, kept between two turns of a run with
+    /// the same file, module, limits and profile (the timing's own state is
+    /// its to put back: [`Scheduler::timing_mut`]).
+    pub fn resume(&mut self, state: LoopState<C>) {
+        self.state = state;
+    }
+
+    /// The loop's timing, to change.
+    pub fn timing_mut(&mut self) -> &mut T {
+        &mut self.timing
     }
 
     /// Rule 7 — limits: a run past `max_turns` turns or `max_callbacks`

@@ -11,6 +11,7 @@ use std::collections::{BinaryHeap, VecDeque};
 ///
 /// Poll callbacks run ordered by `(ready, start, seq)`: by the tick they became
 /// ready, then by start order.
+#[derive(Clone)]
 pub struct Completion<C> {
     pub ready: u64,
     pub start: u64,
@@ -77,6 +78,7 @@ pub enum PoolItem {
 /// A busy thread: (finish tick, thread, job, start seq, start tick).
 type Busy = (u64, usize, u64, u64, u64);
 
+#[derive(Clone)]
 struct Waiting<C> {
     job: u64,
     ticks: u64,
@@ -85,6 +87,7 @@ struct Waiting<C> {
 
 /// `size` threads and a FIFO of waiting jobs; finished jobs and `io` events
 /// become [`Completion`]s in one queue ordered by ready tick.
+#[derive(Clone)]
 pub struct ThreadPool<C> {
     size: usize,
     /// Busy threads: (finish tick, thread, job, start seq, start tick, callback).

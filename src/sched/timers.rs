@@ -71,6 +71,7 @@ impl TimerState {
 
 /// A timer slot: 24 bytes and its callback (64 bytes for the interpreter's
 /// 40-byte task), so that running a timer touches one cache line or two.
+#[derive(Clone)]
 struct Timer<C> {
     /// The clock reading when the timer was (re-)armed (`_idleStart`), in ticks.
     start: u64,
@@ -126,6 +127,7 @@ impl<C> Timer<C> {
 const NIL: u32 = u32::MAX;
 
 /// One list per delay value (`TimersList`): 32 bytes, two to a cache line.
+#[derive(Clone)]
 struct TimerList {
     /// Its delay in ticks (coerced: at most [`TIMEOUT_MAX`]); 0 once the
     /// list is dropped (a coerced delay is at least 1).
@@ -194,7 +196,7 @@ impl ListKey {
 /// the hardware fetches together), shifted by seven slots (key `i` in slot
 /// `i + 7`), so that the eight children of a key (`8i+1` to `8i+8`, slots
 /// `8(i+1)` to `8(i+1)+7`) are one group: a pop reads one group per level.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct ListHeap {
     groups: Vec<KeyGroup>,
     len: usize,
@@ -295,7 +297,7 @@ impl ListHeap {
 /// heap's top, so the pop order is that of any priority queue (keys are
 /// unique: ids are never reused). Most pops of a large batch then read the
 /// run in order, where a heap's would each take a path of cache misses.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct ListQueue {
     /// Sorted largest first: the smallest key is the last.
     run: Vec<ListKey>,
@@ -450,7 +452,7 @@ const DIRECT_DELAYS: u32 = 1 << 22;
 /// The list of each delay (Node's `timerListMap`): a direct table for delays
 /// below [`DIRECT_DELAYS`], a hash map for the rest. An entry may be stale
 /// (its list dropped, its slot since reused): [`NodeTimers::list_of`] checks.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct DelayMap {
     /// 1 + the list slot of each delay (0: none), as long as the largest delay
     /// used needs, rounded up to a power of two.
@@ -577,6 +579,7 @@ pub enum Head<C> {
 
 /// Node's timer lists and the one libuv timer handle that decides when a timers
 /// phase runs (`R` in docs/scheduling.md rule 3).
+#[derive(Clone)]
 pub struct NodeTimers<C> {
     timers: Vec<Timer<C>>,
     /// The free slots, a stack linked through [`Timer::next`] ([`NIL`]:
