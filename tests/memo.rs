@@ -117,3 +117,35 @@ fn the_memoised_search_gives_the_replayed_searchs_orders_on_generated_files() {
     }
     assert_eq!(checked, 5 * 2 * 3 * 4);
 }
+
+/// A memo that outgrows a quarter of the bound on bytes held stops
+/// memoising: the search goes on keyed with the lines before each state, and
+/// still finds every order.
+#[test]
+fn a_search_whose_memo_outgrows_its_bound_goes_on_without_it() {
+    let mut src = String::from("pool 4\n");
+    for j in 1..=8 {
+        src.push_str(&format!("submit \"j{j}\" 1 {{ immediate \"i{j}\" }}\n"));
+    }
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let bounds = SearchBounds {
+        // The 853 orders hold about 0.4 MB; the memo would pass 256 KiB.
+        max_bytes: 1 << 20,
+        time_limit: Some(Duration::from_secs(120)),
+        ..SearchBounds::default()
+    };
+    let small = all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+    let memoised = search(&src, true);
+    let replayed = search(&src, false);
+    assert!(!small.truncated, "{:?}", small.cut);
+    assert_eq!(small.count, 853);
+    assert_eq!(listed(&small), listed(&replayed));
+    // It stopped memoising: states explored memoised are explored again,
+    // keyed with their lines (78,801 schedules memoised; 385,653 here).
+    assert!(
+        memoised.schedules * 4 < small.schedules,
+        "{} {}",
+        memoised.schedules,
+        small.schedules
+    );
+}

@@ -167,6 +167,8 @@ pub(crate) struct Memo {
     composed: FxHashSet<(Fp, bool)>,
     /// Edges and suffixes held, for the bound on states remembered.
     held: usize,
+    /// Bytes the edges' lines, symmetries and texts hold, about.
+    bytes: usize,
 }
 
 impl Memo {
@@ -174,6 +176,13 @@ impl Memo {
     /// [`super::SearchBounds::max_states`]).
     pub(crate) fn held(&self) -> usize {
         self.held + self.joined.len() + self.composed.len()
+    }
+
+    /// About how many bytes the graph holds (its edges' lines, symmetries
+    /// and texts, its suffixes and joined orders).
+    pub(crate) fn bytes(&self) -> usize {
+        let entries = self.held + self.joined.len() + self.composed.len();
+        self.bytes.saturating_add(entries.saturating_mul(48))
     }
 
     /// Interns a deviation's description.
@@ -209,13 +218,19 @@ impl Memo {
         for (i, text) in lines.iter().enumerate() {
             let t = match self.texts.get_index_of(text.as_str()) {
                 Some(t) => t,
-                None => self.texts.insert_full(text.clone()).0,
+                None => {
+                    self.bytes += text.len() + 24;
+                    self.texts.insert_full(text.clone()).0
+                }
             };
             let m = match meta.and_then(|m| m.get(i)) {
                 None => 0,
                 Some(l) => match self.metas.get_index_of(l) {
                     Some(m) => m + 1,
-                    None => self.metas.insert_full(l.clone()).0 + 1,
+                    None => {
+                        self.bytes += std::mem::size_of::<LineMeta>() + l.pattern.as_ref().map_or(0, |p| p.len());
+                        self.metas.insert_full(l.clone()).0 + 1
+                    }
                 },
             };
             let symbol = (t as u64) | ((m as u64) << 30);
@@ -270,6 +285,7 @@ impl Memo {
                     fp,
                 });
                 self.held += 1;
+                self.bytes += symbols.len() * 8 + marks.len() * 48 + blocks.iter().map(|b| 24 + b.len() * 24).sum::<usize>();
             }
         }
     }

@@ -282,6 +282,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             lazy,
             drop_idle_stops: bounds.symmetry,
             memoise: bounds.memoise,
+            memo_bytes: bounds.max_bytes / 4,
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
@@ -544,6 +545,14 @@ impl<'a> Exploration<'a> {
                 Ended::Nothing => {}
             }
             let search = &mut self.search;
+            if search.memoising() && search.memo.bytes() > search.memo_bytes {
+                // The graph grew too large (long stretches of many lines): from
+                // here on, states are keyed with the lines before them again,
+                // and explored once per such lines (docs/orders.md "Memoised states").
+                search.memoise = false;
+                search.memo = memo::Memo::default();
+                self.kept.clear();
+            }
             self.cut = if self.found.len() >= bounds.max_orders {
                 Some(Cut::Orders(bounds.max_orders))
             } else if self.schedules >= bounds.max_schedules {
@@ -964,6 +973,8 @@ struct Search {
     /// This schedule was abandoned at this explored state; `true`: the
     /// first time with the lines before it.
     join: Option<(u64, bool)>,
+    /// Most bytes the memo may hold; past them the search stops memoising.
+    memo_bytes: usize,
 }
 
 impl Search {
