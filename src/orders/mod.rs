@@ -995,9 +995,11 @@ impl Search {
     /// Whether states are keyed without the log so far and their futures
     /// memoised (docs/orders.md "Memoised states"): in the round whose
     /// deviation budget is unlimited, where a state's future is explored
-    /// once, whatever the deviations before it.
+    /// once, whatever the deviations before it. Never in the WebAssembly
+    /// build, whose size has a budget (docs/playground.md): the code is left
+    /// out of it.
     fn memoising(&self) -> bool {
-        self.memoise && self.budget == usize::MAX
+        cfg!(not(target_family = "wasm")) && self.memoise && self.budget == usize::MAX
     }
 
     /// The next sequence to replay: the last choice that has options left, advanced.
