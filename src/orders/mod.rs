@@ -344,8 +344,15 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     let mut listed: HashSet<u64> = HashSet::new();
     listed.insert(symmetry::order_hash(&model, model_stopped));
     let mut room = bounds.max_bytes;
+    // Listing a large orbit of long orders takes time: past the search's
+    // deadline it may take a tenth of the time limit more (at least 0.1 s),
+    // then the orders listed so far stand (the count is exact without them).
+    let list_until = bounds
+        .time_limit
+        .zip(deadline)
+        .map(|(limit, (end, _))| end.max(Instant::now()) + (limit / 10).max(Duration::from_millis(100)));
     'list: for (i, entry) in entries.iter().enumerate() {
-        if orders.len() >= max_listed {
+        if orders.len() >= max_listed || (orders.len() > 1 && list_until.is_some_and(|u| Instant::now() >= u)) {
             break;
         }
         let renamed = symmetry::orbit_timing(entry, src);
@@ -354,7 +361,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         // copy is skipped below, as it is listed first already.
         let again = usize::from(model_at == Some(i));
         let fits = (room / each).min(max_listed - orders.len().min(max_listed)) + again;
-        for (k, logs) in entry.expand(fits).into_iter().enumerate() {
+        for (k, logs) in entry.expand_until(fits, list_until).into_iter().enumerate() {
             if orders.len() >= max_listed || room < each {
                 break 'list;
             }

@@ -423,6 +423,13 @@ impl Entry {
 
     /// The orders of the orbit, the canonical one first, at most `max`.
     pub fn expand(&self, max: usize) -> Vec<Vec<String>> {
+        self.expand_until(max, None)
+    }
+
+    /// [`Entry::expand`], stopping at `until` (with at least the canonical
+    /// order): listing a large orbit of long orders takes time.
+    pub fn expand_until(&self, max: usize, until: Option<web_time::Instant>) -> Vec<Vec<String>> {
+        let late = |made: usize| made > 0 && made.is_multiple_of(16) && until.is_some_and(|u| web_time::Instant::now() >= u);
         let mut out = vec![self.logs.clone()];
         // For each mark: its speaking members' line positions and patterns.
         let marks: Vec<(Vec<u32>, Vec<Vec<usize>>)> = self
@@ -440,7 +447,7 @@ impl Entry {
             let mut next = Vec::new();
             for base in &out {
                 for assignment in Arrangements::new(members, speakers.len()) {
-                    if next.len() >= max {
+                    if next.len() >= max || late(next.len()) {
                         break;
                     }
                     let mut logs = base.clone();
@@ -486,7 +493,7 @@ impl Entry {
             let cap = max.min((max as u128).div_ceil(later).max(1) as usize);
             let mut next = Vec::new();
             for (logs, meta) in &all {
-                if next.len() >= cap {
+                if next.len() >= cap || late(next.len()) {
                     break;
                 }
                 let Some(slots) = slots(meta, group) else {
@@ -496,7 +503,7 @@ impl Entry {
                 let mut blocks = contents(logs, meta, &slots);
                 crate::sort::sort_by(&mut blocks, |a, b| a.0.cmp(&b.0));
                 loop {
-                    if next.len() >= cap {
+                    if next.len() >= cap || late(next.len()) {
                         break;
                     }
                     next.push(place(logs, meta, &slots, &blocks));
@@ -638,6 +645,22 @@ mod tests {
         let wrong: Vec<String> = ["job 1", "job 1", "other", "job 3"].iter().map(|s| s.to_string()).collect();
         assert!(!e.contains(&wrong, false));
         assert!(!e.contains(&all[1], true));
+    }
+
+    /// Listing stops at its deadline, with the canonical order and those
+    /// made before it noticed (it looks every 16 orders).
+    #[test]
+    fn listing_an_orbit_stops_at_its_deadline() {
+        let logs: Vec<String> = (1..=5).map(|i| format!("job {i}")).collect();
+        let m = (1..=5).map(|i| meta(12, i, "job \0")).collect();
+        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2, 3, 4, 5])], Vec::new());
+        assert_eq!(e.orbit, 120);
+        assert_eq!(e.expand_until(100, None).len(), 100);
+        let past = web_time::Instant::now();
+        let late = e.expand_until(100, Some(past));
+        assert_eq!(late.len(), 16);
+        assert_eq!(late[0], e.logs);
+        assert_eq!(late, e.expand(16));
     }
 
     #[test]
