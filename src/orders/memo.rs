@@ -107,6 +107,49 @@ pub(crate) struct Visit {
     pub race: Option<u32>,
 }
 
+/// Where a schedule stands: how many lines, symmetries and commuting groups
+/// it has met.
+type At = (usize, usize, usize);
+
+impl Visit {
+    /// Where the schedule stood at this visit.
+    fn at(&self) -> At {
+        (self.lines, self.marks, self.blocks)
+    }
+}
+
+/// A stretch of a schedule: its lines, their meta (if recorded), its
+/// symmetries and commuting groups.
+type Piece<'s> = (&'s [String], Option<&'s [LineMeta]>, &'s [Mark], &'s [Vec<Member>]);
+
+/// What one schedule met, up to where it ended: its visits, its lines (with
+/// their [`LineMeta`] when recorded), symmetries and commuting groups.
+pub(crate) struct Schedule<'s> {
+    pub visits: &'s [Visit],
+    pub logs: &'s [String],
+    pub meta: &'s [LineMeta],
+    pub marks: &'s [Mark],
+    pub blocks: &'s [Vec<Member>],
+}
+
+impl<'s> Schedule<'s> {
+    /// Where it ended.
+    fn end(&self) -> At {
+        (self.logs.len(), self.marks.len(), self.blocks.len())
+    }
+
+    /// Its lines (and their meta, if recorded), symmetries and commuting
+    /// groups from `from` to `to`.
+    fn between(&self, from: At, to: At) -> Piece<'s> {
+        (
+            self.logs.get(from.0..to.0.min(self.logs.len())).unwrap_or_default(),
+            self.meta.get(from.0..to.0.min(self.meta.len())),
+            self.marks.get(from.1..to.1).unwrap_or_default(),
+            self.blocks.get(from.2..to.2).unwrap_or_default(),
+        )
+    }
+}
+
 /// One stretch from a turn's start: the lines it logged (each a text and
 /// where it came from, interned), the first choice in it that differs from
 /// the default, the symmetries and commuting groups it met, and where it led.
@@ -245,34 +288,21 @@ impl Memo {
         fp
     }
 
-    /// Records the stretches of one schedule: from each visit to the next,
-    /// and from the last to `end`. `logs`, `meta`, `marks`, `blocks`: the
-    /// schedule's, up to its end. `replayed`: how many of its first choices
-    /// the schedule before it made too, which recorded the stretches in
-    /// them (`None`: no schedule before it recorded any).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn record(
-        &mut self,
-        visits: &[Visit],
-        replayed: Option<usize>,
-        logs: &[String],
-        meta: &[LineMeta],
-        marks: &[Mark],
-        blocks: &[Vec<Member>],
-        end: Next,
-    ) {
+    /// Records the stretches of `schedule`: from each visit to the next, and
+    /// from the last to `end`. `replayed`: how many of its first choices the
+    /// schedule before it made too, which recorded the stretches in them
+    /// (`None`: no schedule before it recorded any).
+    pub(crate) fn record(&mut self, schedule: &Schedule<'_>, replayed: Option<usize>, end: Next) {
+        let visits = schedule.visits;
         let mut symbols = Vec::new();
         for (i, v) in visits.iter().enumerate() {
             let (to, upto) = match visits.get(i + 1) {
                 Some(n) if replayed.is_some_and(|r| n.choices <= r) => continue,
-                Some(n) => (Next::State(n.state), (n.lines, n.marks, n.blocks)),
-                None => (end, (logs.len(), marks.len(), blocks.len())),
+                Some(n) => (Next::State(n.state), n.at()),
+                None => (end, schedule.end()),
             };
-            let lines = logs.get(v.lines..upto.0.min(logs.len())).unwrap_or_default();
-            let meta = meta.get(v.lines..upto.0.min(meta.len()));
-            let marks = marks.get(v.marks..upto.1).unwrap_or_default();
-            let blocks = blocks.get(v.blocks..upto.2).unwrap_or_default();
             symbols.clear();
+            let (lines, meta, marks, blocks) = schedule.between(v.at(), upto);
             let fp = self.stretch(lines, meta, marks, blocks, &mut symbols);
             let node = self.nodes.entry(v.state).or_default();
             if node.known.insert((fp, to)) {
@@ -290,22 +320,18 @@ impl Memo {
         }
     }
 
-    /// The hash of a schedule's lines up to where it reached a state, cut
-    /// into stretches at its `visits` as [`Memo::record`] cuts them.
-    pub(crate) fn prefix_fp(&mut self, visits: &[Visit], logs: &[String], meta: &[LineMeta], marks: &[Mark], blocks: &[Vec<Member>]) -> Fp {
+    /// The hash of `schedule`'s lines up to where it reached a state, cut
+    /// into stretches at its visits as [`Memo::record`] cuts them.
+    pub(crate) fn prefix_fp(&mut self, schedule: &Schedule<'_>) -> Fp {
         let mut symbols = Vec::new();
-        let mut bounds: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
-        bounds.extend(visits.iter().map(|v| (v.lines, v.marks, v.blocks)));
-        bounds.push((logs.len(), marks.len(), blocks.len()));
+        let mut cuts: Vec<At> = vec![(0, 0, 0)];
+        cuts.extend(schedule.visits.iter().map(Visit::at));
+        cuts.push(schedule.end());
         let mut fp = Fp::EMPTY;
-        for w in bounds.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let lines = logs.get(a.0..b.0.min(logs.len())).unwrap_or_default();
-            let meta = meta.get(a.0..b.0.min(meta.len()));
-            let m = marks.get(a.1..b.1).unwrap_or_default();
-            let g = blocks.get(a.2..b.2).unwrap_or_default();
+        for w in cuts.windows(2) {
             symbols.clear();
-            fp = fp.then(self.stretch(lines, meta, m, g, &mut symbols));
+            let (lines, meta, marks, blocks) = schedule.between(w[0], w[1]);
+            fp = fp.then(self.stretch(lines, meta, marks, blocks, &mut symbols));
         }
         fp
     }
@@ -474,16 +500,29 @@ mod tests {
         v.iter().map(|s| s.to_string()).collect()
     }
 
+    /// Records a schedule of `visits` and `logs` (no meta, symmetries or groups).
+    fn record(memo: &mut Memo, visits: &[Visit], logs: &[&str], end: Next) {
+        let logs = texts(logs);
+        let schedule = Schedule {
+            visits,
+            logs: &logs,
+            meta: &[],
+            marks: &[],
+            blocks: &[],
+        };
+        memo.record(&schedule, None, end);
+    }
+
     /// Two schedules from state 1 through state 2 to the end: the suffixes
     /// of 1 are each stretch to 2 followed by each suffix of 2, once each.
     #[test]
     fn a_states_suffixes_are_its_stretches_joined_to_the_next_states() {
         let mut memo = Memo::default();
         let end = Next::End { stopped: false };
-        memo.record(&[visit(1, 1), visit(2, 3)], None, &texts(&["m", "a", "b", "x"]), &[], &[], &[], end);
-        memo.record(&[visit(1, 1), visit(2, 3)], None, &texts(&["m", "b", "a", "y"]), &[], &[], &[], end);
+        record(&mut memo, &[visit(1, 1), visit(2, 3)], &["m", "a", "b", "x"], end);
+        record(&mut memo, &[visit(1, 1), visit(2, 3)], &["m", "b", "a", "y"], end);
         // The same stretches again: nothing new.
-        memo.record(&[visit(1, 1), visit(2, 3)], None, &texts(&["m", "a", "b", "y"]), &[], &[], &[], end);
+        record(&mut memo, &[visit(1, 1), visit(2, 3)], &["m", "a", "b", "y"], end);
         let n = memo.suffixes(1, 1_000).expect("room").len();
         let mut all = Vec::new();
         for i in 0..n {
@@ -494,7 +533,7 @@ mod tests {
         all.sort();
         assert_eq!(all, ["a b x", "a b y", "b a x", "b a y"]);
         // Bounded: no room for the suffixes of a state not yet computed.
-        memo.record(&[visit(5, 0)], None, &texts(&["z"]), &[], &[], &[], end);
+        record(&mut memo, &[visit(5, 0)], &["z"], end);
         assert!(memo.suffixes(5, 0).is_none());
     }
 }

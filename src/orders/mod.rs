@@ -515,16 +515,7 @@ impl<'a> Exploration<'a> {
             match ended {
                 Ended::Order { logs, stopped } => {
                     if memoising {
-                        let end = memo::Next::End { stopped };
-                        search.memo.record(
-                            &search.visits,
-                            search.prefix.len().checked_sub(1),
-                            &logs,
-                            &meta,
-                            &search.marks,
-                            &search.blocks,
-                            end,
-                        );
+                        search.record(&logs, &meta, memo::Next::End { stopped });
                     }
                     let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
                     let (marks, blocks) = (search.marks.clone(), search.blocks.clone());
@@ -534,16 +525,7 @@ impl<'a> Exploration<'a> {
                 }
                 Ended::Pruned { logs } => {
                     if let Some((state, first)) = search.join.filter(|_| memoising) {
-                        let to = memo::Next::State(state);
-                        search.memo.record(
-                            &search.visits,
-                            search.prefix.len().checked_sub(1),
-                            &logs,
-                            &meta,
-                            &search.marks,
-                            &search.blocks,
-                            to,
-                        );
+                        search.record(&logs, &meta, memo::Next::State(state));
                         if first && !self.join(state, logs, meta, bounds) {
                             return false;
                         }
@@ -619,12 +601,19 @@ impl<'a> Exploration<'a> {
     fn join(&mut self, state: u64, logs: Vec<String>, meta: Vec<interp::LineMeta>, bounds: &SearchBounds) -> bool {
         let search = &mut self.search;
         let room = search.max_states.saturating_sub(search.seen.len() + search.path.len());
-        let prefix = search.memo.prefix_fp(&search.visits, &logs, &meta, &search.marks, &search.blocks);
+        let schedule = memo::Schedule {
+            visits: &search.visits,
+            logs: &logs,
+            meta: &meta,
+            marks: &search.marks,
+            blocks: &search.blocks,
+        };
+        let prefix = search.memo.prefix_fp(&schedule);
         let Some(count) = search.memo.suffixes(state, room).map(<[_]>::len) else {
             self.cut = Some(Cut::States(search.max_states));
             return false;
         };
-        let with_meta = search.symmetric.iter().any(|&s| s);
+        let with_meta = search.records_meta();
         for i in 0..count {
             let search = &mut self.search;
             let suffix = search.memo.suffix(state, i);
@@ -632,11 +621,9 @@ impl<'a> Exploration<'a> {
                 continue;
             }
             if i % 256 == 255 {
-                if let Some((deadline, seconds)) = search.deadline {
-                    if Instant::now() >= deadline {
-                        self.cut = Some(Cut::Seconds(seconds));
-                        return false;
-                    }
+                if let Some(cut) = search.time_up() {
+                    self.cut = Some(cut);
+                    return false;
                 }
             }
             let (mut full, mut lines_meta) = (logs.clone(), meta.clone());
@@ -772,14 +759,20 @@ struct Kept<'a> {
     state: crate::sched::LoopState<interp::Task<'a>>,
     clock: node20::ClockParts,
     host: Interp<'a>,
+    search: ScheduleSoFar,
+    callbacks: u64,
+    statements: u64,
+}
+
+/// The search's own state partway through a schedule, as a [`Kept`] state
+/// holds it ([`Search::so_far`], [`Search::resume_at`]).
+struct ScheduleSoFar {
     trail: Vec<(usize, usize)>,
     used: usize,
     race: Option<String>,
     marks: Vec<symmetry::Mark>,
     blocks: Vec<Vec<node20::Member>>,
     visits: Vec<memo::Visit>,
-    callbacks: u64,
-    statements: u64,
 }
 
 /// A schedule keeps its state at the start of its turns while it has had
@@ -817,17 +810,10 @@ fn replay_with_meta<'a>(
             .prefix
             .len()
             .checked_sub(1)
-            .and_then(|changed| kept.iter().rposition(|k| k.trail.len() <= changed));
+            .and_then(|changed| kept.iter().rposition(|k| k.search.trail.len() <= changed));
         kept.truncate(at.map_or(0, |i| i + 1));
         if let Some(k) = at.and_then(|i| kept.get(i)) {
-            search.trail.clone_from(&k.trail);
-            search.pos = k.trail.len();
-            search.used = k.used;
-            search.race.clone_from(&k.race);
-            search.marks.clone_from(&k.marks);
-            search.blocks.clone_from(&k.blocks);
-            search.visits.clone_from(&k.visits);
-            search.path = k.visits.iter().map(|v| v.state).collect();
+            search.resume_at(&k.search);
             from = Some((k.host.clone(), k.state.clone(), k.clock.clone(), k.callbacks, k.statements));
         }
     }
@@ -838,7 +824,7 @@ fn replay_with_meta<'a>(
             if let Some(target) = target {
                 host = host.with_target(target);
             }
-            if search.symmetric.iter().any(|&s| s) {
+            if search.records_meta() {
                 host = host.with_line_meta();
             }
             (host, None)
@@ -868,12 +854,7 @@ fn replay_with_meta<'a>(
                         state: node.state().clone(),
                         clock: node.timing().parts(),
                         host: host.clone(),
-                        trail: search.trail.clone(),
-                        used: search.used,
-                        race: search.race.clone(),
-                        marks: search.marks.clone(),
-                        blocks: search.blocks.clone(),
-                        visits: search.visits.clone(),
+                        search: search.so_far(),
                         callbacks: node.callbacks(),
                         statements: host.statements(),
                     })
@@ -1009,6 +990,56 @@ impl Search {
         cfg!(not(target_family = "wasm")) && self.memoise && self.budget == usize::MAX
     }
 
+    /// Whether replays record each line's [`interp::LineMeta`] (the symmetry
+    /// reduction renames lines by it).
+    fn records_meta(&self) -> bool {
+        self.symmetric.iter().any(|&s| s)
+    }
+
+    /// The bound on time, if it has passed.
+    fn time_up(&self) -> Option<Cut> {
+        let (deadline, seconds) = self.deadline?;
+        (Instant::now() >= deadline).then_some(Cut::Seconds(seconds))
+    }
+
+    /// Records this schedule's stretches, its lines `logs` (with `meta`)
+    /// ending at `end` ([`memo::Memo::record`]).
+    fn record(&mut self, logs: &[String], meta: &[interp::LineMeta], end: memo::Next) {
+        let schedule = memo::Schedule {
+            visits: &self.visits,
+            logs,
+            meta,
+            marks: &self.marks,
+            blocks: &self.blocks,
+        };
+        self.memo.record(&schedule, self.prefix.len().checked_sub(1), end);
+    }
+
+    /// Its own state at this point of the schedule.
+    fn so_far(&self) -> ScheduleSoFar {
+        ScheduleSoFar {
+            trail: self.trail.clone(),
+            used: self.used,
+            race: self.race.clone(),
+            marks: self.marks.clone(),
+            blocks: self.blocks.clone(),
+            visits: self.visits.clone(),
+        }
+    }
+
+    /// Back at a point [`Search::so_far`] kept: the choices before it are
+    /// replayed no more, the turns' starts met before it are on the path.
+    fn resume_at(&mut self, at: &ScheduleSoFar) {
+        self.trail.clone_from(&at.trail);
+        self.pos = at.trail.len();
+        self.used = at.used;
+        self.race.clone_from(&at.race);
+        self.marks.clone_from(&at.marks);
+        self.blocks.clone_from(&at.blocks);
+        self.visits.clone_from(&at.visits);
+        self.path = at.visits.iter().map(|v| v.state).collect();
+    }
+
     /// The next sequence to replay: the last choice that has options left, advanced.
     fn next_prefix(&self) -> Option<Vec<usize>> {
         let mut trail = self.trail.clone();
@@ -1126,11 +1157,9 @@ impl Chooser for &mut Search {
         let memoising = self.memoising();
         // Memoising, a state is keyed without the lines before it; else with them.
         let fingerprint = if memoising { state } else { memo::combine(state, log.hash) };
-        if let Some((deadline, seconds)) = self.deadline {
-            if Instant::now() >= deadline {
-                self.halted = Some(Cut::Seconds(seconds));
-                return false;
-            }
+        if let Some(cut) = self.time_up() {
+            self.halted = Some(cut);
+            return false;
         }
         if self.seen.len() + self.path.len() + self.memo.held() >= self.max_states {
             self.halted = Some(Cut::States(self.max_states));
