@@ -47,16 +47,13 @@ fn agree(name: &str, src: &str) -> Orders {
     lazy
 }
 
-fn files(dir: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    common::loop_files(std::path::Path::new(dir), &mut out);
-    out
-}
-
 #[test]
 fn lazy_readings_give_the_exact_orders_on_every_example() {
     let mut lazily = 0;
-    for path in files("examples").into_iter().chain(files("tests/conformance")) {
+    for path in common::loop_files_under("examples")
+        .into_iter()
+        .chain(common::loop_files_under("tests/conformance"))
+    {
         let src = std::fs::read_to_string(&path).unwrap();
         if path.to_str().unwrap().contains("p14b") {
             continue; // the exact search takes minutes: tests/symmetry.rs checks its answer

@@ -53,17 +53,13 @@ fn agree(name: &str, src: &str) -> Orders {
     memoised
 }
 
-/// Every `.loop` file under `dir`, sorted.
-fn files(dir: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    common::loop_files(std::path::Path::new(dir), &mut out);
-    out
-}
-
 #[test]
 fn the_memoised_search_gives_the_replayed_searchs_orders_on_every_example() {
     let mut checked = 0;
-    for path in files("examples").into_iter().chain(files("tests/conformance")) {
+    for path in common::loop_files_under("examples")
+        .into_iter()
+        .chain(common::loop_files_under("tests/conformance"))
+    {
         let src = std::fs::read_to_string(&path).unwrap();
         agree(&path.display().to_string(), &src);
         checked += 1;

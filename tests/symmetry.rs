@@ -55,16 +55,12 @@ fn agree(name: &str, src: &str) -> Orders {
     reduced
 }
 
-/// Every `.loop` file under `dir`, sorted.
-fn files(dir: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    common::loop_files(std::path::Path::new(dir), &mut out);
-    out
-}
-
 #[test]
 fn the_reduced_search_gives_the_full_searchs_orders_on_every_example() {
-    for path in files("examples").into_iter().chain(files("tests/conformance")) {
+    for path in common::loop_files_under("examples")
+        .into_iter()
+        .chain(common::loop_files_under("tests/conformance"))
+    {
         let src = std::fs::read_to_string(&path).unwrap();
         if path.to_str().unwrap().contains("p14b") {
             // The full search is too large here (every combination of ten timer starts):

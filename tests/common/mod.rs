@@ -19,6 +19,14 @@ pub fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// [`loop_files`] of `dir` (recursively), a path from the repository root
+/// (tests run there).
+pub fn loop_files_under(dir: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    loop_files(Path::new(dir), &mut out);
+    out
+}
+
 /// The `.loop` files directly in `dir` (not its sub-folders), sorted.
 pub fn loop_files_in(dir: &str) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
