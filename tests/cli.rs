@@ -857,6 +857,80 @@ fn a_partial_answer_says_its_races_are_those_found_so_far() {
     assert!(stdout(&o).starts_with("2 orders Node 26 can print. The races:\n"), "{}", stdout(&o));
 }
 
+/// A partial answer with more orders found than `--list` lists says both
+/// counts, and that the count is a lower bound (eight interchangeable jobs
+/// of one tick: the first schedule alone finds 8! = 40,320 orders).
+#[test]
+fn a_partial_answer_longer_than_the_list_says_how_many_it_found() {
+    let src = "pool 8\nrepeat 8 {\n  submit \"job {i}\" 10 {\n    log \"done {i}\"\n    immediate \"after {i}\"\n  }\n}\nimmediate \"x\"\n";
+    let o = loopsim(
+        &["--color", "never", "run", "--all-orders", "--max-schedules", "1", "s.loop"],
+        Some(("s.loop", src)),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("at least 40,320 orders Node 26 can print (search cut short after 1 schedule"),
+        "{out}"
+    );
+    assert!(out.ends_with("\n(`--list` lists the first 10,000 of the 40,320 found.)\n"), "{out}");
+    let o = loopsim(
+        &[
+            "--color",
+            "never",
+            "run",
+            "--all-orders",
+            "--list",
+            "--max-schedules",
+            "1",
+            "s.loop",
+        ],
+        Some(("s.loop", src)),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("\norder ").count(), 10_000);
+    assert!(
+        out.ends_with("\n(the first 10,000 of at least 40,320 orders are listed)\n"),
+        "{out}"
+    );
+}
+
+/// More than a thousand distinct orders are counted and listed exactly: the
+/// search is bounded by time, schedules and memory, not by the orders it
+/// finds (four waves of three 10-tick jobs on a pool of 12, each job logging
+/// and queueing a nextTick: each wave's three callbacks in any of 6 orders,
+/// 6⁴ = 1,296 in all; the search stopped at 1,000 before).
+#[test]
+fn more_than_a_thousand_orders_are_counted_exactly() {
+    let mut src = String::from("pool 12\n");
+    for wave in 1..=4 {
+        for job in 1..=3 {
+            src += &format!(
+                "submit \"j{wave}{job}\" {} {{\n  log \"a{wave}{job}\"\n  nextTick \"t{wave}{job}\"\n}}\n",
+                10 * wave
+            );
+        }
+    }
+    let o = loopsim(&["--color", "never", "run", "--all-orders", "w.loop"], Some(("w.loop", &src)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("1,296 orders Node 26 can print. The races:\n"), "{out}");
+    for wave in 1..=4 {
+        let group: Vec<String> = (1..=3)
+            .flat_map(|j| [format!("\u{201c}a{wave}{j}\u{201d}"), format!("\u{201c}t{wave}{j}\u{201d}")])
+            .collect();
+        let said = format!("{}. {} and {} come in 6 orders: ", wave, group[..5].join(", "), group[5]);
+        assert!(out.contains(&said), "{said} not in\n{out}");
+    }
+    let o = loopsim(&["run", "--all-orders", "--format", "json", "w.loop"], Some(("w.loop", &src)));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(json["count"], 1296);
+    assert_eq!(json["truncated"], false);
+    let orders: std::collections::HashSet<String> = json["orders"].as_array().unwrap().iter().map(|o| o.to_string()).collect();
+    assert_eq!(orders.len(), 1296, "the orders listed are distinct");
+}
+
 /// A limit of one says "1 turn", "1 callback or statement", not "1 turns".
 #[test]
 fn a_limit_of_one_is_singular() {

@@ -216,7 +216,7 @@ impl Default for SearchBounds {
             max_schedules: 2_000_000,
             max_callbacks: 20_000_000,
             max_statements: 20_000_000,
-            max_orders: 1_000,
+            max_orders: 1_000_000,
             max_listed: MAX_LISTED,
             max_states: 2_000_000,
             max_bytes: 128 << 20,

@@ -58,8 +58,10 @@ pub fn text(orders: &Orders, list: bool) -> String {
         let _ = writeln!(
             out,
             "\n(`--list` lists {}.)",
-            if orders.truncated {
+            if orders.truncated && orders.all_listed() {
                 format!("the {} found", count(orders.orders.len() as u128))
+            } else if orders.truncated {
+                format!("the first {} of the {} found", count(orders.orders.len() as u128), count(n))
             } else if orders.all_listed() {
                 format!("all {}", count(n))
             } else {
@@ -86,8 +88,9 @@ pub fn text(orders: &Orders, list: bool) -> String {
     if !orders.all_listed() {
         let _ = writeln!(
             out,
-            "\n(the first {} of {} orders are listed)",
+            "\n(the first {} of {}{} orders are listed)",
             count(orders.orders.len() as u128),
+            if orders.truncated { "at least " } else { "" },
             count(n)
         );
     }
