@@ -247,7 +247,7 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         // of every lazily read timer not yet due: the first such option,
         // `max_k`, fails already; see `check_lazy`.)
         let max_k = self.unused.min(horizon(s));
-        let k = if max_k == 0 {
+        let k = if max_k == 0 || self.erased_by_sleep(s, &what, max_k) {
             0
         } else {
             let mut options = candidates(s, max_k, offset);
@@ -323,6 +323,35 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
 }
 
 impl<K: Chooser> ChooserClock<K> {
+    /// Whether every number of crossings up to `max_k` that this reading may
+    /// take ends in the same state (docs/orders.md "Sleeps erase
+    /// crossings"): the reading is the entry of a turn's timers or poll
+    /// phase, and the loop will sleep in that turn's poll phase until a tick
+    /// past all of them, running nothing before. Then no timer is due and no
+    /// completion ready at any of the ticks the crossings reach; nothing
+    /// runs before the poll phase (no pending, immediate or close callback
+    /// (`uv__backend_timeout` is not 0), no ES module body still to run);
+    /// the poll phase finds nothing ready and blocks until the first
+    /// completion or the timer handle's due tick ([`ChooserClock::block`]),
+    /// and sets the clock, its last reading and the unused crossings to
+    /// those of that wake whatever was crossed here. A timers phase's
+    /// reading leaves at most two crossings (its own left and the poll's
+    /// unit) to the poll phase's, whose ticks must stay short of the wake
+    /// too. Readings made lazily keep every choice (`open`, `stretches`).
+    fn erased_by_sleep<C>(&self, s: &LoopState<C>, what: &Reading<'_, C>, max_k: u64) -> bool {
+        let after = match what {
+            Reading::PollPhase { .. } => 0,
+            Reading::TimersPhase { .. } => 2,
+            _ => return false,
+        };
+        let wake = s.pool.next_ready().into_iter().chain(s.timers.handle_due()).min();
+        self.open.is_none()
+            && self.stretches.is_empty()
+            && s.main.is_none()
+            && !s.backend_timeout_is_zero()
+            && wake.is_some_and(|w| w > s.now.saturating_add(max_k).saturating_add(after))
+    }
+
     /// The state's fingerprint, times relative to the clock: equal states
     /// have equal futures (the lines logged so far are not part of it).
     fn fingerprint<C: Hash>(&self, s: &LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> u64 {

@@ -116,6 +116,42 @@ fn a_reading_leaves_a_unit_unused_only_when_it_crossed_fewer_than_all() {
     assert_eq!(c.unused, 0);
 }
 
+/// The options a turn's timers or poll phase reading offers, with `unused`
+/// crossings, in a state at 0 with `io` arriving at each of `at` and timers
+/// due at each of `due`, an immediate queued or not.
+fn phase_reading_options(what: Reading<'_, usize>, unused: u64, at: &[u64], due: &[u64], immediate: bool) -> Vec<usize> {
+    let mut chooser = Scripted::default();
+    let mut s = state_with_io(0, at);
+    for (i, &d) in due.iter().enumerate() {
+        s.timers.insert(0, d, false, i);
+    }
+    if immediate {
+        s.live_immediates = 1;
+    }
+    clock(&mut chooser, unused).read(&mut s, 0, what);
+    chooser.offered
+}
+
+#[test]
+fn a_sleep_past_every_crossing_erases_them_so_the_phase_readings_do_not_branch() {
+    let poll = || Reading::PollPhase { turn: 1 };
+    let timers = || Reading::TimersPhase { turn: 1 };
+    // The loop sleeps until 10 whatever 0, 1 or 2 crossings give here.
+    assert_eq!(phase_reading_options(poll(), 2, &[10], &[], false), Vec::<usize>::new());
+    assert_eq!(phase_reading_options(timers(), 2, &[10], &[], false), Vec::<usize>::new());
+    assert_eq!(phase_reading_options(poll(), 2, &[], &[10], false), Vec::<usize>::new());
+    // A completion the crossings reach (at 2): they decide whether the poll sees it.
+    assert_eq!(phase_reading_options(poll(), 2, &[2], &[], false), [3]);
+    // The timers phase's reading needs the wake two ticks past its own
+    // crossings (the poll phase's reading may take two more).
+    assert_eq!(phase_reading_options(timers(), 2, &[4], &[], false), [3]);
+    assert_eq!(phase_reading_options(timers(), 2, &[5], &[], false), Vec::<usize>::new());
+    // An immediate keeps the poll from sleeping: the crossings stay.
+    assert_eq!(phase_reading_options(poll(), 2, &[10], &[], true), [3]);
+    // Other readings are not erased by a later sleep.
+    assert_eq!(phase_reading_options(Reading::TimersRerun, 2, &[10], &[], false), [3]);
+}
+
 /// A state at `now` with `io` events (callbacks 100, 101, …) arriving at each of `at`.
 fn state_with_io(now: u64, at: &[u64]) -> LoopState<usize> {
     let mut s = state_with_timers(now, &[]);
