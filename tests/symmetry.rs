@@ -263,6 +263,60 @@ fn the_reduced_search_gives_the_full_searchs_orders_when_only_logging_jobs_wait(
     assert_eq!(checked, 2 * 4 * 6 * 2);
 }
 
+/// Generated files: pool jobs whose callbacks queue nextTick, microtask and
+/// `then` callbacks that only log (all run in the drain after each job's
+/// callback, so a poll need not offer to leave some jobs for a later poll:
+/// docs/orders.md "Idle stops"), beside a job whose nextTick does more and
+/// callbacks that wait outside the pool, under turn and callback limits
+/// that the stops, or the drains, could reach.
+#[test]
+fn the_reduced_search_gives_the_full_searchs_orders_when_jobs_only_queue_drained_callbacks() {
+    let mut checked = 0;
+    for body in [
+        "{ log \"a{j}\"\n  nextTick \"t{j}\" }",
+        "{ then \"p{j}\"\n  log \"a{j}\" }",
+        "{ nextTick { microtask \"m{j}\"\n    nextTick \"n{j}\" } }",
+        "{ nextTick { immediate \"late{j}\" } }",
+    ] {
+        for lengths in [[1, 1, 1], [0, 1, 0], [2, 1, 2]] {
+            for extra in ["", "immediate \"i\"", "timeout 1 \"t\"", "io \"read\" after 1"] {
+                for (max_turns, max_callbacks) in [(u64::MAX, 5_000_000), (4, 5_000_000), (u64::MAX, 5)] {
+                    let mut src = String::from("pool 2\n");
+                    for (j, length) in lengths.iter().enumerate() {
+                        src.push_str(&format!("submit \"job {j}\" {length} {}\n", body.replace("{j}", &j.to_string())));
+                    }
+                    src.push_str(extra);
+                    src.push('\n');
+                    let opts = || {
+                        let mut o = RunOptions::default();
+                        o.limits.max_turns = max_turns;
+                        o.limits.max_callbacks = max_callbacks;
+                        o.auto_limits = false;
+                        o
+                    };
+                    let run = |symmetry| {
+                        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+                        let bounds = SearchBounds {
+                            symmetry,
+                            time_limit: Some(Duration::from_secs(60)),
+                            ..SearchBounds::default()
+                        };
+                        all_orders_within(&loaded.file, &loaded.src, opts(), bounds)
+                    };
+                    let (full, reduced) = (run(false), run(true));
+                    let name = format!("max turns {max_turns}, callbacks {max_callbacks}: {src}");
+                    assert!(!full.truncated && !reduced.truncated, "{name}");
+                    assert_eq!(full.count, reduced.count, "{name}");
+                    assert_eq!(set(&full), set(&reduced), "{name}");
+                    assert!(reduced.schedules <= full.schedules, "{name}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 4 * 3 * 4 * 3);
+}
+
 /// Sixty `submit "a" 0` and an immediate: the immediate at any of 61
 /// places, found in one schedule a place, not one for every way to spread
 /// the jobs over the polls after it (before: 28,228 schedules for 24 jobs).

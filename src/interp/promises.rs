@@ -167,6 +167,28 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
         })
     }
 
+    /// A completion whose callback, and every nextTick, microtask or `then`
+    /// callback it queues (however deep), only logs and queues such
+    /// callbacks: no `times`, `again`, `.then` links, `async`, `work`,
+    /// `clear`, `repeat` or other statement. What it queues has all run
+    /// when the drain after it ends (docs/scheduling.md rule 6).
+    fn drains_only(&self) -> bool {
+        fn settles(cb: &Callback) -> bool {
+            !cb.is_async
+                && cb.links().is_empty()
+                && cb.times().is_none()
+                && cb.body().is_none_or(|body| {
+                    body.iter().all(|s| match &s.kind {
+                        StmtKind::Log(_) => true,
+                        StmtKind::Callback(inner) => matches!(inner.kind, Kind::NextTick | Kind::Microtask | Kind::Then) && settles(inner),
+                        _ => false,
+                    })
+                })
+        }
+        self.completion_callback()
+            .is_some_and(|inst| inst.link == 0 && !inst.alone && settles(inst.cb))
+    }
+
     /// Its texts once its `{i}` is filled in, if it is pure.
     fn lines(&self) -> Option<Vec<String>> {
         self.pure()?;
