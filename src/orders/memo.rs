@@ -1,11 +1,12 @@
 //! Memoised futures of the orders search (docs/orders.md "Memoised states").
 //!
-//! Two schedules that reach the same state at a turn's start — the loop's
+//! Two schedules that reach the same state at a turn's start or a poll
+//! phase's start (the two told apart) — the loop's
 //! queues, timers, pool and clock (relative to now), the host's variables,
 //! counters and handles, the symmetries met, and of the log so far only its
 //! lines' count and bytes — have the same futures: the same suffixes of
 //! lines follow, whatever lines came before. The search explores such a
-//! state once and records every stretch it replays from one turn's start to
+//! state once and records every stretch it replays from one such point to
 //! the next as an [`Edge`] of a graph of states. When another schedule
 //! reaches an explored state with other lines before it, the search joins
 //! those lines to each suffix the graph holds from there
@@ -84,7 +85,7 @@ impl Fp {
     }
 }
 
-/// Where a stretch leads: the state at the next turn's start, or the end
+/// Where a stretch leads: the state at the next turn's or poll phase's start, or the end
 /// of the schedule (stopped by a limit or a cycle, or not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Next {
@@ -92,7 +93,7 @@ pub(crate) enum Next {
     End { stopped: bool },
 }
 
-/// A turn's start the search met on a schedule: its state, and how much of
+/// A turn's or poll phase's start the search met on a schedule: its state, and how much of
 /// the log, the symmetries and the commuting groups came before it.
 #[derive(Debug, Clone)]
 pub(crate) struct Visit {
@@ -150,7 +151,7 @@ impl<'s> Schedule<'s> {
     }
 }
 
-/// One stretch from a turn's start: the lines it logged (each a text and
+/// One stretch from a turn's or poll phase's start: the lines it logged (each a text and
 /// where it came from, interned), the first choice in it that differs from
 /// the default, the symmetries and commuting groups it met, and where it led.
 struct Edge {

@@ -850,7 +850,7 @@ fn replay_with_meta<'a>(
                 Some(list) if !(resumed && first) => {
                     let search: &Search = node.timing().chooser();
                     let small = list.len() < KEEP_TURNS && host.lines() < KEEP_LINES && host.statements() < KEEP_STATEMENTS;
-                    (search.visits.len() == list.len() && small).then(|| Kept {
+                    (node.state().turn as usize == list.len() && small).then(|| Kept {
                         state: node.state().clone(),
                         clock: node.timing().parts(),
                         host: host.clone(),
@@ -956,7 +956,7 @@ struct Search {
     memoise: bool,
     /// The graph of states explored and their suffixes.
     memo: memo::Memo,
-    /// The turns' starts met on this schedule.
+    /// The turns' and poll phases' starts met on this schedule.
     visits: Vec<memo::Visit>,
     /// This schedule was abandoned at this explored state; `true`: the
     /// first time with the lines before it.
@@ -1028,7 +1028,7 @@ impl Search {
     }
 
     /// Back at a point [`Search::so_far`] kept: the choices before it are
-    /// replayed no more, the turns' starts met before it are on the path.
+    /// replayed no more, the turns' and poll phases' starts met before it are on the path.
     fn resume_at(&mut self, at: &ScheduleSoFar) {
         self.trail.clone_from(&at.trail);
         self.pos = at.trail.len();
@@ -1071,7 +1071,7 @@ impl Chooser for &mut Search {
         self.trail.push((choice, options));
         self.used += usize::from(choice != 0);
         if choice != 0 {
-            // The first deviation of the schedule, and of the stretch since its last turn's start.
+            // The first deviation of the schedule, and of the stretch since its last visit.
             let stretch = self.memoising() && self.visits.last().is_some_and(|v| v.race.is_none());
             if self.race.is_none() || stretch {
                 let why = why(choice);

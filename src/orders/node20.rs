@@ -159,6 +159,9 @@ pub struct ChooserClock<K> {
     max_turns: u64,
 }
 
+/// Marks a state met at a poll phase's start, apart from one at a turn's start.
+const POLL_BEGINS: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// The Node 20 loop with its unknown timings. `C`: the host's callbacks; `K`: the chooser.
 pub type Node20<C, K> = Scheduler<C, ChooserClock<K>>;
 
@@ -237,6 +240,18 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         let fingerprint = self.fingerprint(s, host);
         if self.chooser.visit(fingerprint, log) {
             Ok(None)
+        } else {
+            Err(Pruned)
+        }
+    }
+
+    /// Offers the state at the poll phase's start to the chooser too (told
+    /// apart from a turn's start): schedules whose readings before it
+    /// differ but meet here in one state share its future.
+    fn poll_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
+        let fingerprint = self.fingerprint(s, host) ^ POLL_BEGINS;
+        if self.chooser.visit(fingerprint, log) {
+            Ok(())
         } else {
             Err(Pruned)
         }

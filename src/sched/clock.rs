@@ -78,6 +78,17 @@ pub trait Timing<C> {
     fn unit_begins(&mut self);
     /// After the timers phase: whether the turn goes on.
     fn after_timers_phase(&mut self, state: &LoopState<C>) -> bool;
+    /// The poll phase begins, its clock read (and an ES module body run):
+    /// the explorer may abandon the schedule here too (`Err`), as at a
+    /// turn's start. `host` and `log` as for [`Timing::turn_begins`].
+    fn poll_begins(
+        &mut self,
+        _state: &mut LoopState<C>,
+        _host: &dyn Fn(&mut dyn Hasher),
+        _log: super::LogSoFar,
+    ) -> Result<(), Self::Prune> {
+        Ok(())
+    }
     /// The completions the poll phase entered at clock `entry` runs, in order.
     fn poll_ready(&mut self, state: &mut LoopState<C>, entry: u64) -> Vec<Completion<C>>;
     /// A turn that began (after any sleep) at `turn_start` ends (rule 2g in the seed model).

@@ -811,6 +811,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let turn = self.state.turn;
         let entry = self.timing.read(&mut self.state, 0, Reading::PollPhase { turn });
         self.main_module(MainEntry::InPoll, host)?;
+        self.timing
+            .poll_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
+            .map_err(Halt::Pruned)?;
         let ready = self.timing.poll_ready(&mut self.state, entry);
         self.flush_pool_log(host);
         // The poll phase may have waited (or read the clock) up to an immense completion.
