@@ -112,8 +112,8 @@ pub trait Interchangeable {
         None
     }
     /// Whether its callback leaves nothing behind once the drain after it
-    /// ends: it only logs lines and queues nextTick or microtask callbacks
-    /// that do the same (docs/orders.md "Idle stops"). Every
+    /// ends: it only logs lines and queues nextTick, microtask or `then`
+    /// callbacks that do the same (docs/orders.md "Idle stops"). Every
     /// [`pure`](Self::pure) callback does.
     fn drains_only(&self) -> bool {
         self.pure().is_some()
@@ -498,8 +498,9 @@ impl<K: Chooser> ChooserClock<K> {
     /// Whether stopping here, leaving the rest of `group` for later polls,
     /// prints the same lines as taking them now (docs/orders.md "Idle
     /// stops"): every completion this poll takes (`before`, `out`) and
-    /// leaves (`group`) only logs
-    /// ([`Interchangeable::pure`]), nothing waits outside the pool
+    /// leaves (`group`) only logs and queues callbacks that have run when
+    /// the drain after it ends ([`Interchangeable::drains_only`]), nothing
+    /// waits outside the pool
     /// ([`LoopState::only_pool_waits`]), no pool job or `io` is outstanding
     /// beyond them, and the turns the stops could add (one a completion left)
     /// stay under the turn limit. Then nothing can run between two polls,
