@@ -4,6 +4,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::problem::{Diag, Problem};
+use crate::sched::LimitKind;
 use crate::syntax::ast::{Expect, ExpectLine, LimitQueue, Span};
 use crate::trace::{Ending, Event, Trace};
 
@@ -136,7 +137,15 @@ fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem
         Ending::Finished { .. } => "the run finished".to_string(),
         Ending::Unhandled { line, .. } => format!("the process ended by the unhandled rejection of line {line}"),
         Ending::Unsettled { .. } => "the run finished with the top-level await unsettled".to_string(),
-        Ending::Limit(_) => format!("the run was stopped by the {} limit", limit_queue(trace).map_or("", |q| q.name())),
+        Ending::Limit(hit) => match (limit_queue(trace), hit.limit) {
+            // `limit turns` stands for every limit not kept going by a queue:
+            // name the one that stopped the run.
+            (Some(LimitQueue::Turns), kind) if !matches!(kind, LimitKind::Turns | LimitKind::Callbacks) => format!(
+                "the run was stopped at {} (`limit turns` in a prediction)",
+                crate::problem::limit_reached(kind, hit.max)
+            ),
+            (queue, _) => format!("the run was stopped by the {} limit", queue.map_or("", |q| q.name())),
+        },
     };
     Diag::NeverPrinted { how, printed: logs.len() }.at(line.span)
 }

@@ -3,6 +3,7 @@
 mod excerpt;
 mod kind;
 
+pub(crate) use kind::limit_reached;
 pub use kind::{Code, Diag, SyntaxHint, CUT};
 
 use crate::syntax::ast::Span;

@@ -857,6 +857,24 @@ fn a_partial_answer_says_its_races_are_those_found_so_far() {
     assert!(stdout(&o).starts_with("2 orders Node 26 can print. The races:\n"), "{}", stdout(&o));
 }
 
+/// A prediction that runs out where a limit other than turns or callbacks
+/// stopped the run names that limit, not "the turns limit" (`limit turns`
+/// stands for it in a prediction).
+#[test]
+fn a_prediction_cut_by_the_clock_limit_names_it() {
+    let src = "log \"a\"\nwork 18446744073709551615\nlog \"b\"\nexpect {\n  \"a\"\n  \"b\"\n}\n";
+    let o = loopsim(&["--color", "never", "check", "c.loop"], Some(("c.loop", src)));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "prediction failed: the run was stopped at 9,007,199,254,740,991 ticks on the clock (`limit turns` in a prediction) after 1 log line"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("the turns limit"), "{err}");
+}
+
 /// A partial answer with more orders found than `--list` lists says both
 /// counts, and that the count is a lower bound (eight interchangeable jobs
 /// of one tick: the first schedule alone finds 8! = 40,320 orders).

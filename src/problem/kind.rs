@@ -1107,7 +1107,7 @@ fn plural(n: u64) -> &'static str {
 }
 
 /// What a run stopped by `limit` (of `max`) reached: "2,000,000 log lines".
-fn limit_reached(limit: LimitKind, max: u64) -> String {
+pub(crate) fn limit_reached(limit: LimitKind, max: u64) -> String {
     let n = crate::render::thousands(max);
     match limit {
         LimitKind::Turns => format!("{n} turn{}", plural(max)),
