@@ -11,13 +11,27 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 fn search(src: &str, symmetry: bool) -> Orders {
+    search_with(src, symmetry, RunOptions::default())
+}
+
+fn search_with(src: &str, symmetry: bool, opts: RunOptions) -> Orders {
     let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
     let bounds = SearchBounds {
         symmetry,
         time_limit: Some(Duration::from_secs(60)),
         ..SearchBounds::default()
     };
-    all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds)
+    all_orders_within(&loaded.file, &loaded.src, opts, bounds)
+}
+
+/// Under `opts`, both searches complete and give the same orders; returns
+/// the full search's answer and the reduced one's.
+fn complete_and_equal(name: &str, src: &str, opts: RunOptions) -> (Orders, Orders) {
+    let (full, reduced) = (search_with(src, false, opts), search_with(src, true, opts));
+    assert!(!full.truncated && !reduced.truncated, "{name}");
+    assert_eq!(full.count, reduced.count, "{name}");
+    assert_eq!(set(&full), set(&reduced), "{name}");
+    (full, reduced)
 }
 
 fn set(o: &Orders) -> BTreeSet<(Vec<String>, bool)> {
@@ -236,25 +250,9 @@ fn the_reduced_search_gives_the_full_searchs_orders_when_only_logging_jobs_wait(
                     }
                     src.push_str(extra);
                     src.push('\n');
-                    let opts = || {
-                        let mut o = RunOptions::default();
-                        o.limits.max_turns = max_turns;
-                        o
-                    };
-                    let run = |symmetry| {
-                        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
-                        let bounds = SearchBounds {
-                            symmetry,
-                            time_limit: Some(Duration::from_secs(60)),
-                            ..SearchBounds::default()
-                        };
-                        all_orders_within(&loaded.file, &loaded.src, opts(), bounds)
-                    };
-                    let (full, reduced) = (run(false), run(true));
-                    let name = format!("max turns {max_turns}: {src}");
-                    assert!(!full.truncated && !reduced.truncated, "{name}");
-                    assert_eq!(full.count, reduced.count, "{name}");
-                    assert_eq!(set(&full), set(&reduced), "{name}");
+                    let mut opts = RunOptions::default();
+                    opts.limits.max_turns = max_turns;
+                    complete_and_equal(&format!("max turns {max_turns}: {src}"), &src, opts);
                     checked += 1;
                 }
             }
@@ -287,27 +285,12 @@ fn the_reduced_search_gives_the_full_searchs_orders_when_jobs_only_queue_drained
                     }
                     src.push_str(extra);
                     src.push('\n');
-                    let opts = || {
-                        let mut o = RunOptions::default();
-                        o.limits.max_turns = max_turns;
-                        o.limits.max_callbacks = max_callbacks;
-                        o.auto_limits = false;
-                        o
-                    };
-                    let run = |symmetry| {
-                        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
-                        let bounds = SearchBounds {
-                            symmetry,
-                            time_limit: Some(Duration::from_secs(60)),
-                            ..SearchBounds::default()
-                        };
-                        all_orders_within(&loaded.file, &loaded.src, opts(), bounds)
-                    };
-                    let (full, reduced) = (run(false), run(true));
+                    let mut opts = RunOptions::default();
+                    opts.limits.max_turns = max_turns;
+                    opts.limits.max_callbacks = max_callbacks;
+                    opts.auto_limits = false;
                     let name = format!("max turns {max_turns}, callbacks {max_callbacks}: {src}");
-                    assert!(!full.truncated && !reduced.truncated, "{name}");
-                    assert_eq!(full.count, reduced.count, "{name}");
-                    assert_eq!(set(&full), set(&reduced), "{name}");
+                    let (full, reduced) = complete_and_equal(&name, &src, opts);
                     assert!(reduced.schedules <= full.schedules, "{name}");
                     checked += 1;
                 }

@@ -237,24 +237,14 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
     /// Offers the state's fingerprint to the chooser once per turn; the loop
     /// does not sleep here but waits inside the poll phase ([`ChooserClock::block`]).
     fn turn_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<Option<Slept>, Pruned> {
-        let fingerprint = self.fingerprint(s, host);
-        if self.chooser.visit(fingerprint, log) {
-            Ok(None)
-        } else {
-            Err(Pruned)
-        }
+        self.offer(self.fingerprint(s, host), log).map(|()| None)
     }
 
     /// Offers the state at the poll phase's start to the chooser too (told
     /// apart from a turn's start): schedules whose readings before it
     /// differ but meet here in one state share its future.
     fn poll_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
-        let fingerprint = self.fingerprint(s, host) ^ POLL_BEGINS;
-        if self.chooser.visit(fingerprint, log) {
-            Ok(())
-        } else {
-            Err(Pruned)
-        }
+        self.offer(self.fingerprint(s, host) ^ POLL_BEGINS, log)
     }
 
     /// A clock reading: the clock may have crossed one boundary per unit
@@ -372,6 +362,16 @@ impl<K: Chooser> ChooserClock<K> {
             && s.main.is_none()
             && !s.backend_timeout_is_zero()
             && wake.is_some_and(|w| w > s.now.saturating_add(max_k).saturating_add(after))
+    }
+
+    /// Offers a state met at a turn's or poll phase's start to the chooser:
+    /// `Err` when it abandons the schedule there (its future was explored).
+    fn offer(&mut self, fingerprint: u64, log: LogSoFar) -> Result<(), Pruned> {
+        if self.chooser.visit(fingerprint, log) {
+            Ok(())
+        } else {
+            Err(Pruned)
+        }
     }
 
     /// The state's fingerprint, times relative to the clock: equal states
