@@ -141,7 +141,7 @@ fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem
             // `limit turns` stands for every limit not kept going by a queue:
             // name the one that stopped the run.
             (Some(LimitQueue::Turns), kind) if !matches!(kind, LimitKind::Turns | LimitKind::Callbacks) => format!(
-                "the run was stopped at {} (`limit turns` in a prediction)",
+                "the run was stopped at {} (a prediction writes it `limit turns`)",
                 crate::problem::limit_reached(kind, hit.max)
             ),
             (queue, _) => format!("the run was stopped by the {} limit", queue.map_or("", |q| q.name())),

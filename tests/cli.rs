@@ -868,7 +868,7 @@ fn a_prediction_cut_by_the_clock_limit_names_it() {
     let err = stderr(&o);
     assert!(
         err.contains(
-            "prediction failed: the run was stopped at 9,007,199,254,740,991 ticks on the clock (`limit turns` in a prediction) after 1 log line"
+            "prediction failed: the run was stopped at 9,007,199,254,740,991 ticks on the clock (a prediction writes it `limit turns`) after 1 log line"
         ),
         "{err}"
     );
