@@ -3,13 +3,11 @@
 use std::process::{Command, Output};
 
 fn loopsim(args: &[&str], stdin_file: Option<(&str, &str)>) -> Output {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("loopsim-cli-{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when this function returns: the run has ended by then.
+    let dir = tempfile::Builder::new().prefix("loopsim-cli-").tempdir().unwrap();
     let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     if let Some((name, text)) = stdin_file {
-        let path = dir.join(name);
+        let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
         for a in &mut args {
             if a == name {
@@ -401,9 +399,8 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
 
 #[test]
 fn test_on_a_folder_without_predictions_is_an_error() {
-    let dir = std::env::temp_dir().join(format!("loopsim-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let o = loopsim(&["test", dir.to_str().unwrap()], None);
+    let dir = tempfile::Builder::new().prefix("loopsim-empty-").tempdir().unwrap();
+    let o = loopsim(&["test", dir.path().to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no .loop file with an expect block"), "{}", stderr(&o));
 }
