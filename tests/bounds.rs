@@ -381,6 +381,36 @@ fn all_orders_cut_short_by_time_says_so_and_exits_3() {
     );
 }
 
+/// A search cut short where the seed model's own run ran into a limit says
+/// so: more time rarely helps there (each schedule may run as far), a run
+/// that ends does.
+#[test]
+fn a_cut_search_whose_model_run_hit_a_limit_says_a_run_that_ends_makes_it_short() {
+    let f = file("endless.loop", "timeout 0 \"t\"\nimmediate {\n  log \"i\"\n  again\n}\n");
+    let args = ["run", "--all-orders", "--max-callbacks", "100", "--max-schedules", "2", &f];
+    let o = loopsim(&args, 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    let first = o.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with(
+            "at least 2 orders Node 26 can print (search cut short after 2 schedules: the orders listed are a \
+             partial answer; the seed model's run itself ran into a limit, and each schedule may run as far: a \
+             run that ends before its limits (`times N` on an endless chain) makes the search short)."
+        ),
+        "{first}"
+    );
+    assert!(o.stderr.contains("the check queue is refilled every turn"), "{}", o.stderr);
+    // With `times`, the same file ends, and the search is exact.
+    let f = file("ends.loop", "timeout 0 \"t\"\nimmediate times 3 {\n  log \"i\"\n  again\n}\n");
+    let o = loopsim(&["run", "--all-orders", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(
+        o.stdout.starts_with("4 orders Node 26 can print. The races:\n  1. \u{201c}t\u{201d} may come at 4 places among \u{201c}i\u{201d}, \u{201c}i\u{201d} and \u{201c}i\u{201d} (4 orders)"),
+        "{}",
+        o.stdout
+    );
+}
+
 #[test]
 fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
     let f = file("race-run.loop", RACE);
