@@ -471,7 +471,7 @@ fn whole_in_range(arg: &str, lo: u64, hi: u64) -> Result<u64, String> {
     };
     match whole_number(arg) {
         Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        Ok(n) => Err(format!("{n} is not a whole number {range}")),
+        Ok(n) => Err(format!("{n} is out of range: give a whole number {range}")),
         // Digits past 64 bits: whole_number's own message names the largest count.
         Err(e) if hi == u64::MAX && arg.bytes().all(|b| b.is_ascii_digit()) && !arg.is_empty() => Err(e),
         Err(_) => Err(format!("expected a whole number {range} (digits only)")),

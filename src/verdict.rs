@@ -131,8 +131,9 @@ pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::
         if race.is_none() {
             if let Some(cut) = found.cut.filter(|c| !matches!(c, Cut::Orders(_))) {
                 notes.push(format!(
-                    "the race check was cut short {}: Node may print other orders than this one ({})",
+                    "the race check was cut short {}: {} may print other orders than this one ({})",
                     cut.describe(),
+                    found.node,
                     cut.search_longer()
                 ));
             }

@@ -431,6 +431,25 @@ fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
     assert!(o.stderr.contains("`--orders-time-limit SECONDS` sets how long"), "{}", o.stderr);
 }
 
+/// `check` and `test` give the same note under their report (on stdout,
+/// where their verdicts go), naming the Node version as `run` does.
+#[test]
+fn the_race_check_of_check_cut_short_names_the_node_version() {
+    let f = file("race-check.loop", &format!("{RACE}expect {{\n  \"i\"\n  \"t\"\n}}\n"));
+    for (cmd, version, head) in [("check", "22", "ok: "), ("test", "24", "PASS  ")] {
+        let o = loopsim(&[cmd, "--node", version, "--orders-time-limit", "0", &f], 30);
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        assert!(o.stdout.starts_with(head), "{}", o.stdout);
+        assert!(
+            o.stdout.contains(&format!(
+                "note: the race check was cut short after 0 s: Node {version} may print other orders than this one"
+            )),
+            "{cmd}: {}",
+            o.stdout
+        );
+    }
+}
+
 #[test]
 fn all_orders_exits_3_where_run_exits_3() {
     let f = file("starve.loop", "nextTick \"a\" { again }\n");

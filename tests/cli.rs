@@ -153,11 +153,14 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
     // So do the ranged ones.
     for (args, why) in [
         (&["run", "--pool", "-1"][..], "expected a whole number from 1 to 1024 (digits only)"),
-        (&["run", "--pool", "0"], "0 is not a whole number from 1 to 1024"),
-        (&["run", "--pool", "2000"], "2000 is not a whole number from 1 to 1024"),
+        (&["run", "--pool", "0"], "0 is out of range: give a whole number from 1 to 1024"),
+        (
+            &["run", "--pool", "2000"],
+            "2000 is out of range: give a whole number from 1 to 1024",
+        ),
         (
             &["run", "--all-orders", "--max-schedules", "0"],
-            "0 is not a whole number 1 or more",
+            "0 is out of range: give a whole number 1 or more",
         ),
         (
             &["run", "--all-orders", "--max-schedules", "-1"],
@@ -169,9 +172,9 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
         ),
         (
             &["verify", "--runs", "5000000000"],
-            "5000000000 is not a whole number from 1 to 4294967295",
+            "5000000000 is out of range: give a whole number from 1 to 4294967295",
         ),
-        (&["verify", "--jobs", "65"], "65 is not a whole number from 1 to 64"),
+        (&["verify", "--jobs", "65"], "65 is out of range: give a whole number from 1 to 64"),
         (
             &["run", "--orders-time-limit", "abc"],
             "expected a whole number from 0 to 86400 (digits only)",
@@ -180,7 +183,10 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
             &["emit-js", "--scale", "-1"],
             "expected a whole number from 0 to 60000 (digits only)",
         ),
-        (&["verify", "--scale", "60001"], "60001 is not a whole number from 0 to 60000"),
+        (
+            &["verify", "--scale", "60001"],
+            "60001 is out of range: give a whole number from 0 to 60000",
+        ),
     ] {
         let mut all = args.to_vec();
         all.push("ok.loop");
