@@ -147,8 +147,9 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
     }
 }
 
-/// `text` cut to at most `max` bytes (at a character boundary), ending with
-/// `…` when cut.
+/// `text` cut to at most `max` bytes, ending with `…` when cut: after the
+/// last whole word when a space falls within the last [`WORD_BACK`] bytes
+/// kept, else at a character boundary (a long word, a label).
 pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
     if text.len() <= max {
         return Cow::Borrowed(text);
@@ -157,8 +158,19 @@ pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    Cow::Owned(format!("{}…", &text[..end]))
+    let kept = &text[..end];
+    let kept = match kept.rfind(' ') {
+        // The last word kept is whole when a space follows it.
+        _ if text[end..].starts_with(' ') => kept,
+        Some(space) if end - space <= WORD_BACK => &kept[..space],
+        _ => kept,
+    };
+    let kept = kept.trim_end_matches([',', ';', ':', ' ']);
+    Cow::Owned(format!("{kept}…"))
 }
+
+/// How far [`cut`] goes back to end on a whole word, in bytes.
+pub const WORD_BACK: usize = 40;
 
 #[cfg(test)]
 mod tests {
@@ -200,5 +212,16 @@ mod tests {
         assert_eq!(cut("abcdef", 6), "abcdef");
         assert_eq!(cut("abcdefgh", 6), "abc…");
         assert_eq!(cut("ééééé", 6), "é…");
+    }
+
+    #[test]
+    fn cut_ends_on_a_whole_word_when_one_ends_near() {
+        assert_eq!(cut("delete this line and those after it", 20), "delete this line…");
+        assert_eq!(cut("one, two, three", 12), "one, two…");
+        // A word that ends exactly where the cut falls is whole.
+        assert_eq!(cut("abc defg hij", 11), "abc defg…");
+        // No space near: a long word is cut inside.
+        let long = format!("a {}", "x".repeat(100));
+        assert_eq!(cut(&long, 50), format!("a {}…", "x".repeat(45)));
     }
 }
