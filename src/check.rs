@@ -24,6 +24,7 @@
 //! | `loop::directive-order` | directives before statements | `order.rs` | while building (and across chunks) |
 //! | `loop::directive` | each directive once | `order.rs` | while building |
 //! | `loop::expect` | one expect block, after the statements; nothing after its ending or `limit` line | `order.rs` | while building (and across chunks) |
+//! | `loop::expect` | an `or` block that repeats an earlier alternative (warning) | `alternatives.rs` | after parsing |
 //! | `loop::module`, `loop::rejections`, `loop::unknown-name` | known `module`, `rejections` mode, `limit` queue, expect phase | `names.rs` | while building |
 //! | `loop::again` | `again` inside a callback, not an `interval` | `again.rs` | after parsing |
 //! | `loop::clear` | `clear` of a label a clearable callback may have (warning) | `clear.rs` | after parsing |
@@ -38,6 +39,7 @@ use crate::problem::{Kept, Problem};
 use crate::syntax::ast::*;
 
 pub mod again;
+mod alternatives;
 pub mod clauses;
 mod clear;
 pub mod names;
@@ -63,6 +65,9 @@ pub fn check(file: &File) -> Vec<Problem> {
         body: &file.body,
         ..Checker::default()
     };
+    for p in file.expect.iter().flat_map(alternatives::repeated) {
+        checker.problems.push(p);
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if file.body.len() < PARALLEL_FROM || cores < 2 {
         checker.block(&file.body, Scope::default());

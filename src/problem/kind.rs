@@ -228,6 +228,8 @@ pub enum Diag {
     AfterLimit,
     /// An `or` after the expect block with no block after it.
     DanglingOr,
+    /// An `or` block equal to an earlier alternative (a warning).
+    RepeatedAlternative,
     /// A directive (`text`, as written) after a statement.
     DirectiveOrder { text: String },
     /// The directive `name` given twice.
@@ -446,7 +448,7 @@ impl Diag {
             Javascript { .. } => Code::Javascript,
             UnknownName { .. } => Code::UnknownName,
             ExpectLine { .. } | ExpectField { .. } => Code::ExpectLine,
-            SecondExpect | StatementAfterExpect | AfterLimit | DanglingOr => Code::Expect,
+            SecondExpect | StatementAfterExpect | AfterLimit | DanglingOr | RepeatedAlternative => Code::Expect,
             DirectiveOrder { .. } => Code::DirectiveOrder,
             DirectiveTwice { .. } => Code::Directive,
             TooLong { .. } => Code::TooLong,
@@ -503,7 +505,11 @@ impl Diag {
     pub fn is_warning(&self) -> bool {
         matches!(
             self,
-            Diag::ClearNotClearable { .. } | Diag::ClearUnknown { .. } | Diag::Race { .. } | Diag::AfterExit { .. }
+            Diag::ClearNotClearable { .. }
+                | Diag::ClearUnknown { .. }
+                | Diag::Race { .. }
+                | Diag::AfterExit { .. }
+                | Diag::RepeatedAlternative
         )
     }
 
@@ -535,6 +541,7 @@ impl Diag {
             StatementAfterExpect => "statements must come before the expect block".into(),
             AfterLimit => "nothing can follow a `limit` line".into(),
             DanglingOr => "`or` needs another expect block after it".into(),
+            RepeatedAlternative => "this `or` block repeats an earlier alternative line for line".into(),
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
             TooLong { most } => format!(
@@ -663,6 +670,7 @@ impl Diag {
             StatementAfterExpect => "after expect".into(),
             AfterLimit => "after the limit".into(),
             DanglingOr => "no block right after it".into(),
+            RepeatedAlternative => "the same order again".into(),
             DirectiveOrder { .. } => "after a statement".into(),
             DirectiveTwice { .. } => "second one".into(),
             TooLong { .. } => "this statement goes on too long".into(),
@@ -805,6 +813,7 @@ impl Diag {
             StatementAfterExpect => "move the expect block to the end of the file".into(),
             AfterLimit => "the run stops at the `limit` line above this one: move this line before that one, or delete it".into(),
             DanglingOr => "write each order Node may print in its own block: `expect { \"a\" \"b\" } or { \"b\" \"a\" }`; or delete the `or`".into(),
+            RepeatedAlternative => "each `or` block predicts another order Node may print: delete this one, or write the order it was meant to be".into(),
             DirectiveOrder { text } => {
                 let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 format!("move `{text}` to the top of the file, above the first statement")
