@@ -158,14 +158,20 @@ pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
+    let bytes = text.as_bytes();
+    // The last word kept is whole when a space follows it; else back to the
+    // space before it, if near.
+    if bytes[end] != b' ' {
+        if let Some(space) = bytes[..end].iter().rposition(|&b| b == b' ') {
+            if end - space <= WORD_BACK {
+                end = space;
+            }
+        }
+    }
+    while end > 0 && matches!(bytes[end - 1], b' ' | b',' | b';' | b':') {
+        end -= 1;
+    }
     let kept = &text[..end];
-    let kept = match kept.rfind(' ') {
-        // The last word kept is whole when a space follows it.
-        _ if text[end..].starts_with(' ') => kept,
-        Some(space) if end - space <= WORD_BACK => &kept[..space],
-        _ => kept,
-    };
-    let kept = kept.trim_end_matches([',', ';', ':', ' ']);
     Cow::Owned(format!("{kept}…"))
 }
 

@@ -394,8 +394,8 @@ fn a_cut_search_whose_model_run_hit_a_limit_says_a_run_that_ends_makes_it_short(
     assert!(
         first.starts_with(
             "at least 2 orders Node 26 can print (search cut short after 2 schedules: the orders listed are a \
-             partial answer; the seed model's run itself ran into a limit, and each schedule may run as far: a \
-             run that ends before its limits (`times N` on an endless chain) makes the search short)."
+             partial answer; the model's own run hit a limit, and each schedule may run as far: a run that \
+             ends (`times N` on an endless chain) is searched fast)."
         ),
         "{first}"
     );

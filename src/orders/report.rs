@@ -105,7 +105,7 @@ fn count(n: u128) -> String {
 /// " (search cut short after 10 s: …)" when a bound cut the search short, else "".
 /// When the seed model's own run was stopped by a limit, the note says so:
 /// every schedule may then run that far (millions of callbacks each), so
-/// more time rarely helps, and a run that ends before its limits does.
+/// more time rarely helps, and a run that ends does.
 pub fn cut_note(orders: &Orders) -> String {
     match &orders.cut {
         None => String::new(),
@@ -113,8 +113,8 @@ pub fn cut_note(orders: &Orders) -> String {
             let model_stopped = orders.orders.first().is_some_and(|o| o.stopped);
             let more = match cut {
                 _ if model_stopped => {
-                    "; the seed model's run itself ran into a limit, and each schedule may run as far: \
-                     a run that ends before its limits (`times N` on an endless chain) makes the search short"
+                    "; the model's own run hit a limit, and each schedule may run as far: \
+                     a run that ends (`times N` on an endless chain) is searched fast"
                 }
                 Cut::Seconds(_) => "; `--orders-time-limit SECONDS` gives it longer",
                 _ => "",

@@ -541,7 +541,7 @@ impl Diag {
             StatementAfterExpect => "statements must come before the expect block".into(),
             AfterLimit => "nothing can follow a `limit` line".into(),
             DanglingOr => "`or` needs another expect block after it".into(),
-            RepeatedAlternative => "this `or` block repeats an earlier alternative line for line".into(),
+            RepeatedAlternative => "this `or` block repeats an earlier one".into(),
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
             TooLong { most } => format!(
@@ -813,7 +813,7 @@ impl Diag {
             StatementAfterExpect => "move the expect block to the end of the file".into(),
             AfterLimit => "the run stops at the `limit` line above this one: move this line before that one, or delete it".into(),
             DanglingOr => "write each order Node may print in its own block: `expect { \"a\" \"b\" } or { \"b\" \"a\" }`; or delete the `or`".into(),
-            RepeatedAlternative => "each `or` block predicts another order Node may print: delete this one, or write the order it was meant to be".into(),
+            RepeatedAlternative => "each alternative is another order Node may print: delete this one or change it".into(),
             DirectiveOrder { text } => {
                 let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 format!("move `{text}` to the top of the file, above the first statement")

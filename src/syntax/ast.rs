@@ -1140,7 +1140,7 @@ pub struct ExpectLine {
 }
 
 /// The queue a `limit` line predicts the run is stopped by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LimitQueue {
     NextTick,
