@@ -17,6 +17,8 @@ use std::time::Duration;
 
 pub use host::{Host, Kind, NativeHost, Stream};
 pub(crate) mod host;
+#[cfg(not(target_family = "wasm"))]
+mod progress;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -777,7 +779,10 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     if let Some(n) = max_schedules {
         bounds.max_schedules = usize::try_from(n).unwrap_or(usize::MAX);
     }
+    let (spinner, progress) = spinner(&loaded.name, bounds.time_limit);
+    bounds.progress = progress;
     let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), bounds);
+    drop(spinner);
     let text = if json {
         crate::orders::report::json(&orders)
     } else {
@@ -796,6 +801,25 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
         Exit::Ok
     }
 }
+
+/// A progress spinner on stderr for a search about `what` that stops at
+/// `limit` (shown on a terminal once it runs long; cleared when dropped),
+/// and the counters to give the search. None in WebAssembly.
+#[cfg(not(target_family = "wasm"))]
+fn spinner(what: &str, limit: Option<Duration>) -> (progress::Spinner, Option<&'static crate::orders::Progress>) {
+    let (spinner, counters) = progress::Spinner::start(what, limit);
+    (spinner, Some(counters))
+}
+
+/// [`spinner`] in WebAssembly: none.
+#[cfg(target_family = "wasm")]
+fn spinner(_what: &str, _limit: Option<Duration>) -> (NoSpinner, Option<&'static crate::orders::Progress>) {
+    (NoSpinner, None)
+}
+
+/// What [`spinner`] gives in WebAssembly (no thread to draw one).
+#[cfg(target_family = "wasm")]
+struct NoSpinner;
 
 /// The exit code of a failed prediction: 3 when a limit or a search bound is to blame.
 fn fail_code(limit: bool) -> Exit {
@@ -837,7 +861,10 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
 
 /// `check` of one loaded file: its verdict printed, and its exit code.
 fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
-    match verdict(loaded, args.options(false), args.time_limit()) {
+    let (spinner, progress) = spinner(&loaded.name, args.bounds(SearchBounds::default()).time_limit);
+    let verdict = verdict(loaded, args.options(false), args.time_limit(), progress);
+    drop(spinner);
+    match verdict {
         Verdict::Pass { lines: n, notes, race } => {
             say!(out, "ok: {} ({} as predicted)", escape(&loaded.name), lines(n));
             for note in notes {
@@ -892,7 +919,10 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 continue;
             }
         };
-        match verdict(&loaded, args.options(false), args.time_limit()) {
+        let (spinner, progress) = spinner(&loaded.name, args.bounds(SearchBounds::default()).time_limit);
+        let verdict = verdict(&loaded, args.options(false), args.time_limit(), progress);
+        drop(spinner);
+        match verdict {
             Verdict::NoPrediction => unpredicted.push(escape(&loaded.name).into_owned()),
             Verdict::Pass { lines: n, notes, race } => {
                 let racy = if race.is_some() {

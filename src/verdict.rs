@@ -60,13 +60,20 @@ impl Verdict {
 }
 
 /// Checks `loaded`'s prediction with `opts` (its `explain` is turned on).
-/// `time_limit` overrides the searches' own (`--orders-time-limit`).
-pub fn verdict(loaded: &Loaded, opts: RunOptions, time_limit: Option<std::time::Duration>) -> Verdict {
+/// `time_limit` overrides the searches' own (`--orders-time-limit`);
+/// `progress` counts their schedules as they go (the command line's spinner).
+pub fn verdict(
+    loaded: &Loaded,
+    opts: RunOptions,
+    time_limit: Option<std::time::Duration>,
+    progress: Option<&'static orders::Progress>,
+) -> Verdict {
     let Some(expect) = &loaded.file.expect else {
         return Verdict::NoPrediction;
     };
     let bounds = |base: SearchBounds| SearchBounds {
         time_limit: time_limit.or(base.time_limit),
+        progress,
         ..base
     };
     let trace = interp::run(&loaded.file, &loaded.src, "", RunOptions { explain: true, ..opts });

@@ -494,3 +494,31 @@ fn a_shorter_list_is_the_start_of_a_longer_one() {
     let o = all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
     assert_eq!(o.orders.len(), 2);
 }
+
+/// A search given progress counters counts in them every schedule it
+/// replays and the orders it finds, as it goes (the command line's spinner
+/// reads them from another thread); so does `check`'s search for an
+/// alternative's order.
+#[test]
+fn a_search_counts_its_schedules_and_orders_in_its_progress_counters() {
+    use std::sync::atomic::Ordering::Relaxed;
+    static PROGRESS: loopsim::orders::Progress = loopsim::orders::Progress::new();
+    let src = "timeout 0 \"t\"\nimmediate \"i\"\n";
+    let loaded = load_bytes("race.loop", src.as_bytes()).expect("valid");
+    let bounds = SearchBounds {
+        progress: Some(&PROGRESS),
+        ..SearchBounds::default()
+    };
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+    assert_eq!(o.count, 2);
+    assert!(o.schedules >= 2, "{}", o.schedules);
+    assert_eq!(PROGRESS.schedules.load(Relaxed), o.schedules as u64);
+    assert_eq!(PROGRESS.orders.load(Relaxed), 2);
+    // The alternative the model does not print is searched for: more schedules.
+    let before = PROGRESS.schedules.load(Relaxed);
+    let predicted = format!("{src}expect {{\n  \"t\"\n  \"i\"\n}}\n");
+    let loaded = load_bytes("race.loop", predicted.as_bytes()).expect("valid");
+    let verdict = loopsim::verdict::verdict(&loaded, RunOptions::default(), None, Some(&PROGRESS));
+    assert!(matches!(verdict, loopsim::verdict::Verdict::Pass { .. }));
+    assert!(PROGRESS.schedules.load(Relaxed) > before);
+}

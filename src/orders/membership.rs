@@ -54,6 +54,9 @@ pub fn can_print_until(
     loop {
         let (printed, ended_stopped, spent) = replay(file, src, opts, &mut search, Some(logs));
         schedules += 1;
+        if let Some(progress) = bounds.progress {
+            progress.schedule();
+        }
         callbacks = callbacks.saturating_add(spent.callbacks);
         statements = statements.saturating_add(spent.statements);
         if printed.as_deref() == Some(logs) && ended_stopped == stopped {

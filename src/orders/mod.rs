@@ -178,6 +178,45 @@ pub struct SearchBounds {
     /// (see [`stopped_in_turn_zero`]): the same orders, without replaying a
     /// schedule; `false` replays them (tests compare both).
     pub turn_zero: bool,
+    /// Where the search counts the schedules it replays and the orders it
+    /// finds as it goes, for a progress display on another thread; `None`:
+    /// not counted.
+    pub progress: Option<&'static Progress>,
+}
+
+/// A search's progress so far, read from another thread while it runs (the
+/// command line's progress spinner): counters only, written with relaxed
+/// atomics once per schedule.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Schedules replayed so far, over every search that counts here.
+    pub schedules: std::sync::atomic::AtomicU64,
+    /// Distinct orders found so far by the search running now (each
+    /// standing for its renamings).
+    pub orders: std::sync::atomic::AtomicU64,
+}
+
+impl Progress {
+    /// No schedule and no order yet.
+    pub const fn new() -> Self {
+        Progress {
+            schedules: std::sync::atomic::AtomicU64::new(0),
+            orders: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Counts one schedule replayed (not in WebAssembly, which has no
+    /// thread to read it: the calls compile to nothing there).
+    pub(crate) fn schedule(&self) {
+        #[cfg(not(target_family = "wasm"))]
+        self.schedules.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Sets the count of distinct orders found so far (not in WebAssembly).
+    fn found(&self, _orders: usize) {
+        #[cfg(not(target_family = "wasm"))]
+        self.orders.store(_orders as u64, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// Bytes an order's line costs besides its text (a `String`).
@@ -225,6 +264,7 @@ impl Default for SearchBounds {
             lazy_after: Some(LAZY_AFTER),
             memoise: true,
             turn_zero: true,
+            progress: None,
         }
     }
 }
@@ -504,6 +544,9 @@ impl<'a> Exploration<'a> {
             self.callbacks = self.callbacks.saturating_add(spent.callbacks);
             self.statements = self.statements.saturating_add(spent.statements);
             self.schedules += 1;
+            if let Some(progress) = bounds.progress {
+                progress.schedule();
+            }
             if search.lazy_failed {
                 return false;
             }
@@ -532,6 +575,9 @@ impl<'a> Exploration<'a> {
                     }
                 }
                 Ended::Nothing => {}
+            }
+            if let Some(progress) = bounds.progress {
+                progress.found(self.found.len());
             }
             let search = &mut self.search;
             if search.memoising() && search.memo.bytes() > search.memo_bytes {

@@ -1,0 +1,89 @@
+//! A spinner on stderr while a search for orders runs long (`run
+//! --all-orders`, and the searches of `check` and `test`): only when stderr
+//! is a terminal, and only once the search has run for
+//! [`SHOW_AFTER`], so that quick searches and piped output never see it.
+//! It counts the schedules replayed and the orders found
+//! ([`crate::orders::Progress`]) and is cleared before the answer is printed.
+
+use crate::orders::Progress;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The counters the command line's searches write (one search at a time).
+static PROGRESS: Progress = Progress::new();
+
+/// How long a search runs before the spinner shows.
+pub const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// How often the spinner's counts are read again.
+const REFRESH: Duration = Duration::from_millis(100);
+
+/// The spinner of one search: stopped and cleared when dropped.
+pub struct Spinner {
+    done: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Spinner {
+    /// Starts counting a search about `what` (a file's name) that stops at
+    /// `limit`: the counters to give the search's bounds, and the spinner,
+    /// which shows on a terminal once the search has run [`SHOW_AFTER`].
+    pub fn start(what: &str, limit: Option<Duration>) -> (Spinner, &'static Progress) {
+        PROGRESS.schedules.store(0, Relaxed);
+        PROGRESS.orders.store(0, Relaxed);
+        let done = Arc::new(AtomicBool::new(false));
+        if !std::io::stderr().is_terminal() {
+            return (Spinner { done, thread: None }, &PROGRESS);
+        }
+        // "⠒ 2s of 10 s: 301,821 schedules replayed, 3 orders found (a.loop)":
+        // the counts first, as a narrow terminal cuts the end.
+        let template = match limit {
+            Some(t) => format!("{{spinner}} {{elapsed}} of {} s: {{wide_msg}}", t.as_secs()),
+            None => "{spinner} {elapsed}: {wide_msg}".to_string(),
+        };
+        let what = crate::term::escape(what).into_owned();
+        let stop = Arc::clone(&done);
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut bar: Option<ProgressBar> = None;
+            while !stop.load(Relaxed) {
+                std::thread::sleep(REFRESH);
+                if started.elapsed() < SHOW_AFTER {
+                    continue;
+                }
+                let bar = bar.get_or_insert_with(|| {
+                    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                    bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+                    bar
+                });
+                bar.set_message(format!(
+                    "{} schedules replayed, {} orders found ({what})",
+                    crate::render::thousands(PROGRESS.schedules.load(Relaxed)),
+                    crate::render::thousands(PROGRESS.orders.load(Relaxed)),
+                ));
+                bar.tick();
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        let spinner = Spinner {
+            done,
+            thread: Some(thread),
+        };
+        (spinner, &PROGRESS)
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.done.store(true, Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
