@@ -51,7 +51,11 @@ impl Spinner {
             let started = Instant::now();
             let mut bar: Option<ProgressBar> = None;
             while !stop.load(Relaxed) {
-                std::thread::sleep(REFRESH);
+                // Unparked when the search ends: no wait at the end.
+                std::thread::park_timeout(REFRESH);
+                if stop.load(Relaxed) {
+                    break;
+                }
                 if started.elapsed() < SHOW_AFTER {
                     continue;
                 }
@@ -83,6 +87,7 @@ impl Drop for Spinner {
     fn drop(&mut self) {
         self.done.store(true, Relaxed);
         if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
             let _ = thread.join();
         }
     }
