@@ -175,6 +175,37 @@ fn several_errors_are_all_reported() {
     assert!(got[1].2.contains("imediate"));
 }
 
+/// A `}` that closes no block is reported and dropped, and the parse goes
+/// on: the errors before it (and after it) are reported too, each once.
+#[test]
+fn a_stray_brace_hides_no_other_error() {
+    let got = problems("timout 1 \"x\"\nimmediate \"i\"\nimmediate {\n  log \"a\"\n}\n}\nimediate \"y\"\n");
+    let seen: Vec<(&str, &str)> = got.iter().map(|g| (g.0, g.1.as_str())).collect();
+    assert_eq!(
+        seen,
+        [
+            ("loop::unknown-statement", "timout 1 \"x\""),
+            ("loop::syntax", "}"),
+            ("loop::unknown-statement", "imediate \"y\"")
+        ],
+        "{got:?}"
+    );
+    assert!(got[1].2.ends_with("found `}`"), "{got:?}");
+    // A string left open on the stray brace's line is reported once.
+    let got = problems("abc\"def\nxyz}\"q\n");
+    let seen: Vec<(&str, &str)> = got.iter().map(|g| (g.0, g.1.as_str())).collect();
+    assert_eq!(
+        seen,
+        [("loop::unterminated-string", "\"def"), ("loop::unterminated-string", "\"q")],
+        "{got:?}"
+    );
+    // A `}` that closes a block is not dropped: a statement that misses
+    // its number before it is reported, and the extra `}` after.
+    let got = problems("immediate {\n  timeout }\n}\n");
+    let codes: Vec<&str> = got.iter().map(|g| g.0).collect();
+    assert_eq!(codes, ["loop::delay", "loop::syntax"], "{got:?}");
+}
+
 #[test]
 fn clear_of_an_unknown_label_is_a_warning() {
     let got = problems("timeout 5 \"a\"\nclear \"b\"\nclear \"a\"");

@@ -157,7 +157,7 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
         match LoopParser::parse(Rule::file, &text[base..]) {
             Ok(pairs) => {
                 builder.build(pairs, base, &mut part);
-                problems.append(&mut builder.problems);
+                append_new(&mut problems, &mut builder.problems);
                 return (Some(part), numbers::merge_missing_numbers(chunk, problems));
             }
             Err(e) => {
@@ -178,7 +178,16 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
                 builder.syntax_errors = errors;
                 // A parser limit (pest's stack guard) would be hit again on retry.
                 let limit = matches!(e.variant, pest::error::ErrorVariant::CustomError { .. });
-                if limit || !blank_line(&mut text, at) {
+                if limit {
+                    break;
+                }
+                // A `}` that closes no block is dropped, and parsing goes on
+                // with the line's other tokens (its line does not balance).
+                if stray_brace(&text, at) {
+                    text.to_mut().replace_range(at..at + 1, " ");
+                    continue;
+                }
+                if !blank_line(&mut text, at) {
                     break;
                 }
             }
@@ -187,8 +196,38 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
     if !resume {
         return (None, problems);
     }
-    problems.append(&mut builder.problems);
+    append_new(&mut problems, &mut builder.problems);
     (None, numbers::merge_missing_numbers(chunk, problems))
+}
+
+/// Moves the builder's problems after the parser's, less those the parser
+/// reported already (a string left open on a line the builder built again
+/// once a stray `}` was dropped from it): each problem once.
+fn append_new(problems: &mut Vec<Problem>, built: &mut Vec<Problem>) {
+    let parsed = problems.len();
+    built.retain(|p| {
+        !problems[..parsed]
+            .iter()
+            .any(|q: &Problem| q.span == p.span && q.message == p.message)
+    });
+    problems.append(built);
+}
+
+/// Whether byte `at` of `text` is a `}` outside every block (the braces
+/// before it, outside strings and comments, balance).
+fn stray_brace(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with('}') {
+        return false;
+    }
+    let mut depth = 0isize;
+    for token in Lexer::new(&text[..at], 0) {
+        match token.kind {
+            Tok::Open => depth += 1,
+            Tok::Close => depth -= 1,
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
