@@ -682,17 +682,21 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     );
     let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
     let profile = args.options(false).profile(&loaded.file);
-    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 && SearchBounds::worth_checking(&trace) {
-        let orders = crate::orders::all_orders_after(
-            &loaded.file,
-            &loaded.src,
-            args.options(false),
-            args.bounds(SearchBounds::race_check()),
-            &trace,
-        );
-        match crate::orders::race_warning(&trace, &orders) {
-            Some(warning) => out.one(&loaded, warning),
-            None => race_check_note(out, &loaded.name, &orders),
+    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
+        if let Some(note) = SearchBounds::race_check_skipped(&trace) {
+            tell!(out, "note: {}: {note}", escape(&loaded.name));
+        } else if SearchBounds::worth_checking(&trace) {
+            let orders = crate::orders::all_orders_after(
+                &loaded.file,
+                &loaded.src,
+                args.options(false),
+                args.bounds(SearchBounds::race_check()),
+                &trace,
+            );
+            match crate::orders::race_warning(&trace, &orders) {
+                Some(warning) => out.one(&loaded, warning),
+                None => race_check_note(out, &loaded.name, &orders),
+            }
         }
     }
     if format == Format::Text {

@@ -431,6 +431,36 @@ fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
     assert!(o.stderr.contains("`--orders-time-limit SECONDS` sets how long"), "{}", o.stderr);
 }
 
+/// A run too large for the race check says it was not checked (it said
+/// nothing, and `check` passed it silently): `run` on stderr, `check` and
+/// `test` under their report; `--no-race-check` asks for no note.
+#[test]
+fn a_run_too_large_for_the_race_check_says_so() {
+    const NOTE: &str = "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log \
+                        lines): `loopsim run --all-orders` searches for other orders";
+    let body = "repeat 10001 {\n  log \"x\"\n}\n";
+    let f = file("large.loop", body);
+    let o = loopsim(&["run", &f], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(o.stderr, format!("note: {f}: {NOTE}\n"));
+    let o = loopsim(&["run", "--no-race-check", &f], 30);
+    assert_eq!((o.code, o.stderr.as_str()), (Some(0), ""));
+    // One line short of the bound: checked, and no race, no note.
+    let f = file("small.loop", "repeat 10000 {\n  log \"x\"\n}\n");
+    let o = loopsim(&["run", &f], 30);
+    assert_eq!((o.code, o.stderr.as_str()), (Some(0), ""));
+    let predicted = file(
+        "large-predicted.loop",
+        &format!("{body}expect {{\n{}}}\n", "  \"x\"\n".repeat(10001)),
+    );
+    for (cmd, head) in [("check", "ok: "), ("test", "PASS  ")] {
+        let o = loopsim(&[cmd, &predicted], 30);
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        assert!(o.stdout.starts_with(head), "{}", o.stdout);
+        assert!(o.stdout.contains(&format!("note: {NOTE}")), "{cmd}: {}", o.stdout);
+    }
+}
+
 /// `check` and `test` give the same note under their report (on stdout,
 /// where their verdicts go), naming the Node version as `run` does.
 #[test]

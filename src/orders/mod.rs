@@ -236,6 +236,15 @@ impl SearchBounds {
         }
     }
 
+    /// The note `run`, `check` and `test` give when [`Self::worth_checking`]
+    /// leaves a run that ended without a limit unchecked; `None` otherwise.
+    pub fn race_check_skipped(trace: &crate::trace::Trace) -> Option<&'static str> {
+        (!matches!(trace.ending, Ending::Limit(_)) && !Self::worth_checking(trace)).then_some(
+            "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines): \
+             `loopsim run --all-orders` searches for other orders",
+        )
+    }
+
     /// Whether `run` looks for races in a run this size at all: a large run
     /// is left to `--all-orders`, so that `run` stays fast.
     pub fn worth_checking(trace: &crate::trace::Trace) -> bool {
