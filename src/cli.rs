@@ -476,6 +476,10 @@ fn whole_in_range(arg: &str, lo: u64, hi: u64) -> Result<u64, String> {
         Ok(n) => Err(format!("{n} is out of range: give a whole number {range}")),
         // Digits past 64 bits: whole_number's own message names the largest count.
         Err(e) if hi == u64::MAX && arg.bytes().all(|b| b.is_ascii_digit()) && !arg.is_empty() => Err(e),
+        // Digits past 64 bits, where a smaller bound holds: out of range too.
+        Err(_) if arg.bytes().all(|b| b.is_ascii_digit()) && !arg.is_empty() => {
+            Err(format!("{arg} is out of range: give a whole number {range}"))
+        }
         Err(_) => Err(format!("expected a whole number {range} (digits only)")),
     }
 }

@@ -175,6 +175,11 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
             "5000000000 is out of range: give a whole number from 1 to 4294967295",
         ),
         (&["verify", "--jobs", "65"], "65 is out of range: give a whole number from 1 to 64"),
+        // Past 64 bits, where a smaller bound holds: out of range as well.
+        (
+            &["run", "--pool", "99999999999999999999999"],
+            "99999999999999999999999 is out of range: give a whole number from 1 to 1024",
+        ),
         (
             &["run", "--orders-time-limit", "abc"],
             "expected a whole number from 0 to 86400 (digits only)",

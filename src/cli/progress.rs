@@ -39,10 +39,10 @@ impl Spinner {
         if !std::io::stderr().is_terminal() {
             return (Spinner { done, thread: None }, &PROGRESS);
         }
-        // "⠒ 2s of 10 s: 301,821 schedules replayed, 3 orders found (a.loop)":
+        // "⠒ 2s of 10s: 301,821 schedules replayed, 3 orders found (a.loop)":
         // the counts first, as a narrow terminal cuts the end.
         let template = match limit {
-            Some(t) => format!("{{spinner}} {{elapsed}} of {} s: {{wide_msg}}", t.as_secs()),
+            Some(t) => format!("{{spinner}} {{elapsed}} of {}s: {{wide_msg}}", t.as_secs()),
             None => "{spinner} {elapsed}: {wide_msg}".to_string(),
         };
         let what = crate::term::escape(what).into_owned();
@@ -60,7 +60,8 @@ impl Spinner {
                     continue;
                 }
                 let bar = bar.get_or_insert_with(|| {
-                    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                    // Its seconds count from the search's start, not from now.
+                    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_elapsed(started.elapsed());
                     bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
                     bar
                 });
