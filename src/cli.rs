@@ -803,11 +803,14 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     if let Some(hit) = &orders.model_limit {
         out.one(&loaded, crate::limit::problem(hit));
     }
-    if orders.model_limit.is_some() || orders.truncated {
+    let code = if orders.model_limit.is_some() || orders.truncated {
         Exit::Limit
     } else {
         Exit::Ok
-    }
+    };
+    // Up to 10,000 orders of many lines each: freed by the process's exit.
+    leave_to_exit(orders);
+    code
 }
 
 /// A progress spinner on stderr for a search about `what` that stops at

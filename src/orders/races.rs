@@ -277,27 +277,36 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     if logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES {
         return vec![differ(model, entries, partial)];
     }
-    let same_lines = logs.iter().all(|l| {
-        let mut a = l.to_vec();
-        let mut b = logs[0].to_vec();
-        crate::sort::sort(&mut a);
-        crate::sort::sort(&mut b);
-        a == b
-    });
+    // The same lines in every order (compared sorted, by reference: no copy).
+    fn sorted(l: &[String]) -> Vec<&String> {
+        let mut v: Vec<&String> = l.iter().collect();
+        crate::sort::sort(&mut v);
+        v
+    }
+    let first = sorted(logs[0]);
+    let same_lines = logs[1..].iter().all(|l| l.len() == first.len() && sorted(l) == first);
     if !same_lines {
         return vec![differ(model, entries, partial)];
     }
     // Block ends: positions where every order has printed the same lines.
     // Each order against the first: how many lines each has printed more than
     // the other so far, and how many lines that count is not 0 for.
-    let n = logs[0].len();
+    // Lines by number (the same in every order): one table of counts, no
+    // map per order (the orders of a large search are tens of thousands).
+    let mut ids: std::collections::HashMap<&String, usize> = std::collections::HashMap::new();
+    for line in logs[0] {
+        let next = ids.len();
+        ids.entry(line).or_insert(next);
+    }
+    let d = ids.len();
+    let coded: Vec<Vec<usize>> = logs.iter().map(|l| l.iter().map(|line| ids[line]).collect()).collect();
     let mut ends = Vec::new();
-    let mut surplus: Vec<std::collections::HashMap<&String, i64>> = vec![std::collections::HashMap::new(); logs.len()];
+    let mut surplus = vec![0i64; logs.len() * d];
     let mut unequal = vec![0usize; logs.len()];
-    for p in 0..n {
+    for (p, &model_id) in coded[0].iter().enumerate() {
         for o in 1..logs.len() {
-            for (line, delta) in [(&logs[o][p], 1i64), (&logs[0][p], -1)] {
-                let c = surplus[o].entry(line).or_insert(0);
+            for (id, delta) in [(coded[o][p], 1i64), (model_id, -1)] {
+                let c = &mut surplus[o * d + id];
                 let was = *c != 0;
                 *c += delta;
                 unequal[o] = unequal[o] + usize::from(*c != 0) - usize::from(was);
