@@ -873,7 +873,7 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
 /// `check` of one loaded file: its verdict printed, and its exit code.
 fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
     let (spinner, progress) = spinner(&loaded.name, args.bounds(SearchBounds::default()).time_limit);
-    let verdict = verdict(loaded, args.options(false), args.time_limit(), progress);
+    let verdict = verdict(loaded, args.options(false), args.time_limit(), progress, !args.no_race_check);
     drop(spinner);
     match verdict {
         Verdict::Pass { lines: n, notes, race } => {
@@ -931,7 +931,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             }
         };
         let (spinner, progress) = spinner(&loaded.name, args.bounds(SearchBounds::default()).time_limit);
-        let verdict = verdict(&loaded, args.options(false), args.time_limit(), progress);
+        let verdict = verdict(&loaded, args.options(false), args.time_limit(), progress, !args.no_race_check);
         drop(spinner);
         match verdict {
             Verdict::NoPrediction => unpredicted.push(escape(&loaded.name).into_owned()),

@@ -61,12 +61,15 @@ impl Verdict {
 
 /// Checks `loaded`'s prediction with `opts` (its `explain` is turned on).
 /// `time_limit` overrides the searches' own (`--orders-time-limit`);
-/// `progress` counts their schedules as they go (the command line's spinner).
+/// `progress` counts their schedules as they go (the command line's spinner);
+/// `race_check: false` (`--no-race-check`) skips the search for other orders
+/// behind a prediction of the model's order (no race warning, no note).
 pub fn verdict(
     loaded: &Loaded,
     opts: RunOptions,
     time_limit: Option<std::time::Duration>,
     progress: Option<&'static orders::Progress>,
+    race_check: bool,
 ) -> Verdict {
     let Some(expect) = &loaded.file.expect else {
         return Verdict::NoPrediction;
@@ -129,7 +132,7 @@ pub fn verdict(
                 limit: true,
             };
         }
-    } else if matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
+    } else if race_check && matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
         if let Some(note) = SearchBounds::race_check_skipped(&trace) {
             notes.push(note.to_string());
         } else if SearchBounds::worth_checking(&trace) {

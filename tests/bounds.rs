@@ -461,6 +461,36 @@ fn a_run_too_large_for_the_race_check_says_so() {
     }
 }
 
+/// `--no-race-check` skips the race check of `check` and `test` as it does
+/// `run`'s: no race warning, no "Node has others", no note (they ignored it).
+#[test]
+fn no_race_check_skips_the_race_check_of_check_and_test_too() {
+    let f = file("racy-predicted.loop", &format!("{RACE}expect {{\n  \"i\"\n  \"t\"\n}}\n"));
+    for cmd in ["check", "test"] {
+        let checked = loopsim(&[cmd, &f], 30);
+        let told = format!("{}{}", checked.stdout, checked.stderr);
+        assert!(
+            told.contains("real Node 26 can print these lines in another order"),
+            "{cmd}: {told}"
+        );
+        let o = loopsim(&[cmd, "--no-race-check", &f], 30);
+        assert_eq!(o.code, Some(0), "{}", o.stderr);
+        assert_eq!(o.stderr, "", "{cmd}");
+        assert!(
+            !o.stdout.contains("note:") && !o.stdout.contains("Node has others"),
+            "{cmd}: {}",
+            o.stdout
+        );
+    }
+    let large = file(
+        "large-unchecked.loop",
+        &format!("repeat 10001 {{\n  log \"x\"\n}}\nexpect {{\n{}}}\n", "  \"x\"\n".repeat(10001)),
+    );
+    let o = loopsim(&["check", "--no-race-check", &large], 30);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(!o.stdout.contains("note:"), "{}", o.stdout);
+}
+
 /// `check` and `test` give the same note under their report (on stdout,
 /// where their verdicts go), naming the Node version as `run` does.
 #[test]

@@ -518,7 +518,7 @@ fn a_search_counts_its_schedules_and_orders_in_its_progress_counters() {
     let before = PROGRESS.schedules.load(Relaxed);
     let predicted = format!("{src}expect {{\n  \"t\"\n  \"i\"\n}}\n");
     let loaded = load_bytes("race.loop", predicted.as_bytes()).expect("valid");
-    let verdict = loopsim::verdict::verdict(&loaded, RunOptions::default(), None, Some(&PROGRESS));
+    let verdict = loopsim::verdict::verdict(&loaded, RunOptions::default(), None, Some(&PROGRESS), true);
     assert!(matches!(verdict, loopsim::verdict::Verdict::Pass { .. }));
     assert!(PROGRESS.schedules.load(Relaxed) > before);
 }
