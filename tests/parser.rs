@@ -199,11 +199,45 @@ fn a_stray_brace_hides_no_other_error() {
         [("loop::unterminated-string", "\"def"), ("loop::unterminated-string", "\"q")],
         "{got:?}"
     );
+    // A `}` in a string that never ends is the string's: one error, and the
+    // lines after it are read.
+    let got = problems("log \"abc }}}}}}}}}}}}\nimediate \"y\"\ntiemout 1 \"z\"\n");
+    let codes: Vec<&str> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        codes,
+        ["loop::unterminated-string", "loop::unknown-statement", "loop::unknown-statement"],
+        "{got:?}"
+    );
     // A `}` that closes a block is not dropped: a statement that misses
     // its number before it is reported, and the extra `}` after.
     let got = problems("immediate {\n  timeout }\n}\n");
     let codes: Vec<&str> = got.iter().map(|g| g.0).collect();
     assert_eq!(codes, ["loop::delay", "loop::syntax"], "{got:?}");
+}
+
+/// A small file stops at 10 syntax errors, and says the rest was not read
+/// (it said so only for files parsed in chunks).
+#[test]
+fn a_file_stopped_at_ten_syntax_errors_says_so() {
+    let src = |braces: usize| format!("immediate \"i\"\n{}imediate \"y\"\n", "}\n".repeat(braces));
+    let got = problems(&src(11));
+    assert_eq!(got.iter().filter(|g| g.0 == "loop::syntax").count(), 10, "{got:?}");
+    let last = got.last().unwrap();
+    assert_eq!(
+        (last.0, last.2.as_str()),
+        (
+            "loop::too-many-problems",
+            "stopped after 10 syntax errors: the rest of the file was not read"
+        )
+    );
+    // Nine: all read, the misspelt statement after them too, no note.
+    let got = problems(&src(9));
+    let codes: Vec<&str> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        codes,
+        [["loop::syntax"; 9].as_slice(), &["loop::unknown-statement"]].concat(),
+        "{got:?}"
+    );
 }
 
 #[test]

@@ -78,7 +78,7 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     // large file are not all held at once beside the merged file.
     let take = |(start, part, found, builder): (usize, Option<File>, Vec<Problem>, Builder)| {
         taken += 1;
-        stopped |= builder.full;
+        stopped |= builder.full || builder.unfinished;
         let shift = |p: Problem| super::chunk::shift_problem(p, start);
         problems.extend(found.into_iter().map(shift));
         // Order checks across chunks: each chunk's builder saw only its own items.
@@ -193,6 +193,9 @@ fn parse_chunk(builder: &mut Builder, chunk: &str, resume: bool) -> (Option<File
             }
         }
     }
+    // The loop ended without a parse of the whole chunk: at its bound on
+    // syntax errors, the rest of the chunk was not read (the note says so).
+    builder.unfinished = errors >= MAX_SYNTAX_ERRORS;
     if !resume {
         return (None, problems);
     }
@@ -214,20 +217,29 @@ fn append_new(problems: &mut Vec<Problem>, built: &mut Vec<Problem>) {
 }
 
 /// Whether byte `at` of `text` is a `}` outside every block (the braces
-/// before it, outside strings and comments, balance).
+/// before it balance) and outside any string, closed or not.
 fn stray_brace(text: &str, at: usize) -> bool {
-    if !text[at..].starts_with('}') {
-        return false;
-    }
-    let mut depth = 0isize;
-    for token in Lexer::new(&text[..at], 0) {
+    text[at..].starts_with('}') && braces(&text[..at + 1]) == (-1, true)
+}
+
+/// The depth of `text`'s braces at its end (`{` one more, `}` one less), and
+/// whether its last token is a `}` that counted. Braces inside strings and
+/// comments do not count, nor those after a `"` that closes nowhere on its
+/// line (the rest of that line is the string that never ends).
+fn braces(text: &str) -> (isize, bool) {
+    let (mut depth, mut last_close, mut in_open_string) = (0isize, false, false);
+    for token in Lexer::new(text, 0) {
+        last_close = false;
         match token.kind {
+            Tok::Newline => in_open_string = false,
+            Tok::Str { closed: false } => in_open_string = true,
+            _ if in_open_string => {}
             Tok::Open => depth += 1,
-            Tok::Close => depth -= 1,
+            Tok::Close => (depth, last_close) = (depth - 1, true),
             _ => {}
         }
     }
-    depth == 0
+    (depth, last_close)
 }
 
 /// Blanks the line holding byte `at` (same byte length), so that parsing can
@@ -237,15 +249,8 @@ fn blank_line(text: &mut std::borrow::Cow<str>, at: usize) -> bool {
     let start = super::lex::line_start(text, at);
     let end = super::lex::line_end(text, start);
     let line = &text[start..end];
-    let (mut tokens, mut depth) = (0, 0isize);
-    for token in Lexer::new(line, 0) {
-        match token.kind {
-            Tok::Open => depth += 1,
-            Tok::Close => depth -= 1,
-            _ => {}
-        }
-        tokens += usize::from(!token.is_trivia());
-    }
+    let tokens = Lexer::new(line, 0).filter(|t| !t.is_trivia()).count();
+    let (depth, _) = braces(line);
     if tokens == 0 || depth != 0 {
         return false;
     }
@@ -268,6 +273,8 @@ struct Builder {
     budget: usize,
     /// Syntax errors found in its chunk.
     syntax_errors: usize,
+    /// Its chunk's parse stopped at [`MAX_SYNTAX_ERRORS`] before its end.
+    unfinished: bool,
     sites: usize,
     /// A statement was seen (in this chunk or an earlier one).
     seen_statement: bool,
