@@ -169,9 +169,15 @@ fn ten_syntax_errors_in_a_file_of_many_chunks_stop_it() {
     assert_eq!(cut.message, "stopped after 10 syntax errors: the rest of the file was not read");
     let lines: Vec<usize> = problems.iter().map(|p| line(&src, p.span.start())).collect();
     assert_eq!(lines, (1..=10).map(|k| k * 33_001).collect::<Vec<_>>());
-    // One chunk, as ever: ten errors, no note.
+    // One chunk: ten errors, and the same note (it had none: the two errors
+    // after the tenth went unsaid).
     let src = "\"x\"\n".repeat(12);
-    assert_eq!(errors(&src).len(), 10);
+    let mut problems = errors(&src);
+    assert_eq!(problems.len(), 11);
+    assert_eq!(
+        problems.pop().unwrap().message,
+        "stopped after 10 syntax errors: the rest of the file was not read"
+    );
 }
 
 #[test]
