@@ -568,7 +568,9 @@ pub fn predict(source: &str, lines: &str, options: &str) -> String {
     if exit != 0 {
         if let (Some(loaded), _) = load_source(&name, &composed, opts.profile()) {
             let time = Some(std::time::Duration::from_millis(opts.time_limit_ms()));
-            if let loopsim::verdict::Verdict::Fail { problems, .. } = loopsim::verdict::verdict(&loaded, opts.run_options(), time, None, true) {
+            if let loopsim::verdict::Verdict::Fail { problems, .. } =
+                loopsim::verdict::verdict(&loaded, opts.run_options(), time, None, true)
+            {
                 if let (Some(p), Some(expect)) = (problems.first(), &loaded.file.expect) {
                     let at = p.span.start();
                     if let Some(i) = expect
