@@ -2,7 +2,7 @@
 
 use crate::interp::{self, RunOptions};
 use crate::load::{self, LoadError, Loaded};
-use crate::orders::{Cut, Orders, SearchBounds};
+use crate::orders::SearchBounds;
 use crate::problem::{FileProblems, Problem, MAX_MESSAGE};
 use crate::sched::{LimitKind, Limits};
 use crate::term::{self, escape};
@@ -687,20 +687,13 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
     let profile = args.options(false).profile(&loaded.file);
     if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
-        if let Some(note) = SearchBounds::race_check_skipped(&trace) {
+        let bounds = args.bounds(SearchBounds::race_check());
+        let (warning, note) = crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
+        if let Some(warning) = warning {
+            out.one(&loaded, warning);
+        }
+        if let Some(note) = note {
             tell!(out, "note: {}: {note}", escape(&loaded.name));
-        } else if SearchBounds::worth_checking(&trace) {
-            let orders = crate::orders::all_orders_after(
-                &loaded.file,
-                &loaded.src,
-                args.options(false),
-                args.bounds(SearchBounds::race_check()),
-                &trace,
-            );
-            match crate::orders::race_warning(&trace, &orders) {
-                Some(warning) => out.one(&loaded, warning),
-                None => race_check_note(out, &loaded.name, &orders),
-            }
         }
     }
     if format == Format::Text {
@@ -756,21 +749,6 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
 /// rest of the work on some files. Only for what a command holds until it ends.
 fn leave_to_exit<T>(value: T) {
     std::mem::forget(value);
-}
-
-/// On stderr, when a race check found one order but was cut short by a bound
-/// other than its two orders: other orders were not ruled out.
-fn race_check_note(out: &Output, name: &str, orders: &Orders) {
-    match orders.cut {
-        None | Some(Cut::Orders(_)) => {}
-        Some(cut) => tell!(
-            out,
-            "note: {name}: the race check was cut short {}: {} may print other orders than this one ({})",
-            cut.describe(),
-            orders.node,
-            cut.search_longer()
-        ),
-    }
 }
 
 /// `run --all-orders`: exit 3 when the model's run hit a limit (as `run`
@@ -870,12 +848,18 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     worst
 }
 
-/// `check` of one loaded file: its verdict printed, and its exit code.
-fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
+/// The verdict on one file's prediction for `check` and `test`, with the
+/// command's options, under a progress spinner while its searches run.
+fn verdict_of(loaded: &Loaded, args: &RunArgs) -> Verdict {
     let (spinner, progress) = spinner(&loaded.name, args.bounds(SearchBounds::default()).time_limit);
     let verdict = verdict(loaded, args.options(false), args.time_limit(), progress, !args.no_race_check);
     drop(spinner);
-    match verdict {
+    verdict
+}
+
+/// `check` of one loaded file: its verdict printed, and its exit code.
+fn check_loaded(out: &Output, loaded: &Loaded, args: &RunArgs) -> Exit {
+    match verdict_of(loaded, args) {
         Verdict::Pass { lines: n, notes, race } => {
             say!(out, "ok: {} ({} as predicted)", escape(&loaded.name), lines(n));
             for note in notes {
@@ -930,10 +914,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 continue;
             }
         };
-        let (spinner, progress) = spinner(&loaded.name, args.bounds(SearchBounds::default()).time_limit);
-        let verdict = verdict(&loaded, args.options(false), args.time_limit(), progress, !args.no_race_check);
-        drop(spinner);
-        match verdict {
+        match verdict_of(&loaded, args) {
             Verdict::NoPrediction => unpredicted.push(escape(&loaded.name).into_owned()),
             Verdict::Pass { lines: n, notes, race } => {
                 let racy = if race.is_some() {

@@ -133,22 +133,9 @@ pub fn verdict(
             };
         }
     } else if race_check && matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
-        if let Some(note) = SearchBounds::race_check_skipped(&trace) {
-            notes.push(note.to_string());
-        } else if SearchBounds::worth_checking(&trace) {
-            let found = orders::all_orders_after(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
-            race = orders::race_warning(&trace, &found);
-            if race.is_none() {
-                if let Some(cut) = found.cut.filter(|c| !matches!(c, Cut::Orders(_))) {
-                    notes.push(format!(
-                        "the race check was cut short {}: {} may print other orders than this one ({})",
-                        cut.describe(),
-                        found.node,
-                        cut.search_longer()
-                    ));
-                }
-            }
-        }
+        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
+        race = warning;
+        notes.extend(note);
     }
     Verdict::Pass {
         lines: expect.lines.len(),

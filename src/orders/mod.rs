@@ -236,15 +236,6 @@ impl SearchBounds {
         }
     }
 
-    /// The note `run`, `check` and `test` give when [`Self::worth_checking`]
-    /// leaves a run that ended without a limit unchecked; `None` otherwise.
-    pub fn race_check_skipped(trace: &crate::trace::Trace) -> Option<&'static str> {
-        (!matches!(trace.ending, Ending::Limit(_)) && !Self::worth_checking(trace)).then_some(
-            "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines): \
-             `loopsim run --all-orders` searches for other orders",
-        )
-    }
-
     /// Whether `run` looks for races in a run this size at all: a large run
     /// is left to `--all-orders`, so that `run` stays fast.
     pub fn worth_checking(trace: &crate::trace::Trace) -> bool {
@@ -727,6 +718,42 @@ fn order_bytes(logs: &[String]) -> usize {
 }
 
 const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ran faster than a tick per turn)";
+
+/// The race check of `run`, `check` and `test` on the model's run `model`
+/// (within `bounds`, [`SearchBounds::race_check`]'s with the command's time
+/// limit): the race warning ([`race_warning`]) when Node can print another
+/// order, else a note when the check was not made (a run too large for it,
+/// [`SearchBounds::worth_checking`]) or cut short by a bound before a second
+/// order; a run stopped by a limit gets neither.
+pub fn race_check(
+    file: &File,
+    src: &str,
+    opts: RunOptions,
+    bounds: SearchBounds,
+    model: &crate::trace::Trace,
+) -> (Option<crate::problem::Problem>, Option<String>) {
+    if !SearchBounds::worth_checking(model) {
+        let note = (!matches!(model.ending, Ending::Limit(_))).then(|| {
+            "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines): \
+             `loopsim run --all-orders` searches for other orders"
+                .to_string()
+        });
+        return (None, note);
+    }
+    let found = all_orders_after(file, src, opts, bounds, model);
+    if let Some(warning) = race_warning(model, &found) {
+        return (Some(warning), None);
+    }
+    let note = found.cut.filter(|c| !matches!(c, Cut::Orders(_))).map(|cut| {
+        format!(
+            "the race check was cut short {}: {} may print other orders than this one ({})",
+            cut.describe(),
+            found.node,
+            cut.search_longer()
+        )
+    });
+    (None, note)
+}
 
 /// The warning `run` adds when Node 20 can print the file's lines in more
 /// than one order: the first line where another order differs from the
