@@ -364,6 +364,103 @@ fn a_limit_in_turn_zero_stops_every_schedule_there() {
     assert_eq!(checked, 12);
 }
 
+/// A run is settled once no timer is armed, no pool job or I/O is under way
+/// and every callback waiting only logs, works, goes `again` and queues
+/// immediate, nextTick, microtask, `then`, pending or close callbacks that do
+/// the same (docs/orders.md "Settled runs"): its states are no longer
+/// remembered. A timer that starts an endless immediate chain, beside an
+/// immediate it races with: with the states of every turn remembered the
+/// search runs out of room (10,000 states, 20,000 turns a schedule); settled,
+/// it gives the three orders: the race, and the turn limit cutting the chain
+/// one turn apart where the timer ran a turn later.
+#[test]
+fn a_settled_run_remembers_no_more_states() {
+    let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let opts = fixed_limits(20_000, 1_000_000, 1_000_000);
+    let search = |settle| {
+        let bounds = SearchBounds {
+            settle,
+            max_states: 10_000,
+            ..SearchBounds::default()
+        };
+        loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds)
+    };
+    let unsettled = search(false);
+    assert_eq!(unsettled.cut, Some(loopsim::orders::Cut::States(10_000)));
+    let o = search(true);
+    assert!(
+        !o.truncated && o.count_exact && o.model_possible,
+        "{:?} {} {}",
+        o.cut,
+        o.count_exact,
+        o.model_possible
+    );
+    let shape: Vec<(Vec<&str>, usize, bool)> = o
+        .orders
+        .iter()
+        .map(|order| {
+            let spins = order.logs.iter().filter(|l| *l == "spin").count();
+            let head = order.logs.iter().filter(|l| *l != "spin").map(String::as_str).collect();
+            (head, spins, order.stopped)
+        })
+        .collect();
+    // The model's order (its timer ran in turn 2), the timer a turn later
+    // (no boundary crossed: the loop slept for it), and the timer first.
+    let want: Vec<(Vec<&str>, usize, bool)> = vec![
+        (vec!["i", "t"], 19_999, true),
+        (vec!["i", "t"], 19_998, true),
+        (vec!["t", "i"], 20_000, true),
+    ];
+    assert_eq!(shape, want);
+    assert_eq!(o.count, 3);
+}
+
+/// The settled search gives exactly the orders, counts and races of the
+/// search that remembers every state, on generated files: a race, then an
+/// endless (or long) chain that a timer, pool job or I/O callback starts,
+/// under limits small enough for the full search to end.
+#[test]
+fn a_settled_search_gives_the_orders_of_the_full_one() {
+    let starts = [
+        "timeout 0 \"t\"\nimmediate \"i\"\n",
+        "submit \"a\" 0\nsubmit \"b\" 0\nimmediate \"i\"\n",
+        "io \"r\" after 1\ntimeout 1 \"u\"\nrepeat 2 { immediate \"im {i}\" }\n",
+    ];
+    let tails = [
+        "timeout 2 \"late\" {\n  immediate \"spin\" { log \"spin {n}\" again }\n}\n",
+        "submit \"job\" 1 {\n  nextTick { log \"tick\" again }\n}\n",
+        "io \"x\" after 3 {\n  pending \"p\" { again }\n  close \"c\" times 5 { work 1 again }\n}\n",
+        "timeout 1 {\n  then \"a\" .then { log \"b {k}\" again }\n  immediate \"n\" times 40 { again }\n}\n",
+        // Not settled: the chain sets a timer each turn.
+        "timeout 2 {\n  immediate \"s\" times 30 {\n    timeout 1 \"in\"\n    again\n  }\n}\n",
+    ];
+    let opts = fixed_limits(300, 2_000, 20_000);
+    let mut checked = 0;
+    for start in starts {
+        for tail in tails {
+            let src = format!("{start}{tail}");
+            let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+            let search = |settle| {
+                let bounds = SearchBounds {
+                    settle,
+                    ..SearchBounds::default()
+                };
+                loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds)
+            };
+            let (full, settled) = (search(false), search(true));
+            assert!(!full.truncated && !settled.truncated, "{src}");
+            assert!(full.count > 1, "{src}: no race");
+            assert_eq!((full.count, full.count_exact), (settled.count, settled.count_exact), "{src}");
+            assert_eq!(full.orders, settled.orders, "{src}");
+            assert_eq!(full.races, settled.races, "{src}");
+            assert!(settled.schedules <= full.schedules, "{src}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 15);
+}
+
 /// `readFile` takes the profile's pool round trips: four on Node 20-24 (a job queued after it
 /// overtakes it in a one-thread pool), one on Node 26; `writeFile` three, then one.
 #[test]

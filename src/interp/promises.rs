@@ -189,6 +189,29 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
             .is_some_and(|inst| inst.link == 0 && !inst.alone && settles(inst.cb))
     }
 
+    /// A callback (any link of it) whose statements, however deep, only log,
+    /// work, clear, repeat, go `again`, and queue immediate, nextTick,
+    /// microtask, `then`, pending or close callbacks that do the same.
+    fn untimed(&self) -> bool {
+        fn block(body: &[Stmt]) -> bool {
+            body.iter().all(|s| match &s.kind {
+                StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) | StmtKind::Again => true,
+                StmtKind::Repeat { body, .. } => block(body),
+                StmtKind::Callback(inner) => callback(inner),
+                _ => false,
+            })
+        }
+        fn callback(cb: &Callback) -> bool {
+            matches!(
+                cb.kind,
+                Kind::Immediate | Kind::NextTick | Kind::Microtask | Kind::Then | Kind::Pending | Kind::Close
+            ) && !cb.is_async
+                && cb.links().iter().all(|l| !l.is_async)
+                && cb.bodies().all(block)
+        }
+        matches!(self, Task::Cb(inst) if callback(inst.cb))
+    }
+
     /// Its texts once its `{i}` is filled in, if it is pure.
     fn lines(&self) -> Option<Vec<String>> {
         self.pure()?;

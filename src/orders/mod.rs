@@ -178,6 +178,11 @@ pub struct SearchBounds {
     /// (see [`stopped_in_turn_zero`]): the same orders, without replaying a
     /// schedule; `false` replays them (tests compare both).
     pub turn_zero: bool,
+    /// Offer no more states once a schedule's run is settled (docs/orders.md
+    /// "Settled runs": no timing is left to choose in the rest of it): the
+    /// same orders, without remembering the states of an endless chain's
+    /// turns; `false` offers them all (tests compare both).
+    pub settle: bool,
     /// Where the search counts the schedules it replays and the orders it
     /// finds as it goes, for a progress display on another thread; `None`:
     /// not counted.
@@ -264,6 +269,7 @@ impl Default for SearchBounds {
             lazy_after: Some(LAZY_AFTER),
             memoise: true,
             turn_zero: true,
+            settle: true,
             progress: None,
         }
     }
@@ -323,6 +329,8 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             drop_idle_stops: bounds.symmetry,
             memoise: bounds.memoise,
             memo_bytes: bounds.max_bytes / 4,
+            settle: bounds.settle,
+            keys_turns: model_stopped,
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
@@ -1045,6 +1053,12 @@ struct Search {
     join: Option<(u64, bool)>,
     /// Most bytes the memo may hold; past them the search stops memoising.
     memo_bytes: usize,
+    /// Settled runs offer no more states ([`SearchBounds::settle`]).
+    settle: bool,
+    /// States are keyed with the turn count: the seed model's run was
+    /// stopped by a limit, so schedules may run into the turn limit, which
+    /// cuts futures met at different turns in different places.
+    keys_turns: bool,
 }
 
 impl Search {
@@ -1175,6 +1189,14 @@ impl Chooser for &mut Search {
 
     fn lazy(&self) -> bool {
         self.lazy
+    }
+
+    fn settles(&self) -> bool {
+        self.settle
+    }
+
+    fn keys_turns(&self) -> bool {
+        self.keys_turns
     }
 
     fn not_robust(&mut self) {

@@ -60,6 +60,18 @@ pub trait Chooser {
     fn lazy(&self) -> bool {
         false
     }
+    /// Whether a run that is [`settled`] stops offering its states to
+    /// [`Chooser::visit`] (docs/orders.md "Settled runs"); `false` unless
+    /// the chooser asks for it.
+    fn settles(&self) -> bool {
+        false
+    }
+    /// Whether a state's fingerprint holds the turn count: two schedules
+    /// that meet one state at different turns have the same futures only
+    /// where no turn limit cuts them; `false` unless the chooser asks.
+    fn keys_turns(&self) -> bool {
+        false
+    }
     /// Told when a lazy schedule met a comparison whose outcome a lazily read
     /// timer start could change: its orders stand for no exact set, and the
     /// search must read every start exactly instead.
@@ -118,6 +130,15 @@ pub trait Interchangeable {
     fn drains_only(&self) -> bool {
         self.pure().is_some()
     }
+    /// Whether its callback, and every callback it may schedule however
+    /// deep, sets no timer, starts no pool job or I/O and touches no
+    /// promise (only `log`, `work`, `clear`, `repeat`, `again` and
+    /// immediate, nextTick, microtask, `then`, pending and close
+    /// callbacks that do the same): once only such callbacks wait, no
+    /// timing is left to choose ([`settled`]). `false`: it may do more.
+    fn untimed(&self) -> bool {
+        false
+    }
 }
 
 impl Interchangeable for usize {}
@@ -157,6 +178,11 @@ pub struct ChooserClock<K> {
     /// The turn limit ([`Limits::max_turns`]): a stop left out must not be
     /// one that would have reached it.
     max_turns: u64,
+    /// No choice is left in this run ([`settled`]): its states are no
+    /// longer offered to the chooser.
+    settled: bool,
+    /// The turn count is part of a state ([`Chooser::keys_turns`]).
+    keys_turns: bool,
 }
 
 /// Marks a state met at a poll phase's start, apart from one at a turn's start.
@@ -190,6 +216,7 @@ pub struct ClockParts {
     unused: u64,
     open: Option<(u64, u64)>,
     stretches: Vec<(u64, u64, u64)>,
+    settled: bool,
 }
 
 impl<K> ChooserClock<K> {
@@ -199,6 +226,7 @@ impl<K> ChooserClock<K> {
             unused: self.unused,
             open: self.open,
             stretches: self.stretches.clone(),
+            settled: self.settled,
         }
     }
 
@@ -207,6 +235,7 @@ impl<K> ChooserClock<K> {
         self.unused = parts.unused;
         self.open = parts.open;
         self.stretches = parts.stretches;
+        self.settled = parts.settled;
     }
 
     /// The chooser.
@@ -222,10 +251,12 @@ impl<K> ChooserClock<K> {
         ChooserClock {
             unused: 0,
             lazy: chooser.lazy(),
+            keys_turns: chooser.keys_turns(),
             chooser,
             open: None,
             stretches: Vec::new(),
             max_turns: 0,
+            settled: false,
         }
     }
 }
@@ -236,7 +267,17 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
 
     /// Offers the state's fingerprint to the chooser once per turn; the loop
     /// does not sleep here but waits inside the poll phase ([`ChooserClock::block`]).
+    /// Once no choice is left ([`settled`]), no state is offered: the
+    /// run goes on as it must, to its end or a limit.
     fn turn_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<Option<Slept>, Pruned> {
+        // (Left out of the WebAssembly build, for its size budget.)
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.settled = self.settled || (self.chooser.settles() && settled(s));
+            if self.settled {
+                return Ok(None);
+            }
+        }
         self.offer(self.fingerprint(s, host), log).map(|()| None)
     }
 
@@ -244,6 +285,9 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
     /// apart from a turn's start): schedules whose readings before it
     /// differ but meet here in one state share its future.
     fn poll_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
+        if self.settled {
+            return Ok(());
+        }
         self.offer(self.fingerprint(s, host) ^ POLL_BEGINS, log)
     }
 
@@ -380,6 +424,9 @@ impl<K: Chooser> ChooserClock<K> {
         let mut h = Gathered::default();
         let base = s.now;
         (self.unused.min(64), s.last_reading as i128 - base as i128, s.callbacks).hash(&mut h);
+        if self.keys_turns {
+            s.turn.hash(&mut h);
+        }
         let rel = |t: u64| t as i128 - base as i128;
         self.open.map(|(low, high)| (rel(low), rel(high))).hash(&mut h);
         for &(low, high, k) in &self.stretches {
@@ -825,6 +872,23 @@ fn candidates<C>(s: &LoopState<C>, max_k: u64, offset: u64) -> Vec<u64> {
     crate::sort::sort(&mut ks);
     ks.dedup();
     ks
+}
+
+/// Whether no timing is left to choose in the rest of the run
+/// (docs/orders.md "Settled runs"): no timer armed and the timer handle
+/// stopped, no pool job or I/O under way or ready, no main module still to
+/// run, and every callback waiting is [`untimed`](Interchangeable::untimed).
+/// Nothing can then arm a timer or start a job: every later clock reading
+/// has nothing pending to compare with (its horizon is 0) and every poll
+/// phase has no completion to order, so each choice has one option, and
+/// the rest of the run is one schedule, whatever state it passes through.
+#[cfg(not(target_arch = "wasm32"))]
+fn settled<C: Interchangeable>(s: &LoopState<C>) -> bool {
+    s.main.is_none()
+        && s.timers.latest().is_none()
+        && s.timers.handle_due().is_none()
+        && s.pool.outstanding() == 0
+        && s.all_queued(&mut |cb| cb.untimed())
 }
 
 /// Whether the poll phase may block (`uv__backend_timeout` is not 0).

@@ -427,6 +427,20 @@ impl<C> LoopState<C> {
         self.main.is_some().hash(h);
     }
 
+    /// Whether `f` holds for every callback waiting in a queue (nextTick,
+    /// microtask, pending, check, close, and those the running phase took)
+    /// and no pool completion waits to run; timers and pool jobs not asked.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn all_queued(&self, f: &mut dyn FnMut(&C) -> bool) -> bool {
+        self.poll_taken.is_empty()
+            && self.next_ticks.iter().all(&mut *f)
+            && self.microtasks.iter().all(&mut *f)
+            && self.pending.iter().all(&mut *f)
+            && self.taken.iter().all(&mut *f)
+            && self.check.iter().all(|im| im.cb.as_ref().is_none_or(&mut *f))
+            && self.close.iter().all(f)
+    }
+
     /// Each queued callback and where it waits, queue by queue in the order
     /// of a turn (timers, pool and poll, pending, check, close) after the
     /// nextTick and microtask queues, each queue in the order it is taken.
