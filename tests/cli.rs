@@ -1043,3 +1043,29 @@ fn a_header_part_without_its_number_or_twice_is_told_so() {
         assert!(stderr(&o).contains(help), "{src}: {}", stderr(&o));
     }
 }
+
+/// `--all-orders` without `--list` shows the seed model's order and says when
+/// a limit stopped it, as `--list` does for each order: a timer that starts
+/// an endless immediate chain, under a turn limit of 40.
+#[test]
+fn the_model_order_shown_alone_says_a_limit_stopped_it() {
+    let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+    let o = loopsim(&["run", "--all-orders", "--max-turns", "40", "spin.loop"], Some(("spin.loop", src)));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("3 orders Node 26 can print. The races:\n"), "{out}");
+    assert!(
+        out.contains("\nthe seed model's order, then stopped by a limit:\n  i\n  t\n  spin\n"),
+        "{out}"
+    );
+    // The model's turn 2 ran the timer: the chain ran in turns 2 to 40.
+    assert_eq!(out.matches("\n  spin").count(), 39, "{out}");
+    let listed = stdout(&loopsim(
+        &["run", "--all-orders", "--list", "--max-turns", "40", "spin.loop"],
+        Some(("spin.loop", src)),
+    ));
+    assert!(
+        listed.contains("\norder 1 (the seed model's order, then stopped by a limit):\n  i\n  t\n"),
+        "{listed}"
+    );
+}

@@ -49,8 +49,9 @@ pub fn text(orders: &Orders, list: bool) -> String {
         let _ = writeln!(out, ":");
     }
     if !list && n > 1 {
-        let _ = writeln!(out, "\nthe seed model's order:");
         if let Some(model) = orders.orders.first() {
+            let stopped = if model.stopped { STOPPED } else { "" };
+            let _ = writeln!(out, "\nthe seed model's order{stopped}:");
             for line in &model.logs {
                 let _ = writeln!(out, "  {}", crate::term::escape(line));
             }
@@ -76,7 +77,7 @@ pub fn text(orders: &Orders, list: bool) -> String {
         } else {
             order.race.clone()
         };
-        let stopped = if order.stopped { ", then stopped by a limit" } else { "" };
+        let stopped = if order.stopped { STOPPED } else { "" };
         let _ = writeln!(out, "\norder {} ({}{stopped}):", i + 1, crate::term::escape(&why));
         for line in &order.logs {
             let _ = writeln!(out, "  {}", crate::term::escape(line));
@@ -96,6 +97,9 @@ pub fn text(orders: &Orders, list: bool) -> String {
     }
     out
 }
+
+/// Said of an order whose run a limit stopped.
+const STOPPED: &str = ", then stopped by a limit";
 
 /// A count with thousands separators ("3,628,800").
 fn count(n: u128) -> String {
