@@ -758,6 +758,15 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
         Ok(l) => l,
         Err(code) => return code,
     };
+    if args.options(false).profile(&loaded.file) == crate::sched::NodeProfile::Node10 {
+        // The file's `node 10`, as `--node 10` (refused before the file is read).
+        tell!(
+            out,
+            "error: {}: --all-orders searches the real loop of Node 20 and later; the file's `node 10` changes only the model's drain rule (`--node 20` or later overrides it)",
+            escape(&loaded.name)
+        );
+        return Exit::Invalid;
+    }
     if let Some(note) = loaded.no_statements_note() {
         tell!(out, "note: {note}");
     }

@@ -1069,3 +1069,23 @@ fn the_model_order_shown_alone_says_a_limit_stopped_it() {
         "{listed}"
     );
 }
+
+/// A file's `node 10` is refused by `run --all-orders` as `--node 10` is
+/// (the search follows Node 20 and later; Node 10 changes only the model's
+/// drain rule); `--node 20` overrides the directive and searches.
+#[test]
+fn all_orders_refuses_a_file_that_says_node_10() {
+    let src = "node 10\ntimeout 0 \"t\"\nimmediate \"i\"\n";
+    let o = loopsim(&["run", "--all-orders", "ten.loop"], Some(("ten.loop", src)));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o)
+            .contains("--all-orders searches the real loop of Node 20 and later; the file's `node 10` changes only the model's drain rule"),
+        "{}",
+        stderr(&o)
+    );
+    let o = loopsim(&["run", "--all-orders", "--node", "20", "ten.loop"], Some(("ten.loop", src)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("2 orders Node 20 can print. The races:\n"), "{}", stdout(&o));
+}
