@@ -684,18 +684,6 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             ..args.options(verbose || picture)
         },
     );
-    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
-    let profile = args.options(false).profile(&loaded.file);
-    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
-        let bounds = args.bounds(SearchBounds::race_check());
-        let (warning, note) = crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
-        if let Some(warning) = warning {
-            out.one(&loaded, warning);
-        }
-        if let Some(note) = note {
-            tell!(out, "note: {}: {note}", escape(&loaded.name));
-        }
-    }
     if format == Format::Text {
         if let Some(span) = crate::bound::first_unbounded(&loaded.file.body) {
             let opts = args.options(false);
@@ -718,6 +706,19 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
                 raised(LimitKind::Turns, limits.max_turns, "turns"),
                 raised(LimitKind::Callbacks, limits.max_callbacks, "callbacks")
             );
+        }
+    }
+    // After the note naming an endless statement: what stopped the run comes first.
+    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
+    let profile = args.options(false).profile(&loaded.file);
+    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
+        let bounds = args.bounds(SearchBounds::race_check());
+        let (warning, note) = crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
+        if let Some(warning) = warning {
+            out.one(&loaded, warning);
+        }
+        if let Some(note) = note {
+            tell!(out, "note: {}: {note}", escape(&loaded.name));
         }
     }
     let mut stdout = out.stdout();

@@ -461,6 +461,42 @@ fn a_run_too_large_for_the_race_check_says_so() {
     }
 }
 
+/// A run a limit stopped gets no race check either, and says so (it said
+/// nothing): its schedules run into the limit too, and orders that differ
+/// only in where it cut them would be found first. A timer that starts an
+/// endless immediate chain beside an immediate it races with, under a turn
+/// limit of 40: the note, then the limit's diagnostic; exit 3 as before.
+/// Stopped before the loop (a nextTick chain from the main module), the run
+/// has its one order, found without a schedule: no note.
+#[test]
+fn a_run_a_limit_stopped_says_it_had_no_race_check() {
+    let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+    let f = file("stopped.loop", src);
+    let o = loopsim(&["run", "--max-turns", "40", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    // After the note naming the endless chain.
+    assert!(
+        o.stderr.starts_with("note: `immediate \"spin\"` (line 3) has no `times`"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains(&format!(
+            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders` searches for other orders\n"
+        )),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("loop::limit"), "{}", o.stderr);
+    let o = loopsim(&["run", "--max-turns", "40", "--no-race-check", &f], 30);
+    assert_eq!(o.code, Some(3));
+    assert!(!o.stderr.contains("race check"), "{}", o.stderr);
+    let f = file("turn-zero.loop", "timeout 0 \"t\"\nnextTick \"n\" {\n  again\n}\n");
+    let o = loopsim(&["run", "--max-callbacks", "100", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("loop::limit") && !o.stderr.contains("race check"), "{}", o.stderr);
+}
+
 /// `--no-race-check` skips the race check of `check` and `test` as it does
 /// `run`'s: no race warning, no "Node has others", no note (they ignored it).
 #[test]

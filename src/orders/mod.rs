@@ -249,7 +249,9 @@ impl SearchBounds {
                 *turns <= 10_000 && *callbacks <= 100_000 && trace.log_spans.len() <= 10_000
             }
             Ending::Unhandled { turn, .. } => *turn <= 10_000 && trace.log_spans.len() <= 10_000,
-            Ending::Limit(_) => false,
+            // Stopped before the loop: its one order is the answer, found
+            // without a schedule ([`stopped_in_turn_zero`]).
+            Ending::Limit(hit) => stopped_in_turn_zero(Some(hit)),
         }
     }
 }
@@ -741,12 +743,15 @@ pub fn race_check(
     model: &crate::trace::Trace,
 ) -> (Option<crate::problem::Problem>, Option<String>) {
     if !SearchBounds::worth_checking(model) {
-        let note = (!matches!(model.ending, Ending::Limit(_))).then(|| {
-            "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines): \
-             `loopsim run --all-orders` searches for other orders"
-                .to_string()
-        });
-        return (None, note);
+        // (Each schedule of a run a limit stopped runs into that limit too:
+        // orders that differ only in where it cut them, found first.)
+        let what = if matches!(model.ending, Ending::Limit(_)) {
+            "a limit stopped"
+        } else {
+            "this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines)"
+        };
+        let note = format!("no race check for a run {what}: `loopsim run --all-orders` searches for other orders");
+        return (None, Some(note));
     }
     let found = all_orders_after(file, src, opts, bounds, model);
     if let Some(warning) = race_warning(model, &found) {
