@@ -25,7 +25,8 @@ Exit codes:
   0    success: the run ended (run), every prediction held (check, test); a
        race check cut short by its bounds only adds a note
   1    a prediction failed, or there was none to check
-  2    the input is invalid (syntax or check errors, unreadable file)
+  2    the input is invalid (syntax or check errors, unreadable file), or the
+       command line is (an unknown flag, a bad value, flags that conflict)
   3    a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines,
        log bytes and callbacks waiting at once), in run, run --all-orders, check
        and test (unless the prediction names that limit); or a search for orders
@@ -685,28 +686,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         },
     );
     if format == Format::Text {
-        if let Some(span) = crate::bound::first_unbounded(&loaded.file.body) {
-            let opts = args.options(false);
-            let limits = interp::resolve_limits(&loaded.file, opts).limits;
-            let line = loaded.src[..span.start()].matches('\n').count() + 1;
-            let head = loaded.src[span.start()..span.end()].lines().next().unwrap_or("");
-            // How each default was raised for the file (rule 7), if it was.
-            let raised = |limit, max, noun| {
-                let n = crate::render::thousands(max);
-                let raise = opts
-                    .auto_limits
-                    .then(|| crate::bound::raise(limit, max, false, crate::bound::callbacks(&loaded.file)))
-                    .flatten();
-                raise.map_or_else(|| format!("{n} {noun}"), |r| format!("{n} {noun} ({r})"))
-            };
-            tell!(
-                out,
-                "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {} or {} (--max-turns, --max-callbacks)",
-                escape(head.trim_end_matches('{').trim()),
-                raised(LimitKind::Turns, limits.max_turns, "turns"),
-                raised(LimitKind::Callbacks, limits.max_callbacks, "callbacks")
-            );
-        }
+        unbounded_note(out, &loaded, args);
     }
     // After the note naming an endless statement: what stopped the run comes first.
     let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
@@ -744,6 +724,34 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     code
 }
 
+/// The note before a text answer naming the first statement that repeats
+/// until a limit stops the run (`run`, `run --all-orders`), with the limits
+/// in force and how each was raised for the file.
+fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs) {
+    if let Some(span) = crate::bound::first_unbounded(&loaded.file.body) {
+        let opts = args.options(false);
+        let limits = interp::resolve_limits(&loaded.file, opts).limits;
+        let line = loaded.src[..span.start()].matches('\n').count() + 1;
+        let head = loaded.src[span.start()..span.end()].lines().next().unwrap_or("");
+        // How each default was raised for the file (rule 7), if it was.
+        let raised = |limit, max, noun| {
+            let n = crate::render::thousands(max);
+            let raise = opts
+                .auto_limits
+                .then(|| crate::bound::raise(limit, max, false, crate::bound::callbacks(&loaded.file)))
+                .flatten();
+            raise.map_or_else(|| format!("{n} {noun}"), |r| format!("{n} {noun} ({r})"))
+        };
+        tell!(
+            out,
+            "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {} or {} (--max-turns, --max-callbacks)",
+            escape(head.trim_end_matches('{').trim()),
+            raised(LimitKind::Turns, limits.max_turns, "turns"),
+            raised(LimitKind::Callbacks, limits.max_callbacks, "callbacks")
+        );
+    }
+}
+
 /// Leaves a value the process no longer needs to the process's exit, which
 /// returns its memory at once, instead of dropping it: freeing a syntax tree or
 /// a trace of a million nodes one allocation at a time takes longer than the
@@ -770,6 +778,9 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     }
     if let Some(note) = loaded.no_statements_note() {
         tell!(out, "note: {note}");
+    }
+    if !json {
+        unbounded_note(out, &loaded, args);
     }
     let mut bounds = args.bounds(SearchBounds::default());
     if let Some(n) = max_schedules {

@@ -282,6 +282,18 @@ fn help_documents_exit_codes_and_examples() {
     assert!(out.contains("Exit codes:") && out.contains("3    a run hit a limit"), "{out}");
     assert!(out.contains("141  standard output was a pipe that closed early"), "{out}");
     assert!(out.contains("loopsim run examples/"), "{out}");
+    // A command line it cannot take exits 2, as documented.
+    assert!(
+        out.contains("or the\n       command line is (an unknown flag, a bad value"),
+        "{out}"
+    );
+    for args in [
+        &["run", "--no-such-flag", P1][..],
+        &["run", "--max-turns", "x", P1],
+        &["frobnicate"],
+    ] {
+        assert_eq!(loopsim(args, None).status.code(), Some(2), "{args:?}");
+    }
     // Every subcommand's too, each with examples of its own.
     for sub in ["run", "check", "test", "emit-js", "verify"] {
         let o = loopsim(&[sub, "--help"], None);
@@ -1052,6 +1064,12 @@ fn the_model_order_shown_alone_says_a_limit_stopped_it() {
     let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
     let o = loopsim(&["run", "--all-orders", "--max-turns", "40", "spin.loop"], Some(("spin.loop", src)));
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    // The endless chain is named first, as `run` names it.
+    assert!(
+        stderr(&o).starts_with("note: `immediate \"spin\"` (line 3) has no `times`: it repeats until a limit stops the run: 40 turns"),
+        "{}",
+        stderr(&o)
+    );
     let out = stdout(&o);
     assert!(out.starts_with("3 orders Node 26 can print. The races:\n"), "{out}");
     assert!(
