@@ -524,9 +524,19 @@ fn execute(cli: &Cli, host: &dyn Host) -> u8 {
     code as u8
 }
 
+/// What `run --all-orders` searches: why Node 10 (the flag or a file's
+/// directive) is refused.
+macro_rules! all_orders_node_20 {
+    () => {
+        "--all-orders searches the real loop of Node 20 and later"
+    };
+}
+
 /// Why `run --all-orders --node 10` is refused (exit 2).
-pub const ALL_ORDERS_NODE_10: &str =
-    "--all-orders searches the real loop of Node 20 and later; --node 10 changes only the model's drain rule (drop one of them)";
+pub const ALL_ORDERS_NODE_10: &str = concat!(
+    all_orders_node_20!(),
+    "; --node 10 changes only the model's drain rule (drop one of them)"
+);
 
 /// A combination of flags that cannot work together, which clap's own
 /// `conflicts_with` cannot say (it depends on values): refused, exit 2.
@@ -771,7 +781,11 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
         // The file's `node 10`, as `--node 10` (refused before the file is read).
         tell!(
             out,
-            "error: {}: --all-orders searches the real loop of Node 20 and later; the file's `node 10` changes only the model's drain rule (`--node 20` or later overrides it)",
+            concat!(
+                "error: {}: ",
+                all_orders_node_20!(),
+                "; the file's `node 10` changes only the model's drain rule (`--node 20` or later overrides it)"
+            ),
             escape(&loaded.name)
         );
         return Exit::Invalid;

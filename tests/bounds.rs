@@ -6,6 +6,8 @@
 //! deterministic: the files hit their bound far beyond it, or the bound is a
 //! count (a time limit of 0 s stops a search at its first step).
 
+mod common;
+
 use loopsim::orders::{self, Cut, SearchBounds};
 use loopsim::{interp, load};
 use std::path::PathBuf;
@@ -470,7 +472,7 @@ fn a_run_too_large_for_the_race_check_says_so() {
 /// has its one order, found without a schedule: no note.
 #[test]
 fn a_run_a_limit_stopped_says_it_had_no_race_check() {
-    let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+    let src = common::TIMER_STARTS_ENDLESS_CHAIN;
     let f = file("stopped.loop", src);
     let o = loopsim(&["run", "--max-turns", "40", &f], 30);
     assert_eq!(o.code, Some(3), "{}", o.stderr);

@@ -1,5 +1,7 @@
 //! The command line as a user sees it: output, diagnostics and exit codes.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn loopsim(args: &[&str], stdin_file: Option<(&str, &str)>) -> Output {
@@ -1061,7 +1063,7 @@ fn a_header_part_without_its_number_or_twice_is_told_so() {
 /// an endless immediate chain, under a turn limit of 40.
 #[test]
 fn the_model_order_shown_alone_says_a_limit_stopped_it() {
-    let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+    let src = common::TIMER_STARTS_ENDLESS_CHAIN;
     let o = loopsim(&["run", "--all-orders", "--max-turns", "40", "spin.loop"], Some(("spin.loop", src)));
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     // The endless chain is named first, as `run` names it.

@@ -375,7 +375,7 @@ fn a_limit_in_turn_zero_stops_every_schedule_there() {
 /// one turn apart where the timer ran a turn later.
 #[test]
 fn a_settled_run_remembers_no_more_states() {
-    let src = "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+    let src = common::TIMER_STARTS_ENDLESS_CHAIN;
     let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
     let opts = fixed_limits(20_000, 1_000_000, 1_000_000);
     let search = |settle| {

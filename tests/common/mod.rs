@@ -5,6 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
+/// A timer that starts an endless immediate chain ("spin"), beside an
+/// immediate ("i") it races with: the race, then a run only a limit stops
+/// (docs/orders.md "Settled runs").
+pub const TIMER_STARTS_ENDLESS_CHAIN: &str =
+    "timeout 1 \"t\" {\n  log \"t\"\n  immediate \"spin\" {\n    log \"spin\"\n    again\n  }\n}\nimmediate \"i\"\n";
+
 /// Every `.loop` file under `dir` (recursively), sorted; nothing if `dir` is missing.
 pub fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
