@@ -47,6 +47,7 @@ pub fn can_print_until(
         budget: usize::MAX,
         deadline,
         max_states: bounds.max_states,
+        past_as_one: bounds.past_as_one,
         ..Search::default()
     };
     search.restart(Vec::new());

@@ -183,6 +183,12 @@ pub struct SearchBounds {
     /// same orders, without remembering the states of an endless chain's
     /// turns; `false` offers them all (tests compare both).
     pub settle: bool,
+    /// Key states with every tick at or before the last clock reading as one
+    /// value (docs/orders.md "Past ticks": each later comparison finds them
+    /// due alike): the same orders, with fewer states where timers fell due
+    /// at different ticks; `false` keys those ticks exactly (tests compare
+    /// both).
+    pub past_as_one: bool,
     /// Where the search counts the schedules it replays and the orders it
     /// finds as it goes, for a progress display on another thread; `None`:
     /// not counted.
@@ -272,6 +278,7 @@ impl Default for SearchBounds {
             memoise: true,
             turn_zero: true,
             settle: true,
+            past_as_one: true,
             progress: None,
         }
     }
@@ -333,6 +340,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             memo_bytes: bounds.max_bytes / 4,
             settle: bounds.settle,
             keys_turns: model_stopped,
+            past_as_one: bounds.past_as_one,
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
@@ -1064,6 +1072,8 @@ struct Search {
     /// stopped by a limit, so schedules may run into the turn limit, which
     /// cuts futures met at different turns in different places.
     keys_turns: bool,
+    /// Past ticks are one value in a state ([`SearchBounds::past_as_one`]).
+    past_as_one: bool,
 }
 
 impl Search {
@@ -1202,6 +1212,10 @@ impl Chooser for &mut Search {
 
     fn keys_turns(&self) -> bool {
         self.keys_turns
+    }
+
+    fn keys_past_as_one(&self) -> bool {
+        self.past_as_one
     }
 
     fn not_robust(&mut self) {

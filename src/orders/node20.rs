@@ -72,6 +72,12 @@ pub trait Chooser {
     fn keys_turns(&self) -> bool {
         false
     }
+    /// Whether a state's fingerprint holds the ticks at or before the last
+    /// clock reading as one value (docs/orders.md "Past ticks"); `true`
+    /// unless the chooser asks for them exactly.
+    fn keys_past_as_one(&self) -> bool {
+        true
+    }
     /// Told when a lazy schedule met a comparison whose outcome a lazily read
     /// timer start could change: its orders stand for no exact set, and the
     /// search must read every start exactly instead.
@@ -183,6 +189,8 @@ pub struct ChooserClock<K> {
     settled: bool,
     /// The turn count is part of a state ([`Chooser::keys_turns`]).
     keys_turns: bool,
+    /// Past ticks are one value in a state ([`Chooser::keys_past_as_one`]).
+    past_as_one: bool,
 }
 
 /// Marks a state met at a poll phase's start, apart from one at a turn's start.
@@ -252,6 +260,7 @@ impl<K> ChooserClock<K> {
             unused: 0,
             lazy: chooser.lazy(),
             keys_turns: chooser.keys_turns(),
+            past_as_one: chooser.keys_past_as_one(),
             chooser,
             open: None,
             stretches: Vec::new(),
@@ -432,8 +441,10 @@ impl<K: Chooser> ChooserClock<K> {
         for &(low, high, k) in &self.stretches {
             (rel(low), rel(high), k).hash(&mut h);
         }
-        s.timers.fingerprint(base, &mut h);
-        s.pool.fingerprint(base, &mut h);
+        // Lazily read starts keep their ticks: their windows are compared.
+        let past = (self.past_as_one && !self.lazy).then_some(s.last_reading);
+        s.timers.fingerprint(base, past, &mut h);
+        s.pool.fingerprint(base, past, &mut h);
         s.hash_queues(&mut h);
         host(&mut h);
         h.finish()

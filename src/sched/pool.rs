@@ -328,8 +328,9 @@ impl<C> ThreadPool<C> {
             .collect()
     }
 
-    /// Feeds a description of the pool's state, times relative to `base`, to `h`.
-    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, h: &mut H)
+    /// Feeds a description of the pool's state, times relative to `base`, to `h`;
+    /// completions ready before `past` keep only their order (docs/orders.md "Past ticks").
+    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, past: Option<u64>, h: &mut H)
     where
         C: std::hash::Hash,
     {
@@ -352,6 +353,20 @@ impl<C> ThreadPool<C> {
             .map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant, c.0.room))
             .collect();
         crate::sort::sort(&mut done);
+        // Ready before `past`: ready at every later poll, ordered among
+        // themselves by (ready, start); only that order is kept. They come
+        // first in `done`: each takes its rank there.
+        // (Not in the WebAssembly build, for its size budget: the code folds away.)
+        let past = past.filter(|_| cfg!(not(target_arch = "wasm32")));
+        let before = past.map_or(i128::MIN, rel);
+        let (mut rank, mut last) = (0, None);
+        for d in done.iter_mut().take_while(|d| d.0 < before) {
+            if last != Some((d.0, d.1)) {
+                rank += 1;
+                last = Some((d.0, d.1));
+            }
+            (d.0, d.1) = (i128::MIN, rank);
+        }
         done.hash(h);
         for c in &self.completions {
             c.0.cb.hash(h);

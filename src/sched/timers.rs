@@ -1274,21 +1274,38 @@ impl<C> NodeTimers<C> {
 
     /// Feeds the timers' state, times relative to `base`, to `h`: lists in
     /// queue order with their live timers, the handle and `nextExpiry`.
-    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, h: &mut H)
+    ///
+    /// Ticks at or before `past` (a clock reading no later one can be
+    /// below) are all one value: every later comparison finds them due,
+    /// whatever they are (docs/orders.md "Past ticks"). A list's due tick
+    /// there only orders it before the others, which the lists' order shows;
+    /// a timer due there runs at the next timers phase that runs, its start
+    /// compared with nothing; the handle due there fires at the next timers
+    /// phase; a `nextExpiry` there is below every new list's expiry.
+    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, past: Option<u64>, h: &mut H)
     where
         C: std::hash::Hash,
     {
         use std::hash::Hash;
         let rel = |t: u64| if t == u64::MAX { i128::MAX } else { t as i128 - base as i128 };
+        // (Not in the WebAssembly build, for its size budget.)
+        #[cfg(not(target_arch = "wasm32"))]
+        let at = |t: u64| if past.is_some_and(|p| t <= p) { i128::MIN } else { rel(t) };
+        #[cfg(target_arch = "wasm32")]
+        let at = {
+            let _ = past;
+            rel
+        };
         for view in self.views() {
-            (u64::from(view.delay), rel(view.expiry)).hash(h);
+            (u64::from(view.delay), at(view.expiry)).hash(h);
             for (index, t) in self.view_timers(&view) {
                 if matches!(t.state(), TimerState::Listed | TimerState::Single) {
-                    (rel(t.start), t.repeat(), t.runs, index, &t.cb).hash(h);
+                    let start = if at(t.due()) == i128::MIN { i128::MIN } else { rel(t.start) };
+                    (start, t.repeat(), t.runs, index, &t.cb).hash(h);
                 }
             }
         }
-        (self.handle_due.map(rel), self.next_expiry.map(rel), self.live).hash(h);
+        (self.handle_due.map(at), self.next_expiry.map(at), self.live).hash(h);
     }
 }
 

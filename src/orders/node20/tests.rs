@@ -253,6 +253,40 @@ fn equal_states_have_equal_fingerprints_whatever_the_clock() {
     assert_ne!(c.fingerprint(&at(0), &host), c.fingerprint(&at(0), &other_host));
 }
 
+/// Ticks at or before the last clock reading are one value in a state's
+/// fingerprint (docs/orders.md "Past ticks"): a timer overdue by 90 ticks or
+/// by 80, a completion ready 50 or 40 ticks ago, are due at every later
+/// reading alike. Ticks after it keep their distance from the clock, and
+/// the order of earlier completions is kept.
+#[test]
+fn ticks_before_the_last_reading_are_one_value_in_a_fingerprint() {
+    let mut chooser = Scripted::default();
+    let c = clock(&mut chooser, 1);
+    let host = |h: &mut dyn Hasher| 42u8.hash(&mut HashInto(h));
+    let at = |timer_start: u64, done: &[(u64, usize)]| {
+        let mut s = LoopState::new(4);
+        (s.now, s.last_reading) = (100, 100);
+        s.timers.insert(timer_start, 5, false, 1usize);
+        for (seq, &(ready, cb)) in done.iter().enumerate() {
+            s.pool.arrive(ready, 0, seq as u64 + 1, cb);
+        }
+        s
+    };
+    let fp = |s: &LoopState<usize>| c.fingerprint(s, &host);
+    // Due at 15 or at 25: both long past.
+    assert_eq!(fp(&at(10, &[])), fp(&at(20, &[])));
+    // Due at 101 or at 102: the next reading may tell them apart.
+    assert_ne!(fp(&at(96, &[])), fp(&at(97, &[])));
+    // Due at 100, the last reading, is past like 15.
+    assert_eq!(fp(&at(95, &[])), fp(&at(10, &[])));
+    // Completions ready at 50 and 60, or 40 and 99: in the same order.
+    assert_eq!(fp(&at(10, &[(50, 2), (60, 3)])), fp(&at(10, &[(40, 2), (99, 3)])));
+    // Not in the same order, or one ready at the last reading's tick (a
+    // poll entered in that tick may find it or not).
+    assert_ne!(fp(&at(10, &[(50, 2), (60, 3)])), fp(&at(10, &[(60, 2), (50, 3)])));
+    assert_ne!(fp(&at(10, &[(50, 2), (60, 3)])), fp(&at(10, &[(50, 2), (100, 3)])));
+}
+
 /// A host whose callbacks are numbers: each of the first `left` calls
 /// queues an immediate; it records where each callback ran.
 struct Chain {
