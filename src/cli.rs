@@ -663,7 +663,8 @@ impl<'h> Output<'h> {
                 } else {
                     ""
                 };
-                tell!(self, "error: cannot read {}: {error}{hint}", escape(&name));
+                let name = if name.is_empty() { "''".into() } else { escape(&name) };
+                tell!(self, "error: cannot read {name}: {error}{hint}");
                 Err(Exit::Invalid)
             }
             Err(LoadError::Invalid(problems)) => {

@@ -118,6 +118,10 @@ fn invalid_input_exits_2() {
     let o = loopsim(&["run", "/nonexistent/x.loop"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot read /nonexistent/x.loop"));
+    // An empty argument is named as one (it read "cannot read : No such file").
+    let o = loopsim(&["run", ""], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "error: cannot read '': the file name is empty\n");
 }
 
 /// A negative number for a numeric flag is refused as a bad value (exit 2),
