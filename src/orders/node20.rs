@@ -432,7 +432,16 @@ impl<K: Chooser> ChooserClock<K> {
     fn fingerprint<C: Hash>(&self, s: &LoopState<C>, host: &dyn Fn(&mut dyn Hasher)) -> u64 {
         let mut h = Gathered::default();
         let base = s.now;
-        (self.unused.min(64), s.last_reading as i128 - base as i128, s.callbacks).hash(&mut h);
+        // Crossings past the horizon change nothing (docs/orders.md "Crossings
+        // past the horizon"): the next exact reading takes at most the
+        // horizon, which cannot grow before it, and leaves one unused either
+        // way. Lazy readings arm timers without a reading: counted exactly.
+        let unused = if self.lazy {
+            self.unused
+        } else {
+            self.unused.min(horizon(s).saturating_add(1))
+        };
+        (unused, s.last_reading as i128 - base as i128, s.callbacks).hash(&mut h);
         if self.keys_turns {
             s.turn.hash(&mut h);
         }

@@ -353,19 +353,22 @@ impl<C> ThreadPool<C> {
             .map(|c| (rel(c.0.ready), rel(c.0.start), c.0.seq, c.0.instant, c.0.room))
             .collect();
         crate::sort::sort(&mut done);
-        // Ready before `past`: ready at every later poll, ordered among
-        // themselves by (ready, start); only that order is kept. They come
-        // first in `done`: each takes its rank there.
-        // (Not in the WebAssembly build, for its size budget: the code folds away.)
-        let past = past.filter(|_| cfg!(not(target_arch = "wasm32")));
+        // Ready before `past`: ready at every later poll, by tick, and within
+        // a tick in an order chosen there (from their start order). Only
+        // that is kept: the rank of each one's tick, and of its start within
+        // the tick. They come first in `done`, sorted.
         let before = past.map_or(i128::MIN, rel);
-        let (mut rank, mut last) = (0, None);
+        let (mut tick, mut within, mut last) = (i128::MIN, 0, None);
         for d in done.iter_mut().take_while(|d| d.0 < before) {
-            if last != Some((d.0, d.1)) {
-                rank += 1;
-                last = Some((d.0, d.1));
+            match last {
+                Some((ready, _)) if ready == d.0 => {}
+                _ => (tick, within) = (tick + 1, 0),
             }
-            (d.0, d.1) = (i128::MIN, rank);
+            if last != Some((d.0, d.1)) {
+                within += 1;
+            }
+            last = Some((d.0, d.1));
+            (d.0, d.1) = (tick, within);
         }
         done.hash(h);
         for c in &self.completions {

@@ -257,7 +257,7 @@ fn equal_states_have_equal_fingerprints_whatever_the_clock() {
 /// fingerprint (docs/orders.md "Past ticks"): a timer overdue by 90 ticks or
 /// by 80, a completion ready 50 or 40 ticks ago, are due at every later
 /// reading alike. Ticks after it keep their distance from the clock, and
-/// the order of earlier completions is kept.
+/// the order of earlier completions is kept, with which of them share a tick.
 #[test]
 fn ticks_before_the_last_reading_are_one_value_in_a_fingerprint() {
     let mut chooser = Scripted::default();
@@ -285,6 +285,27 @@ fn ticks_before_the_last_reading_are_one_value_in_a_fingerprint() {
     // poll entered in that tick may find it or not).
     assert_ne!(fp(&at(10, &[(50, 2), (60, 3)])), fp(&at(10, &[(60, 2), (50, 3)])));
     assert_ne!(fp(&at(10, &[(50, 2), (60, 3)])), fp(&at(10, &[(50, 2), (100, 3)])));
+    // Two of one tick (a poll takes them in any order) or of two ticks.
+    assert_ne!(fp(&at(10, &[(50, 2), (50, 3)])), fp(&at(10, &[(40, 2), (50, 3)])));
+    assert_eq!(fp(&at(10, &[(50, 2), (50, 3)])), fp(&at(10, &[(40, 2), (40, 3)])));
+}
+
+/// Unused crossings past the horizon are one value in a fingerprint
+/// (docs/orders.md "Crossings past the horizon"): with a timer due 3 ticks
+/// ahead, 4 crossings and 9 reach the same ticks at the next reading.
+#[test]
+fn crossings_past_the_horizon_are_one_value_in_a_fingerprint() {
+    let host = |h: &mut dyn Hasher| 42u8.hash(&mut HashInto(h));
+    let mut s = LoopState::new(4);
+    (s.now, s.last_reading) = (100, 100);
+    s.timers.insert(100, 3, false, 1usize);
+    let fp = |unused: u64| {
+        let mut chooser = Scripted::default();
+        clock(&mut chooser, unused).fingerprint(&s, &host)
+    };
+    assert_eq!(fp(4), fp(9));
+    assert_ne!(fp(3), fp(4));
+    assert_ne!(fp(0), fp(1));
 }
 
 /// A host whose callbacks are numbers: each of the first `left` calls
