@@ -510,6 +510,11 @@ fn past_ticks_as_one_value_give_the_orders_of_the_exact_key() {
     // (ranked by tick and start together), and an order went missing.
     let src = "interval 3 \"g\" times 2\nsubmit \"c\" 1 {\n  io \"e\" after 5\n}\nthen \"g\" {\n  pending \"g\" {\n    submit \"h\" 2\n  }\n}\ntimeout 2 \"f\" {\n  interval 1 \"d\" times 2\n  io \"g\" after 0\n}\n";
     assert_eq!(compare("completions of one tick", src).0, 49);
+    // Generated programs whose timers, jobs and I/O race within a few ticks.
+    for seed in 0..TIMING_PROGRAMS {
+        let src = timing_program(seed);
+        compare(&src, &src);
+    }
     // Four intervals, each set in its own turn, beside an `io`: four
     // orders; the exact key tells apart every combination of the ticks the
     // intervals fell due at (28,384 schedules measured), past ticks as one
@@ -518,6 +523,56 @@ fn past_ticks_as_one_value_give_the_orders_of_the_exact_key() {
     let (count, exact, past) = compare("four intervals", src);
     assert_eq!(count, 4);
     assert!(past * 2 < exact, "{past} schedules, exact key {exact}");
+}
+
+/// How many [`timing_program`]s the past-ticks comparison searches.
+const TIMING_PROGRAMS: u64 = 60;
+
+/// A small program of timers, intervals, immediates, pool jobs, I/O and
+/// drains with delays of a few ticks, nested two deep: where timings race
+/// most (splitmix64 from `seed`).
+fn timing_program(seed: u64) -> String {
+    let mut state = seed;
+    let mut next = |n: u64| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    };
+    fn statement(next: &mut dyn FnMut(u64) -> u64, depth: usize, out: &mut String) {
+        let label = ["a", "b", "c", "d"][next(4) as usize];
+        let head = match next(11) {
+            0 | 1 => format!("timeout {} \"{label}\"", [0, 1, 2, 3, 5][next(5) as usize]),
+            2 => format!("interval {} \"{label}\" times {}", 1 + next(3), 1 + next(2)),
+            3 | 4 => format!("immediate \"{label}\""),
+            5 => format!("submit \"{label}\" {}", next(3)),
+            6 => format!("io \"{label}\" after {}", [0, 1, 2, 5][next(4) as usize]),
+            7 => format!("nextTick \"{label}\""),
+            8 => format!("then \"{label}\""),
+            9 => format!("pending \"{label}\""),
+            _ => format!("close \"{label}\""),
+        };
+        out.push_str(&"  ".repeat(depth));
+        out.push_str(&head);
+        if depth < 2 && next(10) < 4 {
+            out.push_str(" {\n");
+            for _ in 0..1 + next(2) {
+                statement(next, depth + 1, out);
+            }
+            out.push_str(&"  ".repeat(depth));
+            out.push('}');
+        }
+        out.push('\n');
+    }
+    let mut out = String::new();
+    if next(3) == 0 {
+        out.push_str(&format!("pool {}\n", 1 + next(2)));
+    }
+    for _ in 0..2 + next(3) {
+        statement(&mut next, 0, &mut out);
+    }
+    out
 }
 
 /// `readFile` takes the profile's pool round trips: four on Node 20-24 (a job queued after it
