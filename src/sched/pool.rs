@@ -329,7 +329,8 @@ impl<C> ThreadPool<C> {
     }
 
     /// Feeds a description of the pool's state, times relative to `base`, to `h`;
-    /// completions ready before `past` keep only their order (docs/orders.md "Past ticks").
+    /// completions ready before `past` keep only the ranks of their ticks and
+    /// of their starts within a tick (docs/orders.md "Past ticks").
     pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, past: Option<u64>, h: &mut H)
     where
         C: std::hash::Hash,
