@@ -19,7 +19,7 @@ pub fn problem(hit: &LimitHit) -> Problem {
     .at(hit.span)
 }
 
-/// "1 timer and 1 I/O callback never ran", or "nothing else was waiting".
+/// "1 timer and 1 I/O callback left waiting", or "nothing else was waiting".
 pub fn left_waiting(w: &Waiting) -> String {
     let mut parts = Vec::new();
     let mut add = |n: usize, one: &str, many: &str| {
@@ -38,7 +38,7 @@ pub fn left_waiting(w: &Waiting) -> String {
     add(w.close, "close callback", "close callbacks");
     match parts.len() {
         0 => "nothing else was waiting".into(),
-        1 => format!("{} never ran", parts[0]),
-        n => format!("{} and {} never ran", parts[..n - 1].join(", "), parts[n - 1]),
+        1 => format!("{} left waiting", parts[0]),
+        n => format!("{} and {} left waiting", parts[..n - 1].join(", "), parts[n - 1]),
     }
 }

@@ -212,7 +212,7 @@ fn distinct_long_labels_stop_at_64_mib() {
     // bytes, every timer still waiting (none is due before the main module ends).
     let never: usize = o
         .stderr
-        .split(" timers never ran")
+        .split(" timers left waiting")
         .next()
         .unwrap()
         .rsplit(' ')
@@ -706,7 +706,7 @@ fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
     );
     assert!(
         words(&o.stderr).contains(
-            "1 timer never ran; stopped after 1,000,001 turns (the turn limit: 1,000,000 plus the file's 1 callback, \
+            "1 timer left waiting; stopped after 1,000,001 turns (the turn limit: 1,000,000 plus the file's 1 callback, \
              an endless chain counted once; --max-turns). Bound the chain"
         ),
         "{}",

@@ -340,7 +340,7 @@ pub enum Diag {
 
     // ---- runs ----
     /// A run stopped by `limit` while `queue` was fed; at most `max` of it;
-    /// `waiting` what never ran (see [`crate::limit::left_waiting`]);
+    /// `waiting` what was left waiting (see [`crate::limit::left_waiting`]);
     /// `bounded`: every `again` and `interval` has `times` (a long run, not an endless one);
     /// `raised_for`: see [`crate::trace::LimitHit::raised_for`].
     Limit {
@@ -1131,7 +1131,7 @@ pub(crate) fn limit_reached(limit: LimitKind, max: u64) -> String {
     }
 }
 
-/// The help of a run stopped by a limit: what never ran, where it stopped,
+/// The help of a run stopped by a limit: what was left waiting, where it stopped,
 /// what to do.
 fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_for: Option<u64>) -> String {
     let source = crate::bound::limit_source(limit, max, bounded, raised_for);
