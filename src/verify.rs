@@ -317,7 +317,7 @@ pub fn node_version() -> Result<String, String> {
     let group = match live::Group::spawn(&mut command) {
         Ok(g) => g,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(
-            "`node` was not found on PATH: `verify` runs each file's program with real Node.js (v20); install Node.js or put it on PATH"
+            "`node` was not found on PATH: `verify` runs each file's program with real Node.js (20, 22, 24 or 26); install Node.js or put it on PATH"
                 .into(),
         ),
         Err(e) => return Err(format!("cannot run `node`: {e}")),
