@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the playground into web/dist/ (open it through any static server:
 # `python3 -m http.server -d web/dist`) and the npm package's npm/dist/: one
-# WebAssembly module (web/wasm) for both. Needs only rustup and cargo: it adds the
-# wasm32-unknown-unknown target and installs wasm-bindgen-cli, pinned, from
-# crates.io into a cache folder ($LOOPSIM_TOOLS, default ~/.cache/loopsim).
+# WebAssembly module (web/wasm) for both. Needs rustup, cargo and node (which
+# writes the examples' menu): it adds the wasm32-unknown-unknown target and
+# installs wasm-bindgen-cli, pinned, from crates.io into a cache folder
+# ($LOOPSIM_TOOLS, default ~/.cache/loopsim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
