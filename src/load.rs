@@ -70,10 +70,13 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
 /// so neither a pipe nor a growing file is read without bound.
 ///
 /// # Errors
-/// What opening or reading fails with; `InvalidInput` for what is not a
-/// regular file or pipe, or is too large.
+/// What opening or reading fails with; `NotFound` for an empty name;
+/// `InvalidInput` for what is not a regular file or pipe, or is too large.
 pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
+    if path.as_os_str().is_empty() {
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, "the file name is empty"));
+    }
     let regular = |meta: &std::fs::Metadata| -> std::io::Result<()> {
         if meta.is_file() || is_pipe(&meta.file_type()) {
             Ok(())
