@@ -3,6 +3,10 @@
 //! seed puzzles' known races.
 
 mod common;
+// For its seeded generator ([`promise_gen::Rng`]); its programs are not used here.
+#[allow(dead_code)]
+#[path = "common/promise_gen.rs"]
+mod promise_gen;
 
 use loopsim::interp::RunOptions;
 use loopsim::load::load_bytes;
@@ -530,16 +534,10 @@ const TIMING_PROGRAMS: u64 = 60;
 
 /// A small program of timers, intervals, immediates, pool jobs, I/O and
 /// drains with delays of a few ticks, nested two deep: where timings race
-/// most (splitmix64 from `seed`).
+/// most (the promise generator's splitmix64, from `seed`).
 fn timing_program(seed: u64) -> String {
-    let mut state = seed;
-    let mut next = |n: u64| {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    };
+    let mut rng = promise_gen::Rng::new(seed);
+    let mut next = |n: u64| rng.below(n);
     fn statement(next: &mut dyn FnMut(u64) -> u64, depth: usize, out: &mut String) {
         let label = ["a", "b", "c", "d"][next(4) as usize];
         let head = match next(11) {
