@@ -465,6 +465,22 @@ fn a_settled_search_gives_the_orders_of_the_full_one() {
     assert_eq!(checked, 15);
 }
 
+/// Searches `src` with the bounds `keyed` and `reduced` (a state key that
+/// tells more states apart, and one that joins some of them); asserts both
+/// complete with equal orders, counts and races, and that the reduced key
+/// needs no more schedules. The count and both schedule counts.
+fn same_answer(name: &str, src: &str, keyed: SearchBounds, reduced: SearchBounds) -> (u128, usize, usize) {
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let search = |bounds| loopsim::orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+    let (exact, fewer) = (search(keyed), search(reduced));
+    assert!(!exact.truncated && !fewer.truncated, "{name}");
+    assert_eq!((exact.count, exact.count_exact), (fewer.count, fewer.count_exact), "{name}");
+    assert_eq!(exact.orders, fewer.orders, "{name}");
+    assert_eq!(exact.races, fewer.races, "{name}");
+    assert!(fewer.schedules <= exact.schedules, "{name}");
+    (exact.count, exact.schedules, fewer.schedules)
+}
+
 /// Keying past ticks as one value (docs/orders.md "Past ticks") gives
 /// exactly the orders, counts and races of the search that keys them
 /// exactly, on every example, every conformance case and generated files
@@ -474,21 +490,11 @@ fn a_settled_search_gives_the_orders_of_the_full_one() {
 #[test]
 fn past_ticks_as_one_value_give_the_orders_of_the_exact_key() {
     let compare = |name: &str, src: &str| {
-        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
-        let search = |past_as_one| {
-            let bounds = SearchBounds {
-                past_as_one,
-                ..SearchBounds::default()
-            };
-            loopsim::orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds)
+        let exact = SearchBounds {
+            past_as_one: false,
+            ..SearchBounds::default()
         };
-        let (exact, past) = (search(false), search(true));
-        assert!(!exact.truncated && !past.truncated, "{name}");
-        assert_eq!((exact.count, exact.count_exact), (past.count, past.count_exact), "{name}");
-        assert_eq!(exact.orders, past.orders, "{name}");
-        assert_eq!(exact.races, past.races, "{name}");
-        assert!(past.schedules <= exact.schedules, "{name}");
-        (exact.count, exact.schedules, past.schedules)
+        same_answer(name, src, exact, SearchBounds::default())
     };
     let mut checked = 0;
     for path in common::loop_files_under("examples")
@@ -521,8 +527,8 @@ fn past_ticks_as_one_value_give_the_orders_of_the_exact_key() {
     }
     // Four intervals, each set in its own turn, beside an `io`: four
     // orders; the exact key tells apart every combination of the ticks the
-    // intervals fell due at (28,384 schedules measured), past ticks as one
-    // value do not (11,018).
+    // intervals fell due at (27,887 schedules measured), past ticks as one
+    // value do not (10,774).
     let src = "immediate \"b\" times 4 {\n  interval 3 \"c\" times 2 {\n    log \"c\"\n  }\n  again\n}\nio \"a\" after 2\n";
     let (count, exact, past) = compare("four intervals", src);
     assert_eq!(count, 4);
@@ -730,4 +736,50 @@ fn a_search_counts_its_schedules_and_orders_in_its_progress_counters() {
     let verdict = loopsim::verdict::verdict(&loaded, RunOptions::default(), None, Some(&PROGRESS), true);
     assert!(matches!(verdict, loopsim::verdict::Verdict::Pass { .. }));
     assert!(PROGRESS.schedules.load(Relaxed) > before);
+}
+
+/// Leaving the timers' slots out of a state in a file without `clear`
+/// (docs/orders.md "Timer slots") gives exactly the orders, counts and races
+/// of the key that holds them, on every example, every conformance case,
+/// chains of immediates that each set an interval, and generated programs;
+/// and fewer schedules where timers are freed and set in different orders.
+#[test]
+fn timers_without_their_slots_give_the_orders_of_the_keyed_slots() {
+    let compare = |name: &str, src: &str| {
+        let keyed = SearchBounds {
+            anonymous_timers: false,
+            ..SearchBounds::default()
+        };
+        same_answer(name, src, keyed, SearchBounds::default())
+    };
+    let mut checked = 0;
+    for path in common::loop_files_under("examples")
+        .into_iter()
+        .chain(common::loop_files_under("tests/conformance"))
+    {
+        compare(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap());
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} files");
+    let (mut keyed, mut fewer) = (0, 0);
+    for seed in 0..TIMING_PROGRAMS {
+        let src = timing_program(seed);
+        let (_, k, f) = compare(&src, &src);
+        (keyed, fewer) = (keyed + k, fewer + f);
+    }
+    assert!(fewer < keyed, "{fewer} schedules, slots keyed {keyed}");
+    for chain in [2, 3, 4] {
+        let src = format!(
+            "immediate \"b\" times {chain} {{\n  interval 3 \"c\" times 2 {{\n    log \"c\"\n  }}\n  again\n}}\nio \"a\" after 2\n"
+        );
+        assert_eq!(compare(&src, &src).0, chain);
+    }
+    // The timeout's slot is free again before the pending callback's
+    // interval or the second timeout's interval is set, whichever comes
+    // first: the same timers in each other's slots (335 schedules measured
+    // with the slots keyed, 250 without).
+    let src = "nextTick \"b\"\ntimeout 0 \"c\" {\n  immediate \"a\"\n  immediate \"c\"\n}\npending \"a\" {\n  close \"c\" {\n    immediate \"d\"\n    interval 2 \"c\" times 1\n  }\n}\ntimeout 2 \"d\" {\n  interval 1 \"b\" times 2 {\n    then \"c\"\n    pending \"c\"\n  }\n}\n";
+    let (count, keyed, fewer) = compare("slots freed in different orders", src);
+    assert_eq!(count, 4);
+    assert!(fewer * 5 < keyed * 4, "{fewer} schedules, slots keyed {keyed}");
 }

@@ -189,6 +189,13 @@ pub struct SearchBounds {
     /// at different ticks; `false` keys those ticks exactly (tests compare
     /// both).
     pub past_as_one: bool,
+    /// Key states without the timers' slots in a file that has no `clear`
+    /// (docs/orders.md "Timer slots": nothing else reads a slot, so the
+    /// same timers in other slots are one state): the same orders, with
+    /// fewer states where timers end in different orders before others are
+    /// set; `false` keys the slots (tests compare both). Not in
+    /// the WebAssembly build, for its size budget.
+    pub anonymous_timers: bool,
     /// Where the search counts the schedules it replays and the orders it
     /// finds as it goes, for a progress display on another thread; `None`:
     /// not counted.
@@ -279,6 +286,7 @@ impl Default for SearchBounds {
             turn_zero: true,
             settle: true,
             past_as_one: true,
+            anonymous_timers: true,
             progress: None,
         }
     }
@@ -324,6 +332,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     let opts = interp::resolve_limits(file, opts);
     let model_stopped = limit.is_some();
     let deadline = bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs()));
+    let has_clear = crate::interp::has_clear(&file.body);
     let symmetric = if bounds.symmetry {
         interp::interchangeable_sites(file)
     } else {
@@ -341,6 +350,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             settle: bounds.settle,
             keys_turns: model_stopped,
             past_as_one: bounds.past_as_one,
+            anonymous_timers: bounds.anonymous_timers && !has_clear && cfg!(not(target_arch = "wasm32")),
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
@@ -354,7 +364,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
     // search would only repeat the exact one.)
     let lazy_after = bounds
         .lazy_after
-        .filter(|&n| n < bounds.max_schedules && !crate::interp::has_clear(&file.body) && crate::interp::may_set_timer(file));
+        .filter(|&n| n < bounds.max_schedules && !has_clear && crate::interp::may_set_timer(file));
     let mut explored = exploration(false);
     if let Some(n) = lazy_after.filter(|&n| n > 0) {
         explored.run(
@@ -1074,6 +1084,9 @@ struct Search {
     keys_turns: bool,
     /// Past ticks are one value in a state ([`SearchBounds::past_as_one`]).
     past_as_one: bool,
+    /// Timers' slots are left out of a state ([`SearchBounds::anonymous_timers`]
+    /// in a file without `clear`, where nothing holds a timer's handle).
+    anonymous_timers: bool,
 }
 
 impl Search {
@@ -1216,6 +1229,10 @@ impl Chooser for &mut Search {
 
     fn keys_past_as_one(&self) -> bool {
         self.past_as_one
+    }
+
+    fn keys_timer_slots(&self) -> bool {
+        !self.anonymous_timers
     }
 
     fn not_robust(&mut self) {

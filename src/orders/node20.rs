@@ -78,6 +78,12 @@ pub trait Chooser {
     fn keys_past_as_one(&self) -> bool {
         true
     }
+    /// Whether a state's fingerprint holds the timers' slots; `true` unless
+    /// the chooser knows nothing reads them (no `clear` in the file: docs/orders.md
+    /// "Timer slots").
+    fn keys_timer_slots(&self) -> bool {
+        true
+    }
     /// Told when a lazy schedule met a comparison whose outcome a lazily read
     /// timer start could change: its orders stand for no exact set, and the
     /// search must read every start exactly instead.
@@ -191,6 +197,8 @@ pub struct ChooserClock<K> {
     keys_turns: bool,
     /// Past ticks are one value in a state ([`Chooser::keys_past_as_one`]).
     past_as_one: bool,
+    /// Timers' slots are part of a state ([`Chooser::keys_timer_slots`]).
+    timer_slots: bool,
 }
 
 /// Marks a state met at a poll phase's start, apart from one at a turn's start.
@@ -261,6 +269,7 @@ impl<K> ChooserClock<K> {
             lazy: chooser.lazy(),
             keys_turns: chooser.keys_turns(),
             past_as_one: chooser.keys_past_as_one(),
+            timer_slots: chooser.keys_timer_slots(),
             chooser,
             open: None,
             stretches: Vec::new(),
@@ -452,7 +461,7 @@ impl<K: Chooser> ChooserClock<K> {
         }
         // Lazily read starts keep their ticks: their windows are compared.
         let past = (self.past_as_one && !self.lazy).then_some(s.last_reading);
-        s.timers.fingerprint(base, past, &mut h);
+        s.timers.fingerprint(base, past, self.timer_slots, &mut h);
         s.pool.fingerprint(base, past, &mut h);
         s.hash_queues(&mut h);
         host(&mut h);

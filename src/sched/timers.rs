@@ -1282,7 +1282,12 @@ impl<C> NodeTimers<C> {
     /// a timer due there runs at the next timers phase that runs, its start
     /// compared with nothing; the handle due there fires at the next timers
     /// phase; a `nextExpiry` there is below every new list's expiry.
-    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, past: Option<u64>, h: &mut H)
+    ///
+    /// With `slots` false the timers' slots are left out: where nothing
+    /// holds a handle (no `clear`), nothing reads a timer's slot (its list
+    /// links it, in the order the key shows), so timers set into slots freed
+    /// in different orders are one state (docs/orders.md "Timer slots").
+    pub fn fingerprint<H: std::hash::Hasher>(&self, base: u64, past: Option<u64>, slots: bool, h: &mut H)
     where
         C: std::hash::Hash,
     {
@@ -1301,7 +1306,8 @@ impl<C> NodeTimers<C> {
             for (index, t) in self.view_timers(&view) {
                 if matches!(t.state(), TimerState::Listed | TimerState::Single) {
                     let start = if at(t.due()) == i128::MIN { i128::MIN } else { rel(t.start) };
-                    (start, t.repeat(), t.runs, index, &t.cb).hash(h);
+                    let slot = if slots { index } else { u32::MAX };
+                    (start, t.repeat(), t.runs, slot, &t.cb).hash(h);
                 }
             }
         }

@@ -290,6 +290,38 @@ fn ticks_before_the_last_reading_are_one_value_in_a_fingerprint() {
     assert_eq!(fp(&at(10, &[(50, 2), (50, 3)])), fp(&at(10, &[(40, 2), (40, 3)])));
 }
 
+/// Without `clear` nothing reads a timer's slot (docs/orders.md "Timer
+/// slots"): two timers in one list, in each other's slots (the first slot
+/// freed by a cleared timer before the second was set), are one state
+/// unless the chooser keys the slots.
+#[test]
+fn timers_in_each_others_slots_are_one_state_without_clear() {
+    let host = |h: &mut dyn Hasher| 42u8.hash(&mut HashInto(h));
+    let mut swapped = LoopState::new(4);
+    let gone = swapped.timers.insert(0, 5, false, 9usize);
+    swapped.timers.insert(0, 5, false, 1usize);
+    assert!(swapped.timers.clear(gone));
+    swapped.timers.insert(0, 5, false, 2usize);
+    let mut in_order = LoopState::new(4);
+    in_order.timers.insert(0, 5, false, 1usize);
+    in_order.timers.insert(0, 5, false, 2usize);
+    let fp = |s: &LoopState<usize>, timer_slots: bool| {
+        let mut chooser = Scripted::default();
+        ChooserClock {
+            timer_slots,
+            ..clock(&mut chooser, 0)
+        }
+        .fingerprint(s, &host)
+    };
+    assert_eq!(fp(&swapped, false), fp(&in_order, false));
+    assert_ne!(fp(&swapped, true), fp(&in_order, true));
+    // The list's order is kept: the second timer first is another state.
+    let mut reversed = LoopState::new(4);
+    reversed.timers.insert(0, 5, false, 2usize);
+    reversed.timers.insert(0, 5, false, 1usize);
+    assert_ne!(fp(&reversed, false), fp(&in_order, false));
+}
+
 /// Unused crossings past the horizon are one value in a fingerprint
 /// (docs/orders.md "Crossings past the horizon"): with a timer due 3 ticks
 /// ahead, 4 crossings and 9 reach the same ticks at the next reading.
