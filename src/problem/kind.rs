@@ -403,6 +403,7 @@ pub enum Diag {
         race: String,
         node: crate::sched::NodeProfile,
     },
+    #[cfg(not(target_family = "wasm"))]
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
     /// `--scale fits` would do.
     Scale {
@@ -413,6 +414,7 @@ pub enum Diag {
         max: u64,
         fits: u64,
     },
+    #[cfg(not(target_family = "wasm"))]
     /// `verify`: one run lasts `run` at `scale` ms per tick, more than `max`;
     /// `label` says where; the file's run is `ticks` ticks (`ticks_time` at
     /// `--scale 1`); `--scale fits` would do (0: none); `max_ms` the most.
@@ -426,6 +428,7 @@ pub enum Diag {
         fits: u64,
         max_ms: u64,
     },
+    #[cfg(not(target_family = "wasm"))]
     /// `emit-js`, `verify`: loopsim's run stops at the `limit` of `max`,
     /// which the emitted program does not keep (it keeps the turn and
     /// callback limits only).
@@ -495,8 +498,11 @@ impl Diag {
             | MissingOrder { .. } => Code::Prediction,
             SearchCut { .. } => Code::Search,
             Race { .. } => Code::Race,
+            #[cfg(not(target_family = "wasm"))]
             Scale { .. } => Code::Scale,
+            #[cfg(not(target_family = "wasm"))]
             VerifyTooLong { .. } => Code::VerifyTooLong,
+            #[cfg(not(target_family = "wasm"))]
             EmitLimit { .. } => Code::EmitLimit,
         }
     }
@@ -627,13 +633,16 @@ impl Diag {
                 "the search for the orders Node can print was cut short {cut}: whether the alternatives name them all could not be checked"
             ),
             Race { node, .. } => format!("real {node} can print these lines in another order"),
+            #[cfg(not(target_family = "wasm"))]
             Scale { kind, scale, ms, max, .. } => format!(
                 "at --scale {scale} the delay of this `{}` is {ms} ms, more than Node's maximum timer delay ({max} ms)",
                 kind.name()
             ),
+            #[cfg(not(target_family = "wasm"))]
             VerifyTooLong { run, max, scale, .. } => format!(
                 "one run of this file would last {run} of real time at {scale} ms per tick; `verify` runs files that last at most {max}"
             ),
+            #[cfg(not(target_family = "wasm"))]
             EmitLimit { limit, max } => format!(
                 "loopsim stops this run at {}, a limit the emitted program does not keep (Node would not stop there)",
                 limit_reached(*limit, *max)
@@ -738,8 +747,11 @@ impl Diag {
             MissingOrder { .. } => "an order is missing".into(),
             SearchCut { .. } => "not all checked".into(),
             Race { .. } => "the seed model prints this here".into(),
+            #[cfg(not(target_family = "wasm"))]
             Scale { scale, ticks, .. } => format!("{ticks} ticks × {scale} ms"),
+            #[cfg(not(target_family = "wasm"))]
             VerifyTooLong { label, .. } => label.clone(),
+            #[cfg(not(target_family = "wasm"))]
             EmitLimit { .. } => "loopsim's run stops here".into(),
         }
     }
@@ -970,9 +982,11 @@ impl Diag {
             Race { count, race, node } => format!(
                 "this trace is the seed model's (a turn lasts a tick); {node} can print {count} orders here, e.g. when {race}; `loopsim run --all-orders` lists them"
             ),
+            #[cfg(not(target_family = "wasm"))]
             Scale { ticks, fits, .. } => format!(
                 "Node would run it 1 ms after it is set, loopsim {ticks} ticks after: use `--scale {fits}` or less for this file"
             ),
+            #[cfg(not(target_family = "wasm"))]
             VerifyTooLong { ticks, ticks_time, fits, max, max_ms, .. } => {
                 if *fits >= 1 {
                     format!(
@@ -984,6 +998,7 @@ impl Diag {
                     )
                 }
             }
+            #[cfg(not(target_family = "wasm"))]
             EmitLimit { limit, .. } => match limit {
                 LimitKind::CallDepth => {
                     "the program stops where loopsim does only at the turn and callback limits: stop the recursion, so that loopsim's run ends by itself".into()
