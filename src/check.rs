@@ -98,6 +98,10 @@ struct Checker<'a> {
     labels: clear::Labels<'a>,
     body: &'a [Stmt],
     collected: bool,
+    /// One entry per body being walked that `again` would schedule once more
+    /// (a callback's, a link's, a handler's, an async function's): whether
+    /// an `again` was met in it, outside the callbacks inside it.
+    agains: Vec<bool>,
 }
 
 impl<'a> Checker<'a> {
@@ -141,9 +145,10 @@ impl<'a> Checker<'a> {
                 let inner = match role {
                     BodyRole::AsyncFn | BodyRole::Listener => Scope { callback: None, ..scope },
                     BodyRole::Handler { .. } => handler,
-                    BodyRole::Executor | BodyRole::Try | BodyRole::Catch => scope,
+                    // The code around them: an `again` there is the callback's.
+                    BodyRole::Executor | BodyRole::Try | BodyRole::Catch => return self.block(body, scope),
                 };
-                self.block(body, inner);
+                self.again_scope(body, inner);
             }
         });
     }
@@ -163,20 +168,38 @@ impl<'a> Checker<'a> {
             callback: Some(cb.kind),
             ..scope
         };
-        if let Some(body) = cb.body() {
-            self.block(body, inner);
+        let again = self.again_scope(cb.body().unwrap_or_default(), inner);
+        if let Some(p) = again::times_without_again(cb.kind.name(), cb.kind, cb.times(), again) {
+            self.problems.push(p);
         }
         for link in cb.links() {
             if let Some(label) = &link.label {
                 self.text(label, inner);
             }
-            if let Some(body) = &link.body {
-                self.block(body, inner);
+            let again = self.again_scope(link.body.as_deref().unwrap_or_default(), inner);
+            let name = match link.kind {
+                LinkKind::Then => ".then",
+                LinkKind::Catch => ".catch",
+                LinkKind::Finally => ".finally",
+            };
+            if let Some(p) = again::times_without_again(name, cb.kind, link.times, again) {
+                self.problems.push(p);
             }
         }
     }
 
+    /// Walks a body that `again` inside it would schedule once more;
+    /// whether it has an `again` of its own.
+    fn again_scope(&mut self, body: &[Stmt], scope: Scope) -> bool {
+        self.agains.push(false);
+        self.block(body, scope);
+        self.agains.pop().unwrap_or(false)
+    }
+
     fn again(&mut self, span: Span, scope: Scope) {
+        if let Some(seen) = self.agains.last_mut() {
+            *seen = true;
+        }
         if let Some(p) = again::again(scope.callback, span) {
             self.problems.push(p);
         }

@@ -85,3 +85,36 @@ fn every_malformed_expect_line_is_reported() {
     assert_eq!(spanned, ["turn one \"t\"", "turn two \"i\""]);
     assert!(fp.problems.iter().all(|p| p.code == "loop::expect-line"), "{:?}", fp.problems);
 }
+
+/// `times N` on a callback that is not an interval counts the runs of its
+/// `again` chain: a warning (not an error: the run goes on, the callback
+/// runs once) where its own body has no `again` — one inside a `repeat`
+/// counts, one inside a callback it schedules is that callback's.
+#[test]
+fn times_without_again_is_a_warning_where_no_again_is_counted() {
+    let warned = |src: &str| -> Vec<String> {
+        let loaded = load_bytes("t.loop", src.as_bytes()).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        loaded
+            .warnings
+            .iter()
+            .filter(|p| p.code == "loop::again")
+            .map(|p| p.message.clone())
+            .collect()
+    };
+    let once = |times: u64, name: &str| format!("`times {times}` without `again`: this `{name}` runs once");
+    assert_eq!(warned("timeout 1 \"a\" times 3\n"), [once(3, "timeout")]);
+    assert_eq!(warned("submit \"j\" 2 times 2 { log \"j\" }\n"), [once(2, "submit")]);
+    assert!(warned("timeout 1 \"a\" times 1\n").is_empty());
+    assert!(warned("interval 1 \"a\" times 3\n").is_empty());
+    assert!(warned("immediate \"b\" times 2 {\n  log \"b\"\n  again\n}\n").is_empty());
+    assert!(warned("immediate \"b\" times 2 {\n  repeat 2 {\n    again\n  }\n}\n").is_empty());
+    assert_eq!(
+        warned("immediate \"b\" times 2 {\n  timeout 1 \"t\" times 2 {\n    again\n  }\n}\n"),
+        [once(2, "immediate")]
+    );
+    assert_eq!(
+        warned("then \"x\" .then \"y\" times 2 .then \"z\" times 2 {\n  again\n}\n"),
+        [once(2, ".then")]
+    );
+    // (tests/diagnostics/times-without-again.loop: `run` exits 0 with it.)
+}

@@ -1,9 +1,11 @@
 //! `again`: only inside a callback's body (it schedules that callback once
-//! more), and not in an `interval`'s, which runs again by itself. Runs after
+//! more), and not in an `interval`'s, which runs again by itself; and
+//! `times N` (N ≥ 2) on a callback other than an interval only with an
+//! `again` in its body, whose chain it bounds (a warning). Runs after
 //! parsing ([`super::check`]).
 
 use crate::problem::{Diag, Problem};
-use crate::syntax::ast::{Kind, Span};
+use crate::syntax::ast::{Kind, Span, Spanned};
 
 /// `again` at `span`, inside the callback of kind `callback` (`None`: at the
 /// top level, an async function's body or a listener's).
@@ -13,4 +15,12 @@ pub fn again(callback: Option<Kind>, span: Span) -> Option<Problem> {
         Some(Kind::Interval) => Some(Diag::AgainInInterval.at(span)),
         Some(_) => None,
     }
+}
+
+/// `times` on a callback or link named `name` (of a statement of kind
+/// `kind`) whose body has an `again` of its own if `again`: a warning when
+/// it counts runs that never come (N ≥ 2, not an interval, no `again`).
+pub fn times_without_again(name: &'static str, kind: Kind, times: Option<Spanned<u64>>, again: bool) -> Option<Problem> {
+    let times = times.filter(|t| t.value >= 2 && kind != Kind::Interval && !again)?;
+    Some(Diag::TimesWithoutAgain { times: times.value, name }.at(times.span))
 }

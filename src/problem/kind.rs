@@ -66,7 +66,8 @@ pub enum Code {
     Module,
     /// A directive or expect block inside a block.
     Misplaced,
-    /// `again` outside a callback or inside an interval.
+    /// `again` outside a callback or inside an interval; `times N` on a
+    /// callback without `again` (a warning).
     Again,
     /// `{i}`, `{n}` or `{k}` where it means nothing.
     Placeholder,
@@ -276,6 +277,9 @@ pub enum Diag {
     AgainOutside,
     /// `again` inside an interval.
     AgainInInterval,
+    /// `times` (N ≥ 2) on a callback or link named `name` (not an interval)
+    /// whose body has no `again`: it runs once (a warning).
+    TimesWithoutAgain { times: u64, name: &'static str },
     /// `{i}` outside a `repeat`.
     IndexOutsideRepeat,
     /// `{n}` or `{k}` (`name`) outside a callback.
@@ -467,7 +471,7 @@ impl Diag {
             Pool { .. } => Code::Pool,
             Module { .. } => Code::Module,
             Misplaced { .. } => Code::Misplaced,
-            AgainOutside | AgainInInterval => Code::Again,
+            AgainOutside | AgainInInterval | TimesWithoutAgain { .. } => Code::Again,
             IndexOutsideRepeat | RunOutsideCallback { .. } => Code::Placeholder,
             ClearNotClearable { .. } | ClearUnknown { .. } => Code::Clear,
             TooManyProblems { .. } => Code::TooManyProblems,
@@ -513,6 +517,7 @@ impl Diag {
             self,
             Diag::ClearNotClearable { .. }
                 | Diag::ClearUnknown { .. }
+                | Diag::TimesWithoutAgain { .. }
                 | Diag::Race { .. }
                 | Diag::AfterExit { .. }
                 | Diag::RepeatedAlternative
@@ -575,6 +580,7 @@ impl Diag {
             Misplaced { directive: false } => "an expect block belongs at the end of the file".into(),
             AgainOutside => "`again` outside a callback".into(),
             AgainInInterval => "`again` inside an interval".into(),
+            TimesWithoutAgain { times, name } => format!("`times {times}` without `again`: this `{name}` runs once"),
             IndexOutsideRepeat => "`{i}` outside a `repeat`".into(),
             RunOutsideCallback { name } => format!("`{name}` outside a callback"),
             ClearNotClearable { kind } => format!("`clear` cannot cancel a `{}` callback", kind.name()),
@@ -723,6 +729,7 @@ impl Diag {
             Misplaced { .. } => "inside a block".into(),
             AgainOutside => "no callback to repeat".into(),
             AgainInInterval => "the interval already repeats".into(),
+            TimesWithoutAgain { .. } => "counts the runs of an `again` chain".into(),
             IndexOutsideRepeat => "no repeat index here".into(),
             RunOutsideCallback { .. } => "the main module is not a callback".into(),
             ClearNotClearable { .. } => "not a timer or immediate".into(),
@@ -879,6 +886,9 @@ impl Diag {
                 "`again` reschedules the callback it is written in: put it inside a body, e.g. `immediate \"spin\" times 3 { again }`".into()
             }
             AgainInInterval => "an interval re-arms itself; bound it with `interval N \"label\" times K` instead".into(),
+            TimesWithoutAgain { times, .. } => format!(
+                "add `again` to its body to run it up to {times} times, one after another; `repeat {times} {{ … }}` around it schedules {times} now"
+            ),
             IndexOutsideRepeat => "`{i}` is the index of the innermost enclosing `repeat N { … }`".into(),
             RunOutsideCallback { name } => format!("`{name}` numbers a callback's runs; use it in a callback's label or body"),
             ClearNotClearable { .. } => {
