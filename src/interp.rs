@@ -1169,7 +1169,12 @@ impl<'a> Interp<'a> {
             span,
             waiting: sched.waiting(),
             turn: sched.turn(),
-            tick: sched.now(),
+            // A clock past its limit is not exact: the run stopped once it got there.
+            tick: if limit == LimitKind::Clock {
+                sched.now().min(crate::sched::CLOCK_LIMIT)
+            } else {
+                sched.now()
+            },
             bounded: crate::bound::first_unbounded(self.main).is_none(),
             raised_for: self.raised_for,
             site: LimitSite::LastCallback,
@@ -1197,7 +1202,8 @@ impl<'a> Interp<'a> {
                 sched.work(n.value);
                 if sched.now() >= crate::sched::CLOCK_LIMIT {
                     let limit = crate::sched::CLOCK_LIMIT;
-                    return Err(self.stop(sched, LimitKind::Clock, limit, self.frame_phase, stmt.span));
+                    let stop = self.stop(sched, LimitKind::Clock, limit, self.frame_phase, stmt.span);
+                    return Err(stop.at_site(LimitSite::Statement));
                 }
             }
             StmtKind::Clear(text) => self.clear(sched, text, frame, stmt.span),

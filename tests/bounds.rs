@@ -798,4 +798,26 @@ fn a_clock_past_two_to_the_53_stops_the_run() {
     let o = loopsim(&["run", &under], 60);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(o.stdout.contains("9007199254740990  main       just"), "{}", o.stdout);
+    // The JSON says where the run stopped: at the limit, never past it (a
+    // JavaScript reader holds it exactly), for a `work` and for a wait.
+    let json = |path: &str| -> serde_json::Value {
+        let o = loopsim(&["run", "--format", "json", path], 60);
+        assert_eq!(o.code, Some(3), "{}", o.stderr);
+        serde_json::from_str(&o.stdout).expect("one JSON value")
+    };
+    let stopped = json(&work);
+    assert_eq!(
+        (stopped["limit"].as_str(), stopped["tick"].as_u64()),
+        (Some("clock"), Some((1 << 53) - 1))
+    );
+    let wait = file(
+        "huge-wait.loop",
+        "immediate \"i\" {\n  work 9007199254740990\n  timeout 5 \"b\"\n}\n",
+    );
+    assert_eq!(json(&wait)["tick"].as_u64(), Some((1 << 53) - 1));
+    // The `work` took the clock there; past a wait, the callback that ran last is named.
+    let o = loopsim(&["run", "--no-race-check", &work], 60);
+    assert!(o.stderr.contains("took the clock there"), "{}", o.stderr);
+    let o = loopsim(&["run", "--no-race-check", &wait], 60);
+    assert!(o.stderr.contains("ran last; the loop then waited past that time"), "{}", o.stderr);
 }

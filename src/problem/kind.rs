@@ -1109,7 +1109,12 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
         (LimitKind::CallDepth, _) => ("async functions call each other too deep".to_string(), "this call was one too deep"),
         (LimitKind::Clock, _) => (
             "the clock ran past the largest time it holds exactly".to_string(),
-            "took the clock there",
+            // Else the loop waited past it, for a timer or a completion.
+            match site {
+                LimitSite::Statement => "took the clock there",
+                LimitSite::MainModule => "the main module ran; the loop then waited past that time",
+                LimitSite::LastCallback => "ran last; the loop then waited past that time",
+            },
         ),
         (LimitKind::Callbacks, Phase::NextTick) => (
             "the nextTick queue never empties: the loop is starved".to_string(),
