@@ -554,6 +554,7 @@ fn conflict(command: &Command) -> Option<&'static str> {
     let Command::Run {
         all_orders,
         explain,
+        verbose,
         format,
         run,
         ..
@@ -562,7 +563,11 @@ fn conflict(command: &Command) -> Option<&'static str> {
         return None;
     };
     let picture = matches!(format, Format::Svg | Format::Html);
-    if *all_orders && picture {
+    if *verbose && picture {
+        Some("--format svg and html always draw every event: --verbose adds nothing there (drop it)")
+    } else if run.no_race_check && run.orders_time_limit.is_some() && !*all_orders {
+        Some("--orders-time-limit bounds the race check, which --no-race-check turns off (drop one of them)")
+    } else if *all_orders && picture {
         Some("--all-orders lists orders as text or JSON; --format svg and html draw one run (drop one of them)")
     } else if *all_orders && run.node.as_deref() == Some("10") {
         Some(ALL_ORDERS_NODE_10)

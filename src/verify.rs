@@ -14,6 +14,7 @@ use crate::interp;
 use crate::load::Loaded;
 use crate::orders::{self, Orders};
 use crate::problem::{Diag, Problem};
+use crate::sched::LimitKind;
 use crate::syntax::ast::{Callback, Link, Span, Stmt, StmtKind};
 use crate::term::counted;
 use crate::trace::{Ending, EventKind, Trace};
@@ -87,7 +88,13 @@ impl Plan {
 pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
     let run_opts = emit::run_options();
     let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
-    let model_ticks = model.ending.ticks();
+    // A run stopped at the clock limit ends there; a `work` that took the
+    // clock past it would keep the program busy to its own end.
+    let work_end = model.events.iter().map(|e| match e.kind {
+        EventKind::Work { ticks, .. } => e.tick.saturating_add(ticks),
+        _ => 0,
+    });
+    let model_ticks = work_end.fold(model.ending.ticks(), u64::max);
     let work_ticks = model.events.iter().fold(0u64, |sum, e| match e.kind {
         EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
         _ => sum,
@@ -128,7 +135,7 @@ fn human(ms: u64) -> String {
         _ if ms < HOUR => format!("{} min {}", ms / MIN, secs(ms % MIN)),
         _ if ms < 2 * DAY => format!("{} h {} min", ms / HOUR, ms % HOUR / MIN),
         _ if ms < 2 * YEAR => format!("{} days", ms / DAY),
-        _ => format!("{} years", ms / YEAR),
+        _ => format!("{} years", crate::render::thousands(ms / YEAR)),
     }
 }
 
@@ -180,6 +187,8 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
         ticks_time: human(plan.model_ticks),
         fits: max_ms / plan.model_ticks.max(1),
         max_ms,
+        endless: matches!(&model.ending, Ending::Limit(hit)
+            if !hit.bounded && matches!(hit.limit, LimitKind::Turns | LimitKind::Callbacks)),
     }
     .at(span)
 }
@@ -344,7 +353,13 @@ pub fn node_version() -> Result<String, String> {
     if status.success() {
         Ok(read(out))
     } else {
-        Err(format!("`node --version` failed ({status}): {}", read(err)))
+        let said = read(err);
+        let said = if said.is_empty() {
+            "it printed nothing on stderr".to_string()
+        } else {
+            said
+        };
+        Err(format!("`node --version` failed ({status}): {said}"))
     }
 }
 

@@ -478,6 +478,14 @@ fn flags_that_do_not_combine_are_refused_with_exit_2() {
         ),
         (vec!["run", "--explain", "--format", "svg", file], "the picture has no room for it"),
         (vec!["check", "--explain", file], "check has no --explain"),
+        (
+            vec!["run", "--verbose", "--format", "html", file],
+            "--format svg and html always draw every event",
+        ),
+        (
+            vec!["run", "--no-race-check", "--orders-time-limit", "5", file],
+            "--orders-time-limit bounds the race check, which --no-race-check turns off",
+        ),
     ] {
         let o = loopsim(&args, None);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -543,10 +551,10 @@ fn verify_refuses_a_file_whose_run_would_never_end_before_running_anything() {
     let err = stderr(&o);
     for needle in [
         "loop::verify-too-long",
-        "one run of this file would last 584542046 years of real time at 20 ms per tick; `verify` runs files that last at most 10 min",
+        "one run of this file would last 584,542,046 years of real time at 20 ms per tick; `verify` runs files that last at most 10 min",
         "2 │ work 18446744073709551615",
-        "busy until tick 18446744073709551615: 584542046 years into the run",
-        "even `--scale 1` makes one run of these 18446744073709551615 ticks last 584542046 years",
+        "busy until tick 18446744073709551615: 584,542,046 years into the run",
+        "even `--scale 1` makes one run of these 18,446,744,073,709,551,615 ticks last 584,542,046 years",
     ] {
         assert!(err.contains(needle), "{needle:?} in:\n{err}");
     }
@@ -563,7 +571,7 @@ fn verify_refuses_a_too_long_file_and_suggests_a_scale_that_fits() {
         "one run of this file would last 13 min 20.02 s of real time at 20 ms per tick",
         "2 │   timeout 40000 \"late\"",
         "runs at tick 40000: 13 min 20 s into the run",
-        "`--scale 14` or less keeps one run of these 40001 ticks within 10 min",
+        "`--scale 14` or less keeps one run of these 40,001 ticks within 10 min",
         // The other file would run: node is looked for.
         "`node` was not found on PATH: `verify` runs each file's program with real Node.js (20, 22, 24 or 26)",
     ] {

@@ -58,6 +58,34 @@ fn verify_without_node_is_a_clear_error() {
     assert!(stderr.contains("`node` was not found on PATH"), "{stderr}");
 }
 
+/// A `node` whose `--version` fails without a word is named so, not with an
+/// empty reason after the colon (found by the fresh-clone check).
+#[test]
+fn verify_with_a_node_whose_version_fails_silently_says_so() {
+    let s = Scratch::new("failed-version", TWO_LINES, None);
+    let path = s.dir.join("bin").join("node");
+    std::fs::write(
+        &path,
+        "#!/bin/sh
+exit 1
+",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = s.verify(&["--runs", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`node --version` failed (exit status: 1): it printed nothing on stderr"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing ran");
+}
+
 /// A `node` on PATH that never answers `--version` is killed after 5 s, not
 /// waited for (before: verify hung; found by the fresh-clone check).
 #[test]

@@ -431,6 +431,9 @@ pub enum Diag {
         ticks_time: String,
         fits: u64,
         max_ms: u64,
+        /// The run never ends: a turn or callback limit stopped a chain
+        /// without `times` (`run` is where the limit stopped it).
+        endless: bool,
     },
     #[cfg(not(target_family = "wasm"))]
     /// `emit-js`, `verify`: loopsim's run stops at the `limit` of `max`,
@@ -645,9 +648,19 @@ impl Diag {
                 kind.name()
             ),
             #[cfg(not(target_family = "wasm"))]
-            VerifyTooLong { run, max, scale, .. } => format!(
-                "one run of this file would last {run} of real time at {scale} ms per tick; `verify` runs files that last at most {max}"
-            ),
+            VerifyTooLong {
+                run, max, scale, endless, ..
+            } => {
+                if *endless {
+                    format!(
+                        "this file's run never ends (loopsim's limit stops it {run} in, at {scale} ms per tick); `verify` runs files that last at most {max}"
+                    )
+                } else {
+                    format!(
+                        "one run of this file would last {run} of real time at {scale} ms per tick; `verify` runs files that last at most {max}"
+                    )
+                }
+            }
             #[cfg(not(target_family = "wasm"))]
             EmitLimit { limit, max } => format!(
                 "loopsim stops this run at {}, a limit the emitted program does not keep (Node would not stop there)",
@@ -997,8 +1010,19 @@ impl Diag {
                 "Node would run it 1 ms after it is set, loopsim {ticks} ticks after: use `--scale {fits}` or less for this file"
             ),
             #[cfg(not(target_family = "wasm"))]
-            VerifyTooLong { ticks, ticks_time, fits, max, max_ms, .. } => {
-                if *fits >= 1 {
+            VerifyTooLong {
+                ticks,
+                ticks_time,
+                fits,
+                max,
+                max_ms,
+                endless,
+                ..
+            } => {
+                let (ticks, max_ms) = (crate::render::thousands(*ticks), crate::render::thousands(*max_ms));
+                if *endless {
+                    "bound each `interval` and `again` chain with `times N` (`loopsim run FILE` names the first that never ends)".into()
+                } else if *fits >= 1 {
                     format!(
                         "use a smaller scale: `--scale {fits}` or less keeps one run of these {ticks} ticks within {max}; or make the run shorter"
                     )

@@ -51,8 +51,30 @@ fn a_run_of_exactly_ten_minutes_is_accepted_one_tick_more_is_refused() {
     assert_eq!(p.label, "busy until tick 30001: 10 min 0.02 s into the run");
     assert_eq!(
         p.help.as_deref(),
-        Some("use a smaller scale: `--scale 19` or less keeps one run of these 30001 ticks within 10 min; or make the run shorter")
+        Some("use a smaller scale: `--scale 19` or less keeps one run of these 30,001 ticks within 10 min; or make the run shorter")
     );
+}
+
+/// A run that never ends is refused as such, not as one that would last
+/// hours: its length is only where loopsim's turn limit stopped it.
+#[test]
+fn an_endless_run_is_refused_as_one_that_never_ends() {
+    let src = "interval 1 \"x\"\n";
+    let p = plan(&loaded(src), 20).unwrap_err();
+    assert_eq!(p.code, "loop::verify-too-long");
+    assert!(
+        p.message.starts_with("this file's run never ends (loopsim's limit stops it "),
+        "{}",
+        p.message
+    );
+    assert!(p.message.ends_with("`verify` runs files that last at most 10 min"), "{}", p.message);
+    assert_eq!(
+        p.help.as_deref(),
+        Some("bound each `interval` and `again` chain with `times N` (`loopsim run FILE` names the first that never ends)")
+    );
+    // A bounded chain too long for 10 min is told the scale that fits.
+    let p = plan(&loaded("interval 1 \"x\" times 40000\n"), 20).unwrap_err();
+    assert!(p.message.starts_with("one run of this file would last "), "{}", p.message);
 }
 
 #[test]
@@ -62,13 +84,13 @@ fn work_of_u64_max_ticks_is_refused_at_the_statement_not_run() {
     assert_eq!(p.code, "loop::verify-too-long");
     assert_eq!(p.span.text(src), "work 18446744073709551615");
     assert!(
-        p.message.starts_with("one run of this file would last 584542046 years"),
+        p.message.starts_with("one run of this file would last 584,542,046 years"),
         "{}",
         p.message
     );
     assert_eq!(
         p.help.as_deref(),
-        Some("even `--scale 1` makes one run of these 18446744073709551615 ticks last 584542046 years: make the run shorter (at most 600000 ticks fit in 10 min at `--scale 1`)")
+        Some("even `--scale 1` makes one run of these 18,446,744,073,709,551,615 ticks last 584,542,046 years: make the run shorter (at most 600,000 ticks fit in 10 min at `--scale 1`)")
     );
     // At --scale 0 nothing takes time: accepted, with the bare margin as its limit.
     let zero = plan(&loaded(src), 0).unwrap();
@@ -102,7 +124,7 @@ fn human_durations() {
     assert_eq!(human(800_000), "13 min 20 s");
     assert_eq!(human(5 * 3_600_000 + 7 * 60_000), "5 h 7 min");
     assert_eq!(human(12 * 86_400_000), "12 days");
-    assert_eq!(human(u64::MAX), "584542046 years");
+    assert_eq!(human(u64::MAX), "584,542,046 years");
 }
 
 #[test]
