@@ -93,6 +93,7 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
                         text: text.to_string(),
                         why: trace.explanations.get(i).map(ToString::to_string),
                         printed: logs.len(),
+                        note_copied: line.text.starts_with("⏸ ") || line.text.starts_with("▶ "),
                     }
                     .at(line.span));
                 }

@@ -99,6 +99,24 @@ fn failed_prediction_exits_1_pointing_at_the_line_with_what_ran() {
     assert!(err.contains("6 │   timers \"timer\""), "{err}");
 }
 
+/// A trace's `⏸`/`▶` notes copied into an expect block are named as notes,
+/// not log lines (found by the fresh-clone check: the help blamed rule 1).
+#[test]
+fn a_copied_await_note_in_a_prediction_is_named_as_a_note() {
+    let src = "async main {\n  log \"start\"\n  await timeout 1\n  log \"end\"\n}\ncall main\nlog \"sync\"\nexpect {\n  \"start\"\n  \"\u{23f8} suspends at the await of line 3\"\n  \"sync\"\n  \"end\"\n}\n";
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", src)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("lines marked \u{23f8} and \u{25b6} are the trace's notes of where an async function suspended and resumed, not log lines: leave them out of `expect`"),
+        "{err}"
+    );
+    // Without the note, the prediction holds.
+    let src = src.replace("  \"\u{23f8} suspends at the await of line 3\"\n", "");
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", &src)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 #[test]
 fn wrong_turn_is_reported_with_the_real_turn() {
     let src = "timeout 0 \"t\"\nexpect {\n  turn 1 \"t\"\n}\n";

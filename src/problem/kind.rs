@@ -366,6 +366,8 @@ pub enum Diag {
         text: String,
         why: Option<String>,
         printed: usize,
+        /// The expect line is a copy of a trace's `⏸`/`▶` note, no log line.
+        note_copied: bool,
     },
     /// The run printed more than predicted: `actual` the next log line,
     /// `remaining` the lines not predicted.
@@ -968,6 +970,9 @@ impl Diag {
                 raised_for,
                 ..
             } => limit_help(*limit, *max, waiting, *bounded, *raised_for),
+            PredictionDiffers { note_copied: true, .. } => {
+                "lines marked ⏸ and ▶ are the trace's notes of where an async function suspended and resumed, not log lines: leave them out of `expect`".into()
+            }
             PredictionDiffers { text, why, printed, .. } => match why {
                 Some(why) => format!("why \"{text}\" ran there: {why}"),
                 None => format!(
