@@ -940,6 +940,8 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         }
     }
     let (mut passed, mut failed, mut worst) = (0, 0, Exit::Ok);
+    // Of the failed, those a limit stopped (exit 3).
+    let mut stopped = 0;
     let mut unpredicted = Vec::new();
     for path in &files {
         let loaded = match out.load(path, args.node_version()) {
@@ -980,12 +982,14 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             Verdict::Fail { problems, limit } => {
                 say!(
                     out,
-                    "FAIL  {}: {}",
+                    "FAIL  {}: {}{}",
                     escape(&loaded.name),
-                    term::cut(&escape(&problems[0].message), MAX_MESSAGE)
+                    term::cut(&escape(&problems[0].message), MAX_MESSAGE),
+                    if limit { " (a limit stopped the run)" } else { "" }
                 );
                 out.problems(&FileProblems::new(&loaded.name, &loaded.src, problems));
                 failed += 1;
+                stopped += usize::from(limit);
                 worst = worst.max(fail_code(limit));
             }
         }
@@ -1003,7 +1007,10 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             unpredicted[..unpredicted.len().min(SHOWN)].join(", ")
         );
     }
-    say!(out, "{passed} passed, {failed} failed");
+    match stopped {
+        0 => say!(out, "{passed} passed, {failed} failed"),
+        n => say!(out, "{passed} passed, {failed} failed ({n} stopped by a limit)"),
+    }
     if passed + failed == 0 {
         let under: Vec<String> = roots.iter().map(|r| escape(&r.display().to_string()).into_owned()).collect();
         tell!(

@@ -255,6 +255,29 @@ fn test_command_prints_a_line_per_file_and_a_summary() {
     assert!(out.ends_with("5 passed, 0 failed\n"), "{out}");
 }
 
+/// A failure a limit stopped says so on its FAIL line and in the summary,
+/// which exit 3 stands for (found by the fresh-clone check: only stderr's
+/// diagnostic said it).
+#[test]
+fn test_names_the_failures_a_limit_stopped() {
+    let dir = tempfile::Builder::new().prefix("loopsim-test-stops-").tempdir().unwrap();
+    std::fs::write(dir.path().join("endless.loop"), "interval 1 \"x\"\nexpect {\n  \"x\"\n}\n").unwrap();
+    std::fs::write(dir.path().join("wrong.loop"), "log \"a\"\nexpect {\n  \"b\"\n}\n").unwrap();
+    std::fs::write(dir.path().join("ok.loop"), "log \"a\"\nexpect {\n  \"a\"\n}\n").unwrap();
+    let o = loopsim(&["test", &dir.path().display().to_string()], None);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = stdout(&o);
+    let fail = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with("FAIL") && l.contains(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(fail("endless.loop").ends_with(" (a limit stopped the run)"), "{out}");
+    assert!(!fail("wrong.loop").ends_with("(a limit stopped the run)"), "{out}");
+    assert!(out.ends_with("1 passed, 2 failed (1 stopped by a limit)\n"), "{out}");
+}
+
 #[test]
 fn check_without_expect_says_so_and_does_not_pass() {
     let o = loopsim(&["check", "n.loop"], Some(("n.loop", "log \"a\"\n")));
