@@ -14,6 +14,7 @@ use crate::interp;
 use crate::load::Loaded;
 use crate::orders::{self, Orders};
 use crate::problem::{Diag, Problem};
+use crate::render::thousands;
 use crate::sched::LimitKind;
 use crate::syntax::ast::{Callback, Link, Span, Stmt, StmtKind};
 use crate::term::counted;
@@ -117,15 +118,16 @@ pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
 }
 
 /// A duration in milliseconds for people: `12.345 s`, `10 min`, `13 min 20 s`,
-/// `5 h 7 min`, `12 days`, `584542046 years` (to the millisecond below an hour).
-fn human(ms: u64) -> String {
-    const SEC: u64 = 1000;
-    const MIN: u64 = 60 * SEC;
-    const HOUR: u64 = 60 * MIN;
-    const DAY: u64 = 24 * HOUR;
-    const YEAR: u64 = 365 * DAY + DAY / 4;
+/// `5 h 7 min`, `12 days`, `584,542,046 years` (to the millisecond below an
+/// hour); exact for any tick count times any scale (no saturation).
+fn human(ms: u128) -> String {
+    const SEC: u128 = 1000;
+    const MIN: u128 = 60 * SEC;
+    const HOUR: u128 = 60 * MIN;
+    const DAY: u128 = 24 * HOUR;
+    const YEAR: u128 = 365 * DAY + DAY / 4;
     // Seconds with up to three decimals, no trailing zeros.
-    let secs = |ms: u64| {
+    let secs = |ms: u128| {
         let text = format!("{}.{:03}", ms / SEC, ms % SEC);
         format!("{} s", text.trim_end_matches('0').trim_end_matches('.'))
     };
@@ -135,7 +137,7 @@ fn human(ms: u64) -> String {
         _ if ms < HOUR => format!("{} min {}", ms / MIN, secs(ms % MIN)),
         _ if ms < 2 * DAY => format!("{} h {} min", ms / HOUR, ms % HOUR / MIN),
         _ if ms < 2 * YEAR => format!("{} days", ms / DAY),
-        _ => format!("{} years", crate::render::thousands(ms / YEAR)),
+        _ => format!("{} years", crate::render::thousands(u64::try_from(ms / YEAR).unwrap_or(u64::MAX))),
     }
 }
 
@@ -147,7 +149,7 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
     // Ticks past `max_ticks` end after MAX_RUN (scale > 0 here: the run is longer than MAX_RUN).
     let max_ticks = max_ms / plan.scale.max(1);
     let scale = plan.scale;
-    let at = |ticks: u64| human(ticks.saturating_mul(scale));
+    let at = |ticks: u64| human(u128::from(ticks) * u128::from(scale));
     let lines = LineIndex::new(&loaded.src);
     let mut place = None;
     for event in &model.events {
@@ -155,14 +157,14 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
             EventKind::Work { ticks, line } if event.tick.saturating_add(*ticks) > max_ticks => {
                 let end = event.tick.saturating_add(*ticks);
                 place = find_statement(&loaded.file.body, &lines, *line, Site::Work)
-                    .map(|span| (span, format!("busy until tick {end}: {} into the run", at(end))));
+                    .map(|span| (span, format!("busy until tick {}: {} into the run", thousands(end), at(end))));
                 break;
             }
             EventKind::Call { kind, line, .. } if event.tick > max_ticks => {
                 let site = if *kind == ".then" { Site::Link } else { Site::Callback };
                 let tick = event.tick;
                 place = find_statement(&loaded.file.body, &lines, *line, site)
-                    .map(|span| (span, format!("runs at tick {tick}: {} into the run", at(tick))));
+                    .map(|span| (span, format!("runs at tick {}: {} into the run", thousands(tick), at(tick))));
                 break;
             }
             _ => {}
@@ -171,7 +173,11 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
     let (span, label) = place.unwrap_or_else(|| match &model.ending {
         Ending::Limit(hit) => (
             hit.span,
-            format!("loopsim stops the run here, at tick {}: {} into it", hit.tick, at(hit.tick)),
+            format!(
+                "loopsim stops the run here, at tick {}: {} into it",
+                thousands(hit.tick),
+                at(hit.tick)
+            ),
         ),
         ending => (
             loaded.file.body.first().map_or(Span::new(0, 0), |s| s.span),
@@ -180,11 +186,11 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
     });
     Diag::VerifyTooLong {
         label,
-        run: human(plan.model_ms()),
-        max: human(max_ms),
+        run: human(u128::from(plan.model_ticks) * u128::from(scale)),
+        max: human(u128::from(max_ms)),
         scale,
         ticks: plan.model_ticks,
-        ticks_time: human(plan.model_ticks),
+        ticks_time: human(u128::from(plan.model_ticks)),
         fits: max_ms / plan.model_ticks.max(1),
         max_ms,
         endless: matches!(&model.ending, Ending::Limit(hit)
@@ -445,7 +451,7 @@ impl FileReport {
                 (None, RunEnd::TimedOut(limit)) => format!(
                     "hung: killed after {} (its time limit: {LIMIT_FACTOR} x loopsim's {} + {})",
                     seconds(*limit),
-                    human(self.model_ms),
+                    human(u128::from(self.model_ms)),
                     seconds(LIMIT_MARGIN)
                 ),
                 (None, _) => {

@@ -592,9 +592,9 @@ fn verify_refuses_a_file_whose_run_would_never_end_before_running_anything() {
     let err = stderr(&o);
     for needle in [
         "loop::verify-too-long",
-        "one run of this file would last 584,542,046 years of real time at 20 ms per tick; `verify` runs files that last at most 10 min",
+        "one run of this file would last 11,690,840,921 years of real time at 20 ms per tick; `verify` runs files that last at most 10 min",
         "2 │ work 18446744073709551615",
-        "busy until tick 18446744073709551615: 584,542,046 years into the run",
+        "busy until tick 18,446,744,073,709,551,615: 11,690,840,921 years into the run",
         "even `--scale 1` makes one run of these 18,446,744,073,709,551,615 ticks last 584,542,046 years",
     ] {
         assert!(err.contains(needle), "{needle:?} in:\n{err}");
@@ -611,7 +611,7 @@ fn verify_refuses_a_too_long_file_and_suggests_a_scale_that_fits() {
     for needle in [
         "one run of this file would last 13 min 20.02 s of real time at 20 ms per tick",
         "2 │   timeout 40000 \"late\"",
-        "runs at tick 40000: 13 min 20 s into the run",
+        "runs at tick 40,000: 13 min 20 s into the run",
         "`--scale 14` or less keeps one run of these 40,001 ticks within 10 min",
         // The other file would run: node is looked for.
         "`node` was not found on PATH: `verify` runs each file's program with real Node.js (20, 22, 24 or 26)",
