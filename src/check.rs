@@ -169,7 +169,8 @@ impl<'a> Checker<'a> {
             ..scope
         };
         let again = self.again_scope(cb.body().unwrap_or_default(), inner);
-        if let Some(p) = again::times_without_again(cb.kind.name(), cb.kind, cb.times(), again) {
+        let logs = cb.body().is_none().then(|| cb.label().map(ToString::to_string)).flatten();
+        if let Some(p) = again::times_without_again(cb.kind.name(), cb.kind, cb.times(), again, logs, false) {
             self.problems.push(p);
         }
         for link in cb.links() {
@@ -182,7 +183,8 @@ impl<'a> Checker<'a> {
                 LinkKind::Catch => ".catch",
                 LinkKind::Finally => ".finally",
             };
-            if let Some(p) = again::times_without_again(name, cb.kind, link.times, again) {
+            let logs = link.body.is_none().then(|| link.label.as_ref().map(ToString::to_string)).flatten();
+            if let Some(p) = again::times_without_again(name, cb.kind, link.times, again, logs, true) {
                 self.problems.push(p);
             }
         }

@@ -116,5 +116,19 @@ fn times_without_again_is_a_warning_where_no_again_is_counted() {
         warned("then \"x\" .then \"y\" times 2 .then \"z\" times 2 {\n  again\n}\n"),
         [once(2, ".then")]
     );
+    // The help gives a callback without a body one that logs its label (a
+    // body replaces the label's line); a link gets no `repeat` around it.
+    let help = |src: &str| {
+        let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+        loaded.warnings[0].help.clone().unwrap_or_default()
+    };
+    assert_eq!(
+        help("timeout 1 \"a\" times 3\n"),
+        "give it the body `{ log \"a\" again }` to run it up to 3 times, one after another; `repeat 3 { … }` around it schedules 3 now"
+    );
+    assert_eq!(
+        help("then \"x\" .then \"y\" times 2 { log \"y\" }\n"),
+        "add `again` to its body to run it up to 2 times, one after another"
+    );
     // (tests/diagnostics/times-without-again.loop: `run` exits 0 with it.)
 }

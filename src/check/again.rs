@@ -20,7 +20,23 @@ pub fn again(callback: Option<Kind>, span: Span) -> Option<Problem> {
 /// `times` on a callback or link named `name` (of a statement of kind
 /// `kind`) whose body has an `again` of its own if `again`: a warning when
 /// it counts runs that never come (N ≥ 2, not an interval, no `again`).
-pub fn times_without_again(name: &'static str, kind: Kind, times: Option<Spanned<u64>>, again: bool) -> Option<Problem> {
+/// `logs`: the label it logs, having no body; `link`: a link of a chain.
+pub fn times_without_again(
+    name: &'static str,
+    kind: Kind,
+    times: Option<Spanned<u64>>,
+    again: bool,
+    logs: Option<String>,
+    link: bool,
+) -> Option<Problem> {
     let times = times.filter(|t| t.value >= 2 && kind != Kind::Interval && !again)?;
-    Some(Diag::TimesWithoutAgain { times: times.value, name }.at(times.span))
+    Some(
+        Diag::TimesWithoutAgain {
+            times: times.value,
+            name,
+            logs,
+            link,
+        }
+        .at(times.span),
+    )
 }

@@ -278,8 +278,15 @@ pub enum Diag {
     /// `again` inside an interval.
     AgainInInterval,
     /// `times` (N ≥ 2) on a callback or link named `name` (not an interval)
-    /// whose body has no `again`: it runs once (a warning).
-    TimesWithoutAgain { times: u64, name: &'static str },
+    /// whose body has no `again`: it runs once (a warning). `logs`: the
+    /// label it logs, having no body; `link`: a `.then`/`.catch`/`.finally`
+    /// link (no `repeat` can go around it).
+    TimesWithoutAgain {
+        times: u64,
+        name: &'static str,
+        logs: Option<String>,
+        link: bool,
+    },
     /// `{i}` outside a `repeat`.
     IndexOutsideRepeat,
     /// `{n}` or `{k}` (`name`) outside a callback.
@@ -585,7 +592,7 @@ impl Diag {
             Misplaced { directive: false } => "an expect block belongs at the end of the file".into(),
             AgainOutside => "`again` outside a callback".into(),
             AgainInInterval => "`again` inside an interval".into(),
-            TimesWithoutAgain { times, name } => format!("`times {times}` without `again`: this `{name}` runs once"),
+            TimesWithoutAgain { times, name, .. } => format!("`times {times}` without `again`: this `{name}` runs once"),
             IndexOutsideRepeat => "`{i}` outside a `repeat`".into(),
             RunOutsideCallback { name } => format!("`{name}` outside a callback"),
             ClearNotClearable { kind } => format!("`clear` cannot cancel a `{}` callback", kind.name()),
@@ -901,9 +908,19 @@ impl Diag {
                 "`again` reschedules the callback it is written in: put it inside a body, e.g. `immediate \"spin\" times 3 { again }`".into()
             }
             AgainInInterval => "an interval re-arms itself; bound it with `interval N \"label\" times K` instead".into(),
-            TimesWithoutAgain { times, .. } => format!(
-                "add `again` to its body to run it up to {times} times, one after another; `repeat {times} {{ … }}` around it schedules {times} now"
-            ),
+            TimesWithoutAgain { times, logs, link, .. } => {
+                let again = match logs {
+                    // A body replaces the label's own line: it must log it.
+                    Some(label) => format!("give it the body `{{ log \"{}\" again }}`", label.replace('"', "\\\"")),
+                    None => "add `again` to its body".into(),
+                };
+                let repeat = if *link {
+                    String::new()
+                } else {
+                    format!("; `repeat {times} {{ … }}` around it schedules {times} now")
+                };
+                format!("{again} to run it up to {times} times, one after another{repeat}")
+            }
             IndexOutsideRepeat => "`{i}` is the index of the innermost enclosing `repeat N { … }`".into(),
             RunOutsideCallback { name } => format!("`{name}` numbers a callback's runs; use it in a callback's label or body"),
             ClearNotClearable { .. } => {
