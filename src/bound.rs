@@ -105,7 +105,13 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
             link.or_else(|| first_unbounded(body))
                 .or_else(|| cb.links().iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
         }
-        _ => None,
+        // A promise statement's blocks (an executor, an async function's
+        // body, a handler, `try`/`catch`) may hold such a callback.
+        other => {
+            let mut found = None;
+            crate::syntax::ast::each_block(other, &mut |body| found = found.or_else(|| first_unbounded(body)));
+            found
+        }
     })
 }
 
@@ -117,7 +123,12 @@ fn statement(stmt: &Stmt) -> u64 {
     match &stmt.kind {
         StmtKind::Repeat { count, body } => block(body).saturating_mul(count.value),
         StmtKind::Callback(cb) => callback(cb),
-        _ => 0,
+        // A promise statement's blocks, counted once.
+        other => {
+            let mut sum = 0u64;
+            crate::syntax::ast::each_block(other, &mut |body| sum = sum.saturating_add(block(body)));
+            sum
+        }
     }
 }
 

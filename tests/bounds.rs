@@ -821,3 +821,30 @@ fn a_clock_past_two_to_the_53_stops_the_run() {
     let o = loopsim(&["run", "--no-race-check", &wait], 60);
     assert!(o.stderr.contains("ran last; the loop then waited past that time"), "{}", o.stderr);
 }
+
+/// A chain without `times` inside a promise statement's block (an executor,
+/// an async function's body) is named as endless, as one at the top level
+/// is: the run never ends, and no `times` to lower is suggested (found by
+/// the fresh-clone check).
+#[test]
+fn an_endless_chain_inside_an_executor_or_async_body_is_named_endless() {
+    for (name, src) in [
+        ("executor.loop", "promise {\n  timeout 1 { again }\n}\n"),
+        ("async.loop", "async f {\n  timeout 1 { again }\n}\ncall f\n"),
+    ] {
+        let path = file(name, src);
+        let o = loopsim(&["run", "--max-turns", "50", &path], 60);
+        assert_eq!(o.code, Some(3), "{name}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("note: `timeout 1 { again }` (line 2) has no `times`"),
+            "{name}: {}",
+            o.stderr
+        );
+        assert!(
+            o.stderr.contains("the timers keep re-arming: the run never ends"),
+            "{name}: {}",
+            o.stderr
+        );
+        assert!(!o.stderr.contains("Nothing here repeats without end"), "{name}: {}", o.stderr);
+    }
+}
