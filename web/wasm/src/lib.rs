@@ -484,8 +484,10 @@ pub fn orders(source: &str, options: &str) -> String {
         let (exit, rendered) = if opts.node.as_deref() == Some("10") {
             (2, format!("error: {}\n", cli::ALL_ORDERS_NODE_10))
         } else {
+            // (No time limit: with no search, `run` refuses one.)
             let (exit, _, rendered) = Memory::with(&name, source).cli(&Request {
                 no_race_check: true,
+                orders_time_limit: None,
                 ..opts.request(&name)
             });
             (exit, rendered)
@@ -626,7 +628,13 @@ mod tests {
             let memory = Memory::with(path, source);
             let request = Options::parse(&options).unwrap().request(path);
             assert_eq!(request.orders_time_limit, Some(DAY_MS / 1000), "{path}");
-            let cli = |r: Request| memory.cli(&Request { no_race_check: true, ..r });
+            let cli = |r: Request| {
+                memory.cli(&Request {
+                    no_race_check: true,
+                    orders_time_limit: None,
+                    ..r
+                })
+            };
             let (_, svg, _) = cli(Request {
                 format: Some(Format::Svg),
                 ..request.clone()
@@ -692,6 +700,19 @@ mod tests {
         let emoji = src.find('😀').unwrap();
         // 4 + 11 units before the emoji, which is 2 units (4 bytes): column 11 + 2 + 1.
         assert_eq!(position(src, emoji + 4), (17, 2, 14));
+    }
+
+    /// An invalid file's orders are its diagnostics, as `run --all-orders`
+    /// prints them, with a time limit given or not (`run` refuses a time
+    /// limit beside `--no-race-check`, which the page's fallback asks for).
+    #[test]
+    fn orders_of_an_invalid_file_give_its_diagnostics() {
+        for options in ["{}", "{\"timeLimitMs\":5000}"] {
+            let out: Value = serde_json::from_str(&orders("bogus 3\n", options)).unwrap();
+            assert_eq!(out["exit"], 2, "{options}");
+            let rendered = out["rendered"].as_str().unwrap();
+            assert!(rendered.contains("loop::unknown-statement"), "{options}: {rendered}");
+        }
     }
 
     #[test]
