@@ -169,7 +169,7 @@ impl<'a> Checker<'a> {
             ..scope
         };
         let again = self.again_scope(cb.body().unwrap_or_default(), inner);
-        let logs = cb.body().is_none().then(|| cb.label().map(ToString::to_string)).flatten();
+        let logs = cb.label().filter(|_| cb.body().is_none());
         if let Some(p) = again::times_without_again(cb.kind.name(), cb.kind, cb.times(), again, logs, false) {
             self.problems.push(p);
         }
@@ -183,7 +183,7 @@ impl<'a> Checker<'a> {
                 LinkKind::Catch => ".catch",
                 LinkKind::Finally => ".finally",
             };
-            let logs = link.body.is_none().then(|| link.label.as_ref().map(ToString::to_string)).flatten();
+            let logs = link.label.as_ref().filter(|_| link.body.is_none());
             if let Some(p) = again::times_without_again(name, cb.kind, link.times, again, logs, true) {
                 self.problems.push(p);
             }

@@ -5,7 +5,7 @@
 //! parsing ([`super::check`]).
 
 use crate::problem::{Diag, Problem};
-use crate::syntax::ast::{Kind, Span, Spanned};
+use crate::syntax::ast::{Kind, Span, Spanned, Text};
 
 /// `again` at `span`, inside the callback of kind `callback` (`None`: at the
 /// top level, an async function's body or a listener's).
@@ -26,7 +26,7 @@ pub fn times_without_again(
     kind: Kind,
     times: Option<Spanned<u64>>,
     again: bool,
-    logs: Option<String>,
+    logs: Option<&Text>,
     link: bool,
 ) -> Option<Problem> {
     let times = times.filter(|t| t.value >= 2 && kind != Kind::Interval && !again)?;
@@ -34,7 +34,8 @@ pub fn times_without_again(
         Diag::TimesWithoutAgain {
             times: times.value,
             name,
-            logs,
+            // Rendered only for a warning: most callbacks have a label.
+            logs: logs.map(ToString::to_string),
             link,
         }
         .at(times.span),
