@@ -481,6 +481,20 @@ fn same_answer(name: &str, src: &str, keyed: SearchBounds, reduced: SearchBounds
     (exact.count, exact.schedules, fewer.schedules)
 }
 
+/// `compare` (a [`same_answer`] of two keys) on every example and
+/// conformance case.
+fn same_answer_on_every_example(compare: &dyn Fn(&str, &str) -> (u128, usize, usize)) {
+    let mut checked = 0;
+    for path in common::loop_files_under("examples")
+        .into_iter()
+        .chain(common::loop_files_under("tests/conformance"))
+    {
+        compare(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap());
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} files");
+}
+
 /// Keying past ticks as one value (docs/orders.md "Past ticks") gives
 /// exactly the orders, counts and races of the search that keys them
 /// exactly, on every example, every conformance case and generated files
@@ -496,15 +510,7 @@ fn past_ticks_as_one_value_give_the_orders_of_the_exact_key() {
         };
         same_answer(name, src, exact, SearchBounds::default())
     };
-    let mut checked = 0;
-    for path in common::loop_files_under("examples")
-        .into_iter()
-        .chain(common::loop_files_under("tests/conformance"))
-    {
-        compare(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap());
-        checked += 1;
-    }
-    assert!(checked >= 50, "{checked} files");
+    same_answer_on_every_example(&compare);
     for chain in [2, 3] {
         for delay in [1, 3] {
             for beside in ["", "io \"x\" after 2", "submit \"j\" 1", "timeout 2 \"t\""] {
@@ -752,15 +758,7 @@ fn timers_without_their_slots_give_the_orders_of_the_keyed_slots() {
         };
         same_answer(name, src, keyed, SearchBounds::default())
     };
-    let mut checked = 0;
-    for path in common::loop_files_under("examples")
-        .into_iter()
-        .chain(common::loop_files_under("tests/conformance"))
-    {
-        compare(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap());
-        checked += 1;
-    }
-    assert!(checked >= 50, "{checked} files");
+    same_answer_on_every_example(&compare);
     let (mut keyed, mut fewer) = (0, 0);
     for seed in 0..TIMING_PROGRAMS {
         let src = timing_program(seed);
