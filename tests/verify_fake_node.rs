@@ -16,17 +16,24 @@ impl Scratch {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("bin")).unwrap();
         std::fs::write(dir.join("file.loop"), src).unwrap();
+        let scratch = Scratch { dir };
         if let Some(body) = node_script {
-            let script = format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo v20.0.0-fake; exit 0; fi\n{body}\n");
-            let path = dir.join("bin").join("node");
-            std::fs::write(&path, script).unwrap();
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            }
+            scratch.node(&format!(
+                "#!/bin/sh\nif [ \"$1\" = --version ]; then echo v20.0.0-fake; exit 0; fi\n{body}\n"
+            ));
         }
-        Scratch { dir }
+        scratch
+    }
+
+    /// Makes `script` the fake `node` (an executable file in `bin`).
+    fn node(&self, script: &str) {
+        let path = self.dir.join("bin").join("node");
+        std::fs::write(&path, script).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
     }
 
     /// `loopsim verify ARGS file.loop` with only the fake `node` on PATH.
@@ -63,19 +70,7 @@ fn verify_without_node_is_a_clear_error() {
 #[test]
 fn verify_with_a_node_whose_version_fails_silently_says_so() {
     let s = Scratch::new("failed-version", TWO_LINES, None);
-    let path = s.dir.join("bin").join("node");
-    std::fs::write(
-        &path,
-        "#!/bin/sh
-exit 1
-",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    s.node("#!/bin/sh\nexit 1\n");
     let out = s.verify(&["--runs", "1"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -91,18 +86,12 @@ exit 1
 #[test]
 fn verify_with_a_node_that_hangs_at_its_version_is_a_clear_error() {
     let s = Scratch::new("hung-version", TWO_LINES, None);
-    let path = s.dir.join("bin").join("node");
     // (PATH holds only the fake: `sleep` by its full path.)
     let sleep = ["/bin/sleep", "/usr/bin/sleep"]
         .into_iter()
         .find(|p| std::path::Path::new(p).exists())
         .expect("sleep(1)");
-    std::fs::write(&path, format!("#!/bin/sh\nexec {sleep} 1000\n")).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    s.node(&format!("#!/bin/sh\nexec {sleep} 1000\n"));
     let out = s.verify(&["--runs", "1"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
