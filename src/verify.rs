@@ -89,17 +89,14 @@ impl Plan {
 pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
     let run_opts = emit::run_options();
     let model = interp::run(&loaded.file, &loaded.src, "", interp::RunOptions { verbose: true, ..run_opts });
+    // The last `work`'s end, and all `work` together, in one pass.
+    let (work_end, work_ticks) = model.events.iter().fold((0u64, 0u64), |(end, sum), e| match e.kind {
+        EventKind::Work { ticks, .. } => (end.max(e.tick.saturating_add(ticks)), sum.saturating_add(ticks)),
+        _ => (end, sum),
+    });
     // A run stopped at the clock limit ends there; a `work` that took the
     // clock past it would keep the program busy to its own end.
-    let work_end = model.events.iter().map(|e| match e.kind {
-        EventKind::Work { ticks, .. } => e.tick.saturating_add(ticks),
-        _ => 0,
-    });
-    let model_ticks = work_end.fold(model.ending.ticks(), u64::max);
-    let work_ticks = model.events.iter().fold(0u64, |sum, e| match e.kind {
-        EventKind::Work { ticks, .. } => sum.saturating_add(ticks),
-        _ => sum,
-    });
+    let model_ticks = model.ending.ticks().max(work_end);
     let exit_code = match model.ending {
         Ending::Unhandled { code, .. } => Some(code),
         Ending::Unsettled { .. } => Some(13),
@@ -137,7 +134,7 @@ fn human(ms: u128) -> String {
         _ if ms < HOUR => format!("{} min {}", ms / MIN, secs(ms % MIN)),
         _ if ms < 2 * DAY => format!("{} h {} min", ms / HOUR, ms % HOUR / MIN),
         _ if ms < 2 * YEAR => format!("{} days", ms / DAY),
-        _ => format!("{} years", crate::render::thousands(u64::try_from(ms / YEAR).unwrap_or(u64::MAX))),
+        _ => format!("{} years", thousands(u64::try_from(ms / YEAR).unwrap_or(u64::MAX))),
     }
 }
 
@@ -186,7 +183,7 @@ fn too_long(loaded: &Loaded, model: &Trace, plan: &Plan) -> Problem {
     });
     Diag::VerifyTooLong {
         label,
-        run: human(u128::from(plan.model_ticks) * u128::from(scale)),
+        run: at(plan.model_ticks),
         max: human(u128::from(max_ms)),
         scale,
         ticks: plan.model_ticks,
