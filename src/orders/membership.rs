@@ -48,7 +48,7 @@ pub fn can_print_until(
         deadline,
         max_states: bounds.max_states,
         past_as_one: bounds.past_as_one,
-        anonymous_timers: bounds.anonymous_timers && cfg!(not(target_arch = "wasm32")) && !interp::has_clear(&file.body),
+        anonymous_timers: bounds.leaves_slots_out(interp::has_clear(&file.body)),
         ..Search::default()
     };
     search.restart(Vec::new());

@@ -241,6 +241,13 @@ impl Progress {
 pub const LINE_OVERHEAD: usize = std::mem::size_of::<String>();
 
 impl SearchBounds {
+    /// Whether a search of a file (with a `clear` in it if `has_clear`)
+    /// leaves the timers' slots out of its states
+    /// ([`SearchBounds::anonymous_timers`]; never in the WebAssembly build).
+    pub(crate) fn leaves_slots_out(&self, has_clear: bool) -> bool {
+        self.anonymous_timers && !has_clear && cfg!(not(target_arch = "wasm32"))
+    }
+
     /// Enough to tell whether a file races: stop at the second order.
     pub fn race_check() -> Self {
         SearchBounds {
@@ -350,7 +357,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             settle: bounds.settle,
             keys_turns: model_stopped,
             past_as_one: bounds.past_as_one,
-            anonymous_timers: bounds.anonymous_timers && !has_clear && cfg!(not(target_arch = "wasm32")),
+            anonymous_timers: bounds.leaves_slots_out(has_clear),
             ..Search::default()
         };
         Exploration::new(&bounds, &model, limit.as_ref(), search)
