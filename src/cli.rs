@@ -39,6 +39,7 @@ Exit codes:
 With several files (check, test), the highest code of them all.";
 
 /// `emit-js`'s exit codes.
+#[cfg(not(target_family = "wasm"))]
 const EMIT_JS_EXIT_CODES: &str = "\
 Exit codes:
   0    the program was printed
@@ -50,8 +51,8 @@ Exit codes:
   141  standard output was a pipe that closed early (`| head`): the rest is
        dropped, silently";
 
-/// `verify`'s exit codes (in `--help` of every build; the command itself is
-/// in the native binary only).
+/// `verify`'s exit codes.
+#[cfg(not(target_family = "wasm"))]
 pub const VERIFY_EXIT_CODES: &str = "\
 Exit codes:
   0    every order real Node printed is one loopsim allows
@@ -67,6 +68,11 @@ Exit codes:
        folders removed first
   141  standard output was a pipe that closed early (`| head`): the rest is
        dropped, silently";
+
+/// The `--help` of `emit-js` and `verify` in the WebAssembly build (the npm
+/// package), which has neither command (exit 2).
+#[cfg(target_family = "wasm")]
+const NATIVE_ONLY: &str = "Exit code 2: this command is in the loopsim binary only.";
 
 /// Examples under each subcommand's `--help`.
 const RUN_EXAMPLES: &str = "\
@@ -88,11 +94,13 @@ Examples:
   loopsim test                  (every .loop file with an expect block under .)
   loopsim test examples/phases examples/timers";
 
+#[cfg(not(target_family = "wasm"))]
 const EMIT_JS_EXAMPLES: &str = "\
 Examples:
   loopsim emit-js examples/phases/p01-read-callback-schedules-three.loop > p01.js && node p01.js
   loopsim emit-js --scale 0 FILE";
 
+#[cfg(not(target_family = "wasm"))]
 const VERIFY_EXAMPLES: &str = "\
 Examples:
   loopsim verify examples/phases/p06-main-module-timeout-vs-immediate.loop
@@ -180,6 +188,7 @@ enum Command {
     },
     /// Print FILE as a standalone Node.js program that schedules what it
     /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
+    #[cfg(not(target_family = "wasm"))]
     #[command(after_help = format!("{EMIT_JS_EXAMPLES}\n\n{EMIT_JS_EXIT_CODES}"))]
     EmitJs {
         /// The .loop file to translate (`-` reads standard input).
@@ -192,6 +201,7 @@ enum Command {
     },
     /// Run each FILE's emitted program with real `node`, RUNS times, and check
     /// that every order of lines it printed is one loopsim allows.
+    #[cfg(not(target_family = "wasm"))]
     #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{VERIFY_EXIT_CODES}"))]
     Verify {
         /// The .loop files whose emitted programs to run (`-` reads standard input).
@@ -208,6 +218,20 @@ enum Command {
         /// program that mostly sleeps]
         #[arg(long, allow_negative_numbers = true, value_parser = whole_in_u32::<1, 64>)]
         jobs: Option<u32>,
+    },
+    /// Not in the npm package: in the loopsim binary only.
+    #[cfg(target_family = "wasm")]
+    #[command(after_help = NATIVE_ONLY)]
+    EmitJs {
+        #[arg(hide = true, num_args = 0.., allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Not in the npm package: in the loopsim binary only.
+    #[cfg(target_family = "wasm")]
+    #[command(after_help = NATIVE_ONLY)]
+    Verify {
+        #[arg(hide = true, num_args = 0.., allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 
@@ -462,6 +486,7 @@ fn whole_in<const LO: u64, const HI: u64>(arg: &str) -> Result<u64, String> {
 }
 
 /// [`whole_in`] for a count kept in 32 bits (`verify --runs`, `--jobs`).
+#[cfg(not(target_family = "wasm"))]
 fn whole_in_u32<const LO: u32, const HI: u32>(arg: &str) -> Result<u32, String> {
     whole_in_range(arg, LO.into(), HI.into()).map(|n| n as u32)
 }
@@ -518,8 +543,14 @@ fn execute(cli: &Cli, host: &dyn Host) -> u8 {
         } => cmd_run(&out, file, *verbose, *explain, *format, run),
         Command::Check { files, run, .. } => cmd_check(&out, files, run),
         Command::Test { paths, run } => cmd_test(&out, paths, run),
+        #[cfg(not(target_family = "wasm"))]
         Command::EmitJs { file, scale } => cmd_emit_js(&out, file, *scale),
+        #[cfg(not(target_family = "wasm"))]
         Command::Verify { files, runs, scale, jobs } => cmd_verify(&out, files, *runs, *scale, *jobs),
+        #[cfg(target_family = "wasm")]
+        Command::EmitJs { .. } => native_only(&out, "emit-js writes a Node.js program"),
+        #[cfg(target_family = "wasm")]
+        Command::Verify { .. } => native_only(&out, "verify starts real `node` processes"),
     };
     code as u8
 }
@@ -542,7 +573,9 @@ pub const ALL_ORDERS_NODE_10: &str = concat!(
 /// `conflicts_with` cannot say (it depends on values): refused, exit 2.
 fn conflict(command: &Command) -> Option<&'static str> {
     let files = match command {
-        Command::Check { files, .. } | Command::Verify { files, .. } | Command::Test { paths: files, .. } => &files[..],
+        Command::Check { files, .. } | Command::Test { paths: files, .. } => &files[..],
+        #[cfg(not(target_family = "wasm"))]
+        Command::Verify { files, .. } => &files[..],
         _ => &[],
     };
     if files.iter().filter(|f| *f == Path::new(STDIN)).count() > 1 {
@@ -1083,17 +1116,6 @@ fn walk(out: &Output, dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<(
     Ok(())
 }
 
-/// `emit-js` in the WebAssembly build (the npm package): not there, to keep
-/// the module small; the loopsim binary has it.
-#[cfg(target_family = "wasm")]
-fn cmd_emit_js(out: &Output, _path: &Path, _scale: u64) -> Exit {
-    tell!(
-        out,
-        "error: emit-js is in the loopsim binary only (`cargo install --path .` in loopsim's repository), not in the npm package"
-    );
-    Exit::Invalid
-}
-
 #[cfg(not(target_family = "wasm"))]
 fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
     let loaded = match out.load(path, None) {
@@ -1117,12 +1139,13 @@ fn cmd_emit_js(out: &Output, path: &Path, scale: u64) -> Exit {
     Exit::Ok
 }
 
-/// `verify` in a build without processes (WebAssembly: the npm package).
+/// `emit-js` and `verify` in the WebAssembly build (the npm package): not
+/// there, to keep the module small; `what` says what the command does.
 #[cfg(target_family = "wasm")]
-fn cmd_verify(out: &Output, _files: &[PathBuf], _runs: u32, _scale: u64, _jobs: Option<u32>) -> Exit {
+fn native_only(out: &Output, what: &str) -> Exit {
     tell!(
         out,
-        "error: verify starts real `node` processes, which this build cannot: use the loopsim binary (`cargo install --path .` in loopsim's repository)"
+        "error: {what}: it is in the loopsim binary only (`cargo install --path .` in loopsim's repository), not in the npm package"
     );
     Exit::Invalid
 }
