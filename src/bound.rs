@@ -8,7 +8,7 @@
 
 use crate::render::thousands;
 use crate::sched::{LimitKind, Limits};
-use crate::syntax::ast::{Callback, File, Kind, Stmt, StmtKind};
+use crate::syntax::ast::{promise_parts, Callback, File, Kind, Part, Spanned, Stmt, StmtKind};
 
 /// The highest callback limit the defaults are raised to.
 pub const CAP: u64 = 10_000_000;
@@ -105,11 +105,21 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
             link.or_else(|| first_unbounded(body))
                 .or_else(|| cb.links().iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
         }
-        // A promise statement's blocks (an executor, an async function's
-        // body, a handler, `try`/`catch`) may hold such a callback.
+        // A promise statement's links repeat like a chain's; its blocks (an
+        // executor, an async function's body, a handler, `try`/`catch`) may
+        // hold such a callback.
         other => {
             let mut found = None;
-            crate::syntax::ast::each_block(other, &mut |body| found = found.or_else(|| first_unbounded(body)));
+            promise_parts(other, &mut |part| {
+                if let Part::Link(l) = part {
+                    if l.times.is_none() && l.body.as_deref().is_some_and(has_again) {
+                        found = found.or(Some(l.span));
+                    }
+                }
+                if let Some(body) = part.body() {
+                    found = found.or_else(|| first_unbounded(body));
+                }
+            });
             found
         }
     })
@@ -123,13 +133,25 @@ fn statement(stmt: &Stmt) -> u64 {
     match &stmt.kind {
         StmtKind::Repeat { count, body } => block(body).saturating_mul(count.value),
         StmtKind::Callback(cb) => callback(cb),
-        // A promise statement's blocks, counted once.
+        // A promise statement's blocks, counted once; a link's, once per run.
         other => {
             let mut sum = 0u64;
-            crate::syntax::ast::each_block(other, &mut |body| sum = sum.saturating_add(block(body)));
+            promise_parts(other, &mut |part| {
+                let body = part.body().map_or(0, block);
+                sum = sum.saturating_add(match part {
+                    Part::Link(l) => link(l.times, body),
+                    _ => body,
+                });
+            });
             sum
         }
     }
+}
+
+/// A link run up to `times` times (`again`), with `body` callbacks in its
+/// body: each run counts itself too.
+fn link(times: Option<Spanned<u64>>, body: u64) -> u64 {
+    times.map_or(1, |t| t.value).saturating_mul(body.saturating_add(1))
 }
 
 fn callback(cb: &Callback) -> u64 {
@@ -140,11 +162,10 @@ fn callback(cb: &Callback) -> u64 {
         None if repeats => 1,
         None => 1,
     };
-    let links = cb.links().iter().fold(0u64, |sum, l| {
-        let runs = l.times.map_or(1, |t| t.value);
-        let body = l.body.as_deref().map_or(0, block);
-        sum.saturating_add(runs.saturating_mul(body.saturating_add(1)))
-    });
+    let links = cb
+        .links()
+        .iter()
+        .fold(0u64, |sum, l| sum.saturating_add(link(l.times, l.body.as_deref().map_or(0, block))));
     runs.saturating_mul(body.saturating_add(1)).saturating_add(links)
 }
 

@@ -141,15 +141,14 @@ impl<'a> Checker<'a> {
         };
         promise_parts(kind, &mut |part| match part {
             Part::Label(text) => self.text(text, handler),
-            Part::Body(role, body) => {
-                let inner = match role {
-                    BodyRole::AsyncFn | BodyRole::Listener => Scope { callback: None, ..scope },
-                    BodyRole::Handler { .. } => handler,
-                    // The code around them: an `again` there is the callback's.
-                    BodyRole::Executor | BodyRole::Try | BodyRole::Catch => return self.block(body, scope),
-                };
-                self.again_scope(body, inner);
-            }
+            Part::Link(link) => self.link(link, Kind::Then, handler),
+            Part::Body(role, body) => match role {
+                BodyRole::AsyncFn | BodyRole::Listener => {
+                    self.again_scope(body, Scope { callback: None, ..scope });
+                }
+                // The code around them: an `again` there is the callback's.
+                BodyRole::Executor | BodyRole::Try | BodyRole::Catch => self.block(body, scope),
+            },
         });
     }
 
@@ -174,19 +173,26 @@ impl<'a> Checker<'a> {
             self.problems.push(p);
         }
         for link in cb.links() {
-            if let Some(label) = &link.label {
-                self.text(label, inner);
-            }
-            let again = self.again_scope(link.body.as_deref().unwrap_or_default(), inner);
-            let name = match link.kind {
-                LinkKind::Then => ".then",
-                LinkKind::Catch => ".catch",
-                LinkKind::Finally => ".finally",
-            };
-            let logs = link.label.as_ref().filter(|_| link.body.is_none());
-            if let Some(p) = again::times_without_again(name, cb.kind, link.times, again, logs, true) {
-                self.problems.push(p);
-            }
+            self.link(link, cb.kind, inner);
+        }
+    }
+
+    /// A `.then`/`.catch`/`.finally` link (of a `then` chain, whose head is
+    /// of kind `kind`, or of a promise expression): its label, its body, and
+    /// a `times` its body's `again` would bound.
+    fn link(&mut self, link: &Link, kind: Kind, inner: Scope) {
+        if let Some(label) = &link.label {
+            self.text(label, inner);
+        }
+        let again = self.again_scope(link.body.as_deref().unwrap_or_default(), inner);
+        let name = match link.kind {
+            LinkKind::Then => ".then",
+            LinkKind::Catch => ".catch",
+            LinkKind::Finally => ".finally",
+        };
+        let logs = link.label.as_ref().filter(|_| link.body.is_none());
+        if let Some(p) = again::times_without_again(name, kind, link.times, again, logs, true) {
+            self.problems.push(p);
         }
     }
 

@@ -98,11 +98,20 @@ struct Frame<'a> {
     index: Option<u64>,
     run: u64,
     count: u64,
-    this: Option<Instance<'a>>,
+    this: Option<Again<'a>>,
     /// The innermost environment (of the innermost declaring block).
     env: Env,
     /// The innermost executor around (lexically).
     executor: Exec,
+}
+
+/// What `again` in a body schedules once more.
+#[derive(Clone, Copy)]
+enum Again<'a> {
+    /// A callback, or a link of a `then` statement (run alone).
+    Callback(Instance<'a>),
+    /// A link of a promise expression, with what it captured where written.
+    Link { link: &'a Link, captured: promises::Captured },
 }
 
 use crate::explain::{self, Origin, Why};
@@ -1261,7 +1270,8 @@ impl<'a> Interp<'a> {
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn again_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, frame: &Frame<'a>) -> Result<(), Stop> {
         match frame.this {
-            Some(this) => self.again(sched, this),
+            Some(Again::Callback(this)) => self.again(sched, this),
+            Some(Again::Link { link, captured }) => self.again_link(sched, link, captured),
             None => Ok(()),
         }
     }
@@ -1426,10 +1436,10 @@ fn frame_of(inst: Instance<'_>, run: u64, count: u64) -> Frame<'_> {
         index: inst.index.map(|i| u64::from(i.get())),
         run,
         count,
-        this: Some(Instance {
+        this: Some(Again::Callback(Instance {
             run: u32::try_from(run).unwrap_or(u32::MAX),
             ..inst
-        }),
+        })),
         env: inst.env,
         executor: inst.executor,
     }

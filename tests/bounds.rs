@@ -848,3 +848,21 @@ fn an_endless_chain_inside_an_executor_or_async_body_is_named_endless() {
         assert!(!o.stderr.contains("Nothing here repeats without end"), "{name}: {}", o.stderr);
     }
 }
+
+/// A link of a promise expression whose body has `again` and no `times`
+/// repeats without end, as a `then` statement's link does: named as the
+/// endless chain it is, in the file and inside a block (it ran once before
+/// `again` in such links worked).
+#[test]
+fn an_endless_link_of_a_promise_expression_is_named_endless() {
+    for (name, src, line) in [
+        ("chain.loop", "chain resolved .then \"c\" { log \"c\" again }\n", 1),
+        ("block.loop", "async f {\n  chain rejected .catch { again }\n}\ncall f\n", 2),
+    ] {
+        let path = file(name, src);
+        let o = loopsim(&["run", &path], 60);
+        assert_eq!(o.code, Some(3), "{name}: {}", o.stderr);
+        assert!(o.stderr.contains("the microtask queue never empties"), "{name}: {}", o.stderr);
+        assert!(o.stderr.contains(&format!("(line {line}) has no `times`")), "{name}: {}", o.stderr);
+    }
+}

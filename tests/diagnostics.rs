@@ -116,6 +116,12 @@ fn times_without_again_is_a_warning_where_no_again_is_counted() {
         warned("then \"x\" .then \"y\" times 2 .then \"z\" times 2 {\n  again\n}\n"),
         [once(2, ".then")]
     );
+    // A promise expression's links too, inside blocks as well: `again` runs them once more.
+    assert_eq!(
+        warned("chain resolved .then \"c\" times 3\npromise {\n  chain rejected .catch times 2 { log \"r\" }\n}\n"),
+        [once(3, ".then"), once(2, ".catch")]
+    );
+    assert!(warned("chain resolved .then \"c\" times 3 { log \"c {n}\" again }\n").is_empty());
     // The help gives a callback without a body one that logs its label (a
     // body replaces the label's line); a link gets no `repeat` around it.
     let help = |src: &str| {

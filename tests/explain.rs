@@ -221,3 +221,16 @@ fn a_clock_at_its_limit_stops_before_a_timer_there_is_explained() {
          timers phase once due (rule 3); the thread was busy until tick 9007199254740000, so it ran late (rule 5)"
     );
 }
+
+/// `again` in a link of a promise expression: the later run says which run
+/// it is and that the link's `again` queued it, one hop later (rule 8a).
+#[test]
+fn rule_8a_a_links_again_names_its_run() {
+    let src = "chain rejected .catch \"r\" times 2 { log \"r {n}\" again }\n";
+    has(
+        src,
+        "r 2",
+        &[".catch \"r\" (line 1), run 2 queued by its `again`", "one hop later (rule 8a)"],
+    );
+    assert!(!of(src, "r 1").contains("again"), "{}", of(src, "r 1"));
+}

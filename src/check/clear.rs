@@ -118,7 +118,7 @@ impl<'a> Labels<'a> {
                     }
                 }
                 other => promise_parts(other, &mut |part| {
-                    if let Part::Body(_, body) = part {
+                    if let Some(body) = part.body() {
                         self.collect_labels(body, true);
                     }
                 }),

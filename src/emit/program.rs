@@ -167,7 +167,7 @@ fn timer_delays(stmts: &[Stmt], out: &mut Vec<(Kind, Spanned<u64>)>) {
             StmtKind::Log(_) | StmtKind::Work(_) | StmtKind::Clear(_) | StmtKind::Again => {}
             other => {
                 promise_parts(other, &mut |part| {
-                    if let Part::Body(_, body) = part {
+                    if let Some(body) = part.body() {
                         timer_delays(body, out);
                     }
                 });
@@ -258,7 +258,7 @@ impl Uses {
                 }
                 other => {
                     promise_parts(other, &mut |part| {
-                        if let Part::Body(_, body) = part {
+                        if let Some(body) = part.body() {
                             self.walk(body, times);
                         }
                     });

@@ -22,7 +22,7 @@
 //! Memory: promises, reactions and environments are bounded ([`crate::promise::DEFAULT_LIMIT`]);
 //! nested calls (an async function calling itself) by [`MAX_CALL_DEPTH`].
 
-use super::{render, Frame, Instance, Interp, Label, Stop};
+use super::{render, Again, Frame, Instance, Interp, Label, Stop};
 use crate::explain;
 use crate::promise::{
     CombinatorKind, HopRule, Job, JobFacts, JobKind, JobOutcome, Listeners, Outcome, PromiseId, Promises, RejectionEvent, RejectionRound,
@@ -317,6 +317,8 @@ pub(crate) struct Captured {
     env: Env,
     executor: Exec,
     label: Label,
+    /// A link's `{n}`: 1, or the run an `again` in its body asked for.
+    run: u32,
 }
 
 /// Where a block of a suspended frame stopped.
@@ -694,6 +696,7 @@ impl<'a> Interp<'a> {
             env: frame.env,
             executor: frame.executor,
             label: Label::from(label),
+            run: 1,
         }
     }
 
@@ -735,9 +738,7 @@ impl<'a> Interp<'a> {
     /// `then "a" .then "b" …`: `Promise.resolve().then(a).then(b)…`, every link registered now
     /// (rule 8a); `.catch` and `.finally` links as written.
     pub(super) fn then_chain<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
-        let site = site_of(inst.cb.span);
-        let start = self.op(sched, site, |e, s| e.promise_resolve(Value::Plain, site, s))?;
-        let mut p = self.op(sched, site, |e, s| e.then(start, Some(Handler::Cb(inst)), None, site, s))?;
+        let mut p = self.resolved_then(sched, site_of(inst.cb.span), Handler::Cb(inst))?;
         for (i, link) in inst.cb.links().iter().enumerate() {
             // `note` stays the `then` statement's: where the chain was scheduled.
             let next = Instance {
@@ -757,6 +758,14 @@ impl<'a> Interp<'a> {
             p = self.register_link(sched, p, link, Handler::Cb(next))?;
         }
         Ok(())
+    }
+
+    /// `Promise.resolve().then(h)`: a reaction job queued at once (rule 8a); the derived promise.
+    fn resolved_then<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, site: Site, h: Handler<'a>) -> Result<PromiseId, Stop> {
+        self.op(sched, site, |e, s| {
+            let start = e.promise_resolve(Value::Plain, site, s)?;
+            e.then(start, Some(h), None, site, s)
+        })
     }
 
     fn register_link<L: EventLoop<Task<'a>>>(
@@ -1229,10 +1238,13 @@ impl<'a> Interp<'a> {
         let line = self.line(link.span);
         let label = c.label.get().map(|l| self.labels[l as usize].clone());
         if self.opts.explain {
-            let what = match &label {
+            let mut what = match &label {
                 Some(l) => format!("{kind} \"{l}\" (line {line})"),
                 None => format!("{kind} (line {line})"),
             };
+            if c.run > 1 {
+                what += &format!(", run {} queued by its `again`", c.run);
+            }
             self.notes.why = Some(self.hop_sentence(rule, facts, &what));
         }
         if self.verbose() {
@@ -1240,12 +1252,29 @@ impl<'a> Interp<'a> {
         }
         Frame {
             index: c.index,
-            run: 1,
+            run: u64::from(c.run),
             count,
-            this: None,
+            this: Some(Again::Link { link, captured: c }),
             env: c.env,
             executor: c.executor,
         }
+    }
+
+    /// `again` in a link of a promise expression: its body once
+    /// more, alone, with `{n}` one higher, as `Promise.resolve().then(() =>
+    /// link(n + 1))` runs it: a reaction job on a fulfilled promise, one hop
+    /// (rule 8a); the links after it do not run again. Bounded by the link's
+    /// `times`.
+    pub(super) fn again_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, link: &'a Link, c: Captured) -> Result<(), Stop> {
+        if link.times.is_some_and(|t| u64::from(c.run) >= t.value) {
+            return Ok(());
+        }
+        let captured = Captured {
+            run: c.run.saturating_add(1),
+            ..c
+        };
+        self.resolved_then(sched, site_of(link.span), Handler::Link { link, captured })?;
+        Ok(())
     }
 
     /// Resumes a suspended async frame where its `await` stopped (rule 8d).

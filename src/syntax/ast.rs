@@ -318,8 +318,6 @@ pub enum BodyRole {
     AsyncFn,
     /// An executor's body: runs now, in the code around it.
     Executor,
-    /// A `.then`/`.catch`/`.finally` link's body (`is_async`: marked `async`).
-    Handler { is_async: bool },
     /// A `try` block: runs now, in the code around it.
     Try,
     /// A `catch` block: runs in the code around it.
@@ -333,8 +331,22 @@ pub enum BodyRole {
 pub enum Part<'a> {
     /// A nested block.
     Body(BodyRole, &'a [Stmt]),
-    /// A link's or a listener's label.
+    /// A listener's label.
     Label(&'a Text),
+    /// A `.then`/`.catch`/`.finally` link of a promise expression: its
+    /// label, `times` and body.
+    Link(&'a Link),
+}
+
+impl<'a> Part<'a> {
+    /// The block of a [`Part::Body`] or of a link that has one.
+    pub fn body(self) -> Option<&'a [Stmt]> {
+        match self {
+            Part::Body(_, body) => Some(body),
+            Part::Link(link) => link.body.as_deref(),
+            Part::Label(_) => None,
+        }
+    }
 }
 
 /// Calls `f` on each block and label of a promise statement (expressions
@@ -382,7 +394,7 @@ pub fn each_block<'a>(kind: &'a StmtKind, f: &mut dyn FnMut(&'a [Stmt])) {
             }
         }
         other => promise_parts(other, &mut |part| {
-            if let Part::Body(_, body) = part {
+            if let Some(body) = part.body() {
                 f(body);
             }
         }),
@@ -406,12 +418,7 @@ pub fn expr_parts<'a>(e: &'a Expr, f: &mut dyn FnMut(Part<'a>)) {
 /// [`promise_parts`] of links.
 pub fn link_parts<'a>(links: &'a [Link], f: &mut dyn FnMut(Part<'a>)) {
     for link in links {
-        if let Some(t) = &link.label {
-            f(Part::Label(t));
-        }
-        if let Some(b) = &link.body {
-            f(Part::Body(BodyRole::Handler { is_async: link.is_async }, b));
-        }
+        f(Part::Link(link));
     }
 }
 

@@ -40,7 +40,7 @@
 //!   Node) are capped well below 20;
 //! - no `io`, `submit`, `work`, `interval`, `repeat`, `times`, no ES module.
 
-use loopsim::syntax::ast::{promise_parts, Part, Stmt, StmtKind};
+use loopsim::syntax::ast::{promise_parts, Stmt, StmtKind};
 use std::fmt::Write as _;
 
 /// Ticks between two timers' due times, and between a timer and the code that set it.
@@ -149,7 +149,7 @@ pub fn statements(stmts: &[Stmt]) -> usize {
                 }
             }
             other => promise_parts(other, &mut |p| {
-                if let Part::Body(_, body) = p {
+                if let Some(body) = p.body() {
                     n += statements(body);
                 }
             }),
