@@ -522,7 +522,8 @@ const STDIN: &str = "/dev/stdin";
 
 /// Runs a parsed command line.
 fn execute(cli: &Cli, host: &dyn Host) -> u8 {
-    let out = Output::new(cli.color, host);
+    let mut out = Output::new(cli.color, host);
+    out.json = matches!(cli.command, Command::Run { format: Format::Json, .. });
     let code = match &cli.command {
         Command::Run {
             file,
@@ -616,6 +617,9 @@ struct Output<'h> {
     host: &'h dyn Host,
     stdout_color: bool,
     handler: miette::GraphicalReportHandler,
+    /// `run --format json`: a file that cannot run also gives its problems
+    /// as JSON on standard output ([`Output::json_problems`]).
+    json: bool,
 }
 
 /// A line on standard output: `say!(out, "…", …)`.
@@ -652,6 +656,17 @@ impl<'h> Output<'h> {
             host,
             stdout_color: decide(Stream::Stdout),
             handler: miette::GraphicalReportHandler::new_themed(theme),
+            json: false,
+        }
+    }
+
+    /// With `run --format json`, `{"title": FILE, "diagnostics": [...]}` on
+    /// standard output for a file that cannot run (the text stays on
+    /// standard error): each problem as [`crate::problem::JsonProblem`].
+    fn json_problems(&self, name: &str, problems: Vec<crate::problem::JsonProblem>) {
+        if self.json {
+            let doc = serde_json::json!({ "title": name, "diagnostics": problems });
+            say!(self, "{doc}");
         }
     }
 
@@ -684,6 +699,9 @@ impl<'h> Output<'h> {
                 let refused = crate::check::promises::node_version(&loaded.file, profile);
                 let mut shown = loaded.warnings.clone();
                 shown.extend(refused.clone());
+                if refused.is_some() {
+                    self.json_problems(&loaded.name, shown.iter().map(|p| p.json(&loaded.src)).collect());
+                }
                 if !shown.is_empty() {
                     self.problems(&FileProblems::new(&loaded.name, &loaded.src, shown));
                 }
@@ -701,11 +719,26 @@ impl<'h> Output<'h> {
                 } else {
                     ""
                 };
-                let name = if name.is_empty() { "''".into() } else { escape(&name) };
-                tell!(self, "error: cannot read {name}: {error}{hint}");
+                let message = format!(
+                    "cannot read {}: {error}{hint}",
+                    if name.is_empty() { "''".into() } else { escape(&name) }
+                );
+                self.json_problems(
+                    &name,
+                    vec![crate::problem::JsonProblem {
+                        severity: "error",
+                        code: "loop::io",
+                        message: message.clone(),
+                        help: None,
+                        labels: Vec::new(),
+                    }],
+                );
+                tell!(self, "error: {message}");
                 Err(Exit::Invalid)
             }
             Err(LoadError::Invalid(problems)) => {
+                let src = problems.src.inner();
+                self.json_problems(problems.src.name(), problems.problems.iter().map(|p| p.json(src)).collect());
                 self.problems(&problems);
                 Err(Exit::Invalid)
             }

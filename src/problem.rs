@@ -1,8 +1,10 @@
 //! Problems found in a `.loop` file: errors as data, rendered by miette.
 
 mod excerpt;
+mod json;
 mod kind;
 
+pub use json::{JsonLabel, JsonProblem};
 pub(crate) use kind::limit_reached;
 pub use kind::{Code, Diag, SyntaxHint, CUT};
 

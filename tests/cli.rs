@@ -142,6 +142,47 @@ fn invalid_input_exits_2() {
     assert_eq!(stderr(&o), "error: cannot read '': the file name is empty\n");
 }
 
+/// `run --format json` of a file that cannot run gives its problems as JSON
+/// on standard output too (the text stays on standard error), offsets and
+/// columns in UTF-16 code units; an unreadable file is one `loop::io` problem.
+#[test]
+fn json_of_an_invalid_file_is_its_diagnostics() {
+    let src = "log \"é\"\nimmedate \"b\"\n";
+    for args in [
+        vec!["run", "--format", "json", "bad.loop"],
+        vec!["run", "--all-orders", "--format", "json", "bad.loop"],
+    ] {
+        let o = loopsim(&args, Some(("bad.loop", src)));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("unknown statement `immedate`"), "{}", stderr(&o));
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON on stdout");
+        assert!(doc["title"].as_str().unwrap().ends_with("bad.loop"), "{doc}");
+        let d = &doc["diagnostics"][0];
+        assert_eq!(d["severity"], "error");
+        assert_eq!(d["code"], "loop::unknown-statement");
+        assert_eq!(d["message"], "unknown statement `immedate`");
+        assert_eq!(d["help"], "did you mean `immediate`?");
+        // Line 2 starts after `log "é"` and its newline: 8 UTF-16 units (9 bytes).
+        let l = &d["labels"][0];
+        assert_eq!((&l["line"], &l["column"], &l["start"]), (&2.into(), &1.into(), &8.into()), "{doc}");
+        assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 1, "{doc}");
+    }
+    let o = loopsim(&["run", "--format", "json", "/nonexistent/x.loop"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON on stdout");
+    assert_eq!(doc["diagnostics"][0]["code"], "loop::io");
+    assert!(
+        doc["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read /nonexistent/x.loop: "),
+        "{doc}"
+    );
+    // Text output of an invalid file: nothing on stdout.
+    let o = loopsim(&["run", "bad.loop"], Some(("bad.loop", src)));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), ""));
+}
+
 /// A negative number for a numeric flag is refused as a bad value (exit 2),
 /// not taken for a flag with clap's tip to write `-- -1` (which would make it
 /// the FILE).

@@ -11,9 +11,8 @@ use loopsim::cli::{self, Host, Kind, Request, Stream};
 use loopsim::interp::{self, RunOptions};
 use loopsim::load::{self, LoadError, Loaded};
 use loopsim::orders::{self, SearchBounds};
-use loopsim::problem::{FileProblems, Problem};
+use loopsim::problem::{FileProblems, JsonProblem, Problem};
 use loopsim::sched::NodeProfile;
-use serde::Serialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::ffi::OsString;
@@ -197,59 +196,11 @@ impl Host for Memory {
 }
 
 /// A diagnostic for the page: spans in UTF-16 code units (JavaScript string
-/// indices), lines and columns 1-based.
-#[derive(Serialize)]
-struct Diagnostic {
-    severity: &'static str,
-    code: &'static str,
-    message: String,
-    help: Option<String>,
-    labels: Vec<Label>,
-}
-
-#[derive(Serialize)]
-struct Label {
-    start: usize,
-    end: usize,
-    line: usize,
-    column: usize,
-    text: Option<String>,
-}
-
-/// Byte offset → (UTF-16 offset, line, column), on a char boundary at or before it.
-fn position(src: &str, byte: usize) -> (usize, usize, usize) {
-    let mut byte = byte.min(src.len());
-    while !src.is_char_boundary(byte) {
-        byte -= 1;
-    }
-    let before = &src[..byte];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let utf16 = before.encode_utf16().count();
-    let column = src[line_start..byte].encode_utf16().count() + 1;
-    (utf16, before.matches('\n').count() + 1, column)
-}
+/// indices), lines and columns 1-based ([`Problem::json`]).
+type Diagnostic = JsonProblem;
 
 fn diagnostic(src: &str, p: &Problem) -> Diagnostic {
-    let label = |span: loopsim::syntax::ast::Span, text: &str| {
-        let (start, line, column) = position(src, span.start());
-        let (end, _, _) = position(src, span.end());
-        Label {
-            start,
-            end,
-            line,
-            column,
-            text: (!text.is_empty()).then(|| text.to_string()),
-        }
-    };
-    let mut labels = vec![label(p.span, &p.label)];
-    labels.extend(p.secondary.iter().map(|(span, text)| label(*span, text)));
-    Diagnostic {
-        severity: if p.warning { "warning" } else { "error" },
-        code: p.code,
-        message: p.message.clone(),
-        help: p.help.clone(),
-        labels,
-    }
+    p.json(src)
 }
 
 /// Loads `source` as the CLI would: the file, or its problems (the text they
@@ -689,17 +640,6 @@ mod tests {
             let loaded = load::load_bytes(path, source.as_bytes()).unwrap();
             assert_eq!(e["title"], loaded.file.title.map_or(path.to_string(), |t| t.value), "{path}");
         }
-    }
-
-    #[test]
-    fn positions_count_utf16_units() {
-        let src = "# é\ntimeout 1 \"😀\"\n";
-        assert_eq!(position(src, 0), (0, 1, 1));
-        let at = src.find("timeout").unwrap();
-        assert_eq!(position(src, at), (4, 2, 1));
-        let emoji = src.find('😀').unwrap();
-        // 4 + 11 units before the emoji, which is 2 units (4 bytes): column 11 + 2 + 1.
-        assert_eq!(position(src, emoji + 4), (17, 2, 14));
     }
 
     /// An invalid file's orders are its diagnostics, as `run --all-orders`
