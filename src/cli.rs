@@ -219,14 +219,16 @@ enum Command {
         #[arg(long, allow_negative_numbers = true, value_parser = whole_in_u32::<1, 64>)]
         jobs: Option<u32>,
     },
-    /// Not in the npm package: in the loopsim binary only.
+    /// Print FILE as a standalone Node.js program that schedules what it
+    /// describes and prints its `log` lines (CommonJS, or an ES module for `module esm`).
     #[cfg(target_family = "wasm")]
     #[command(after_help = NATIVE_ONLY)]
     EmitJs {
         #[arg(hide = true, num_args = 0.., allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Not in the npm package: in the loopsim binary only.
+    /// Run each FILE's emitted program with real `node`, RUNS times, and check
+    /// that every order of lines it printed is one loopsim allows.
     #[cfg(target_family = "wasm")]
     #[command(after_help = NATIVE_ONLY)]
     Verify {

@@ -65,6 +65,8 @@ const same = [
   ['test', 'examples'],
   ['test', path.join(cases, 'odd')],
   ['run', 'no-such-file.loop'],
+  ['run', '--format', 'json', 'no-such-file.loop'],
+  ['run', '--format', 'json', path.join(cases, 'odd/bad.loop')],
   ['run', 'examples'],
   ['run', path.join(cases, 'odd/bytes.loop')],
   ['run', '--explain', '--format', 'svg', p02],
@@ -125,5 +127,10 @@ test('emit-js and verify are the Rust binary\'s only', () => {
     const n = spawnSync(npmBin, args, { encoding: 'utf8' });
     assert.equal(n.status, 2);
     assert.match(n.stderr, /loopsim binary/);
+    // Their help says so too, without the options the package cannot use.
+    const help = spawnSync(npmBin, [args[0], '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /this command is in the loopsim binary only/);
+    assert.doesNotMatch(help.stdout, /--scale/);
   }
 });
