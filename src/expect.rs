@@ -93,7 +93,7 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
                         text: text.to_string(),
                         why: trace.explanations.get(i).map(ToString::to_string),
                         printed: logs.len(),
-                        note_copied: line.text.starts_with("⏸ ") || line.text.starts_with("▶ "),
+                        note_copied: copied_note(&line.text),
                     }
                     .at(line.span));
                 }
@@ -148,7 +148,18 @@ fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem
             (queue, _) => format!("the run was stopped by the {} limit", queue.map_or("", |q| q.name())),
         },
     };
-    Diag::NeverPrinted { how, printed: logs.len() }.at(line.span)
+    Diag::NeverPrinted {
+        how,
+        printed: logs.len(),
+        note_copied: copied_note(&line.text),
+    }
+    .at(line.span)
+}
+
+/// An expect line copied from a trace's `⏸ suspends …`/`▶ resumes …` note,
+/// which is no log line.
+fn copied_note(text: &str) -> bool {
+    text.starts_with("⏸ ") || text.starts_with("▶ ")
 }
 
 /// The first field of the expect line that does not match, described.

@@ -115,6 +115,13 @@ fn a_copied_await_note_in_a_prediction_is_named_as_a_note() {
     let src = src.replace("  \"\u{23f8} suspends at the await of line 3\"\n", "");
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", &src)));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A note copied as the last line (after every log line) is named too.
+    let last = src.replace("  \"end\"\n}", "  \"end\"\n  \"\u{25b6} resumes after the await of line 3\"\n}");
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", &last)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("prediction failed: the run finished after 3 log lines"), "{err}");
+    assert!(err.contains("not log lines: leave them out of `expect`"), "{err}");
 }
 
 #[test]

@@ -386,7 +386,12 @@ pub enum Diag {
         limit: Option<&'static str>,
     },
     /// An expect line never printed: `how` the run ended, after `printed` lines.
-    NeverPrinted { how: String, printed: usize },
+    NeverPrinted {
+        how: String,
+        printed: usize,
+        /// The line is a copied `⏸`/`▶` note of the trace.
+        note_copied: bool,
+    },
     /// `limit want` predicted, `got` stopped the run.
     WrongLimit { want: &'static str, got: &'static str },
     /// A limit predicted, the run finished.
@@ -631,7 +636,7 @@ impl Diag {
             } => limit_message(*limit, *queue, *bounded, *site).0,
             PredictionDiffers { line, diff, .. } => format!("prediction failed at log line {line}: {diff}"),
             PrintedMore { line, .. } => format!("the run printed more: log line {line} is not predicted"),
-            NeverPrinted { how, printed } => format!("prediction failed: {how} after {printed} log line{}", plural(*printed as u64)),
+            NeverPrinted { how, printed, .. } => format!("prediction failed: {how} after {printed} log line{}", plural(*printed as u64)),
             WrongLimit { want, got } => format!("predicted the {want} limit, but the {got} limit stopped the run"),
             LimitNotHit => "predicted a limit, but the run finished".into(),
             StoppedByLimit { got } => format!("the run was stopped by a limit ({got})"),
@@ -987,7 +992,7 @@ impl Diag {
                 raised_for,
                 ..
             } => limit_help(*limit, *max, waiting, *bounded, *raised_for),
-            PredictionDiffers { note_copied: true, .. } => {
+            PredictionDiffers { note_copied: true, .. } | NeverPrinted { note_copied: true, .. } => {
                 "lines marked ⏸ and ▶ are the trace's notes of where an async function suspended and resumed, not log lines: leave them out of `expect`".into()
             }
             PredictionDiffers { text, why, printed, .. } => match why {
