@@ -818,8 +818,9 @@ fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs) {
         let line = loaded.src[..span.start()].matches('\n').count() + 1;
         let head = loaded.src[span.start()..span.end()].lines().next().unwrap_or("");
         // How each default was raised for the file (rule 7), if it was.
-        let raised = |limit, max, noun| {
+        let raised = |limit, max: u64, noun: &str| {
             let n = crate::render::thousands(max);
+            let noun = if max == 1 { noun } else { &format!("{noun}s") };
             let raise = opts
                 .auto_limits
                 .then(|| crate::bound::raise(limit, max, false, crate::bound::callbacks(&loaded.file)))
@@ -830,8 +831,8 @@ fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs) {
             out,
             "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {} or {} (--max-turns, --max-callbacks)",
             escape(head.trim_end_matches('{').trim()),
-            raised(LimitKind::Turns, limits.max_turns, "turns"),
-            raised(LimitKind::Callbacks, limits.max_callbacks, "callbacks")
+            raised(LimitKind::Turns, limits.max_turns, "turn"),
+            raised(LimitKind::Callbacks, limits.max_callbacks, "callback")
         );
     }
 }

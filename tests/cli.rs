@@ -1210,3 +1210,19 @@ fn all_orders_refuses_a_file_that_says_node_10() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("2 orders Node 20 can print. The races:\n"), "{}", stdout(&o));
 }
+
+/// The note naming an endless statement counts its limits in words that
+/// agree with them: "1 turn", "1 callback".
+#[test]
+fn the_endless_note_says_one_turn_not_one_turns() {
+    let o = loopsim(
+        &["run", "--max-turns", "1", "--max-callbacks", "1", "e.loop"],
+        Some(("e.loop", "interval 1 \"x\"\n")),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("until a limit stops the run: 1 turn or 1 callback (--max-turns"),
+        "{}",
+        stderr(&o)
+    );
+}
