@@ -729,7 +729,7 @@ impl<'h> Output<'h> {
                     &name,
                     vec![crate::problem::JsonProblem {
                         severity: "error",
-                        code: "loop::io",
+                        code: crate::problem::IO_CODE,
                         message: message.clone(),
                         help: None,
                         labels: Vec::new(),

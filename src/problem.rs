@@ -6,7 +6,7 @@ mod kind;
 
 pub use json::{JsonLabel, JsonProblem};
 pub(crate) use kind::limit_reached;
-pub use kind::{Code, Diag, SyntaxHint, CUT};
+pub use kind::{Code, Diag, SyntaxHint, CUT, IO_CODE};
 
 use crate::syntax::ast::Span;
 use crate::term;

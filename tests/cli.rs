@@ -1157,6 +1157,19 @@ fn a_header_part_without_its_number_or_twice_is_told_so() {
         assert_eq!(o.status.code(), Some(2), "{src}");
         assert!(stderr(&o).contains(help), "{src}: {}", stderr(&o));
     }
+    // A placeholder for the number is one problem (its `{i}` is no block of
+    // statements to report an unknown `i` in), and the help says why.
+    let o = loopsim(
+        &["--color", "never", "run", "h.loop"],
+        Some(("h.loop", "repeat 6 { io \"a{i}\" after {i} }\n")),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("help: `after` takes a number of ticks: `after 3` (`{i}`, `{n}` and `{k}` work only inside strings)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("loop::").count(), 1, "{err}");
 }
 
 /// `--all-orders` without `--list` shows the seed model's order and says when

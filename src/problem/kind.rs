@@ -111,6 +111,11 @@ pub enum Code {
     Unreachable,
 }
 
+/// The code of a file that cannot be read, in JSON diagnostics (`run
+/// --format json`, the playground): no [`Code`], having no source to point
+/// into (the command line says it in one line on stderr).
+pub const IO_CODE: &str = "loop::io";
+
 impl Code {
     /// The stable code, e.g. `loop::unclosed-block`.
     pub fn as_str(self) -> &'static str {
@@ -196,6 +201,8 @@ pub enum Diag {
         mid_line: bool,
         /// The same word came before it on its line (`times 3 times 2`).
         twice: bool,
+        /// A placeholder follows it (`after {i}`).
+        placeholder: bool,
     },
     /// A statement `keyword` not in its `form` (its usage string).
     /// `quoted`: the text has typographic or single quotes or backticks
@@ -822,8 +829,12 @@ impl Diag {
             } if word == "times" || word == "after" => format!("`{word}` is given twice on this line: a header takes one, keep one"),
             // `timeout 1 "x" times`: a header word with its number left out.
             UnknownStatement {
-                word, mid_line: true, ..
-            } if word == "times" || word == "after" => format!("`{word}` takes a number of {}: `{word} 3`", if word == "times" { "runs" } else { "ticks" }),
+                word, mid_line: true, placeholder, ..
+            } if word == "times" || word == "after" => format!(
+                "`{word}` takes a number of {}: `{word} 3`{}",
+                if word == "times" { "runs" } else { "ticks" },
+                if *placeholder { " (`{i}`, `{n}` and `{k}` work only inside strings)" } else { "" }
+            ),
             UnknownStatement {
                 word, mid_line: true, ..
             } => format!(

@@ -530,20 +530,25 @@ impl Builder {
                         }
                         return None;
                     }
+                } else if let (Some(b), "after" | "times") = (&body, word) {
+                    // `after {i}`: a placeholder for a number, not a block.
+                    let inside = b.as_str().trim_matches(['{', '}']).trim();
+                    self.push(unknown_statement(head, matches!(inside, "i" | "n" | "k")));
+                    return None;
                 } else if let Some(inner) = body.map(|b| self.body_problems(&b)).filter(|p| !p.is_empty()) {
                     // The block is what did not parse: report what is wrong
                     // inside it; and the head too where it starts with no
                     // keyword (`function main() {`, `timout 5 {`), which a
                     // good block would not have made parse either.
                     if suggest::form(word).is_none() {
-                        self.push(unknown_statement(head));
+                        self.push(unknown_statement(head, false));
                     }
                     for p in inner {
                         self.push(p);
                     }
                     return None;
                 }
-                self.push(unknown_statement(head));
+                self.push(unknown_statement(head, false));
                 return None;
             }
             Rule::misplaced => {
@@ -1001,7 +1006,8 @@ fn is_expect_line(line: &str) -> bool {
     true
 }
 
-fn unknown_statement(head: Pair<Rule>) -> Problem {
+/// `placeholder`: a `{i}`, `{n}` or `{k}` follows it (`after {i}`).
+fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     let text = head.as_str().trim_end();
     let span = Span::new(head.as_span().start(), head.as_span().start() + text.len());
     let word_end = text.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(text.len());
@@ -1054,6 +1060,7 @@ fn unknown_statement(head: Pair<Rule>) -> Problem {
         // (A misspelt keyword is told as one even there.)
         mid_line: suggestion.is_none() && !before.trim().is_empty() && !before.trim_end().ends_with(['{', '}']),
         twice: before.split_whitespace().any(|w| w == word),
+        placeholder,
     }
     .at(span)
 }

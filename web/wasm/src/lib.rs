@@ -222,7 +222,7 @@ fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Optio
             None,
             vec![Diagnostic {
                 severity: "error",
-                code: "loop::io",
+                code: loopsim::problem::IO_CODE,
                 message: error.to_string(),
                 help: None,
                 labels: Vec::new(),
