@@ -138,6 +138,8 @@ pub enum SyntaxHint {
     QuotedNumber,
     /// A string where a statement should start.
     StrayString,
+    /// A string after `throw` (`throw "boom"`), which takes no value.
+    ThrowValue,
     /// A number where a statement should start.
     StrayNumber,
     /// A `}` that closes nothing.
@@ -1111,6 +1113,7 @@ fn syntax_hint(hint: SyntaxHint) -> String {
             "a delay or a count is a plain number, not a string: `timeout 5 \"label\"`, not `timeout \"5\" \"label\"`"
         }
         SyntaxHint::StrayString => "a string here needs a statement before it, e.g. `log \"text\"`",
+        SyntaxHint::ThrowValue => "`throw` takes no value: it throws an Error of its own; `log` the text before it to print it",
         SyntaxHint::StrayNumber => "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`",
         SyntaxHint::StrayBrace => "this `}` closes no block; delete it or add the `{` it belongs to",
         SyntaxHint::Quote => "labels and texts are double-quoted: \"like this\"",

@@ -91,6 +91,13 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
         SyntaxHint::PlaceholderNumber
     } else if found.starts_with('"') && quoted_number(before) {
         SyntaxHint::QuotedNumber
+    } else if found.starts_with('"')
+        && before
+            .trim_end()
+            .strip_suffix("throw")
+            .is_some_and(|b| !b.bytes().last().is_some_and(lex::is_word_char))
+    {
+        SyntaxHint::ThrowValue
     } else if found.starts_with('"') {
         SyntaxHint::StrayString
     } else if found.starts_with(|c: char| c.is_ascii_digit()) {
