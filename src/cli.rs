@@ -28,8 +28,9 @@ Exit codes:
   2    the input is invalid (syntax or check errors, unreadable file), or the
        command line is (an unknown flag, a bad value, flags that conflict)
   3    a run hit a limit (--max-turns, --max-callbacks, the bounds on log lines,
-       log bytes and callbacks waiting at once), in run, run --all-orders, check
-       and test (unless the prediction names that limit); or a search for orders
+       log bytes, labels, callbacks waiting at once, promises, nested async
+       calls and the clock), in run, run --all-orders, check and test (unless
+       the prediction names that limit); or a search for orders
        was cut short by its bounds (--orders-time-limit, orders, schedules,
        statements, memory) in run --all-orders, or in check and test when the
        search behind a failed prediction or an `expect … or …` was cut short

@@ -806,6 +806,7 @@ impl<'a> Interp<'a> {
             },
             Task::Job { id, .. } => return self.run_job(sched, id, ctx),
             Task::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::Timer(ctx.phase)),
+            Task::Link(run) => return self.run_link(sched, *run, ctx),
         };
         if inst.link == u32::MAX {
             return self.call_main(sched);

@@ -860,9 +860,24 @@ fn an_endless_link_of_a_promise_expression_is_named_endless() {
         ("block.loop", "async f {\n  chain rejected .catch { again }\n}\ncall f\n", 2),
     ] {
         let path = file(name, src);
-        let o = loopsim(&["run", &path], 60);
+        let o = loopsim(&["run", "--max-callbacks", "1000", &path], 60);
         assert_eq!(o.code, Some(3), "{name}: {}", o.stderr);
         assert!(o.stderr.contains("the microtask queue never empties"), "{name}: {}", o.stderr);
         assert!(o.stderr.contains(&format!("(line {line}) has no `times`")), "{name}: {}", o.stderr);
     }
+    // Its runs make no promises: a long bounded chain ends (it stopped at
+    // 250,000 promises, called a starved loop), and an endless one stops
+    // at the callback limit, not the promise arena's.
+    let long = file("long.loop", "chain resolved .then times 400000 { again }\nlog \"m\"\n");
+    let o = loopsim(&["run", &long], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let endless = file("endless.loop", "chain rejected .catch { again }\n");
+    let o = loopsim(&["run", &endless], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("stopped after 5,000,000 callbacks or statements (--max-callbacks). Bound the chain with `times N`"),
+        "{}",
+        o.stderr
+    );
 }

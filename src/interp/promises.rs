@@ -95,6 +95,19 @@ pub(crate) enum Task<'a> {
     /// after the last, the callback runs (the statement) or the promise fulfils (the operand).
     /// Boxed: the rare round trip is what would make every task 48 bytes.
     Fs(Box<FsTask<'a>>),
+    /// A link of a promise expression run once more by its `again`, when no code can see the
+    /// promise that run would make ([`plain_body`]): a microtask, the hop of a reaction on a
+    /// fulfilled promise (rule 8a), without the promise arena, so an `again` chain holds no
+    /// memory per run. Boxed, as [`Task::Fs`].
+    Link(Box<LinkRun<'a>>),
+}
+
+/// A link's run by `again` ([`Task::Link`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LinkRun<'a> {
+    link: &'a Link,
+    /// What it captured where it was written, with its next run's `{n}`.
+    captured: Captured,
 }
 
 /// A `readFile`/`writeFile` round trip ([`Task::Fs`]).
@@ -281,6 +294,7 @@ impl Hash for Task<'_> {
                     left,
                 } => (4u8, site.0, left).hash(h),
             },
+            Task::Link(run) => (5u8, run.link.site, run.captured.index, run.captured.run, run.captured.label.0).hash(h),
         }
     }
 }
@@ -295,6 +309,7 @@ impl fmt::Display for Task<'_> {
                 FsThen::Callback(inst) => inst.fmt(f),
                 FsThen::Settle { .. } => f.write_str("an fs.promises call"),
             },
+            Task::Link(run) => f.write_str(link_name(run.link.kind)),
         }
     }
 }
@@ -538,18 +553,33 @@ impl<'a> PromiseRt<'a> {
 /// as its previous link returns, the same hop as a reaction: rule 8a), so a `then … { again }`
 /// loop holds no memory per round.
 pub(crate) fn unobservable_chain(cb: &Callback) -> bool {
-    let plain = |body: Option<&[Stmt]>| {
-        body.is_none_or(|b| {
-            !b.iter()
-                .any(|s| matches!(s.kind, StmtKind::Return(_) | StmtKind::Throw | StmtKind::Try { .. }))
-        })
-    };
     !cb.is_async
-        && plain(cb.body())
+        && plain_body(cb.body())
         && cb
             .links()
             .iter()
-            .all(|l| l.kind == LinkKind::Then && !l.is_async && plain(l.body.as_deref()))
+            .all(|l| l.kind == LinkKind::Then && !l.is_async && plain_body(l.body.as_deref()))
+}
+
+/// A handler body whose completion settles its promise plainly: no `return`, `throw` or
+/// `try` in it (a `repeat` looked into), so that promise fulfils with `undefined`.
+fn plain_body(body: Option<&[Stmt]>) -> bool {
+    body.is_none_or(|b| {
+        b.iter().all(|s| match &s.kind {
+            StmtKind::Return(_) | StmtKind::Throw | StmtKind::Try { .. } => false,
+            StmtKind::Repeat { body, .. } => plain_body(Some(body)),
+            _ => true,
+        })
+    })
+}
+
+/// `.then`, `.catch` or `.finally`.
+fn link_name(kind: LinkKind) -> &'static str {
+    match kind {
+        LinkKind::Then => ".then",
+        LinkKind::Catch => ".catch",
+        LinkKind::Finally => ".finally",
+    }
 }
 
 /// The site of a statement or operand: its first byte.
@@ -593,6 +623,7 @@ impl<'a> Interp<'a> {
                 FsThen::Callback(inst) => self.describe_instance(inst),
                 FsThen::Settle { site, .. } => format!("fs.promises call (line {})", self.site_line(*site)),
             },
+            Task::Link(run) => format!("{} (line {})", link_name(run.link.kind), self.line(run.link.span)),
         }
     }
 
@@ -1230,11 +1261,7 @@ impl<'a> Interp<'a> {
         facts: Option<JobFacts>,
     ) -> Frame<'a> {
         let count = self.counts.bump(link.site);
-        let kind = match link.kind {
-            LinkKind::Then => ".then",
-            LinkKind::Catch => ".catch",
-            LinkKind::Finally => ".finally",
-        };
+        let kind = link_name(link.kind);
         let line = self.line(link.span);
         let label = c.label.get().map(|l| self.labels[l as usize].clone());
         if self.opts.explain {
@@ -1264,7 +1291,8 @@ impl<'a> Interp<'a> {
     /// more, alone, with `{n}` one higher, as `Promise.resolve().then(() =>
     /// link(n + 1))` runs it: a reaction job on a fulfilled promise, one hop
     /// (rule 8a); the links after it do not run again. Bounded by the link's
-    /// `times`.
+    /// `times`. Without the promise arena ([`Task::Link`]) where no code can
+    /// see that reaction's promise.
     pub(super) fn again_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, link: &'a Link, c: Captured) -> Result<(), Stop> {
         if link.times.is_some_and(|t| u64::from(c.run) >= t.value) {
             return Ok(());
@@ -1273,7 +1301,26 @@ impl<'a> Interp<'a> {
             run: c.run.saturating_add(1),
             ..c
         };
+        if !link.is_async && plain_body(link.body.as_deref()) {
+            sched.queue_microtask(Task::Link(Box::new(LinkRun { link, captured })));
+            return Ok(());
+        }
         self.resolved_then(sched, site_of(link.span), Handler::Link { link, captured })?;
+        Ok(())
+    }
+
+    /// A link's run by `again` without the promise arena ([`Task::Link`]).
+    pub(super) fn run_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, run: LinkRun<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
+        let facts = JobFacts {
+            site: site_of(run.link.span),
+            promise: None,
+            already_settled: true,
+        };
+        let handler = Handler::Link {
+            link: run.link,
+            captured: run.captured,
+        };
+        self.call_handler(sched, handler, ctx, HopRule::Reaction, Some(facts))?;
         Ok(())
     }
 

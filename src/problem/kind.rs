@@ -1163,10 +1163,6 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
             "the callbacks' labels take more memory than a run holds".to_string(),
             "makes a new label for every callback",
         ),
-        (LimitKind::Promises, Phase::Microtask) => (
-            "the microtask queue never empties: the loop is starved".to_string(),
-            "feeds the microtask queue",
-        ),
         (LimitKind::Promises, _) => (
             "the run makes more promises than it can hold".to_string(),
             "made one promise too many",

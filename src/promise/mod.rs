@@ -46,7 +46,8 @@ use std::fmt;
 /// The most promises (and, separately, the most waiting reactions) an arena holds by default.
 /// A promise with what hangs on it in a run (its queued job, a suspended async frame) takes
 /// some 400 bytes, so a run holds at most about 100 MiB of them. The arena frees none: a run
-/// that makes promises without end (an `await` loop) stops here, reported as the starvation it is.
+/// that makes promises without end (an `await` loop, an async function that calls itself after
+/// a timer) stops here, told as "the run makes more promises than it can hold".
 pub const DEFAULT_LIMIT: u32 = 250_000;
 
 /// A promise of the arena (its index).
