@@ -1118,7 +1118,7 @@ fn syntax_hint(hint: SyntaxHint) -> String {
         SyntaxHint::StrayBrace => "this `}` closes no block; delete it or add the `{` it belongs to",
         SyntaxHint::Quote => "labels and texts are double-quoted: \"like this\"",
         SyntaxHint::CurlyQuote => "labels and texts take straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks",
-        SyntaxHint::Semicolon => "a statement ends with its line: no `;` (one statement a line)",
+        SyntaxHint::Semicolon => "no `;` in .loop: a statement ends where the next one starts, or at its line's end",
         SyntaxHint::Paren => "no parentheses in .loop: `timeout 0 \"a\"` and `call main`, not `setTimeout(…)`, `timeout(0)` or `main()`",
         SyntaxHint::PromiseCall => {
             return format!(
