@@ -299,8 +299,8 @@ struct Wide {
 
 /// "UTF-16 (little-endian)" and the like when `bytes` look like text in a
 /// two- or four-byte encoding: by its byte order mark, or (without one) by
-/// NUL bytes in every other position of the first 4 KiB, as ASCII text in
-/// UTF-16 has.
+/// NUL bytes in every other position of the first 4 KiB, each beside an
+/// ASCII character's byte, as ASCII text in UTF-16 has.
 fn wide_encoding(bytes: &[u8]) -> Option<Wide> {
     let wide = |name, unit, little, bom| Some(Wide { name, unit, little, bom });
     match bytes {
@@ -317,10 +317,23 @@ fn wide_encoding(bytes: &[u8]) -> Option<Wide> {
     }
     let zeros = |at: usize| head.iter().skip(at).step_by(2).filter(|&&b| b == 0).count();
     let (even, odd) = (zeros(0), zeros(1));
+    // Beside a NUL, the byte of an ASCII character (as in UTF-16 text), at
+    // least 9 times in 10: a few binary bytes are no text (`00 01 02 FF`).
+    let ascii = |nul: usize| {
+        let pairs = head.chunks_exact(2).filter(|p| p[nul] == 0);
+        let (n, text) = pairs.fold((0, 0), |(n, t), p| {
+            let b = p[1 - nul];
+            (
+                n + 1,
+                t + usize::from(b == b'\t' || b == b'\n' || b == b'\r' || (0x20..0x7f).contains(&b)),
+            )
+        });
+        text * 10 >= n * 9
+    };
     // Mostly NULs in one position, hardly any in the other.
-    if odd * 5 >= pairs * 2 && even * 10 <= odd {
+    if odd * 5 >= pairs * 2 && even * 10 <= odd && ascii(1) {
         wide("UTF-16 (little-endian)", 2, true, None)
-    } else if even * 5 >= pairs * 2 && odd * 10 <= even {
+    } else if even * 5 >= pairs * 2 && odd * 10 <= even && ascii(0) {
         wide("UTF-16 (big-endian)", 2, false, None)
     } else {
         None

@@ -538,6 +538,16 @@ fn utf16_is_recognised_with_or_without_a_byte_order_mark() {
         "read as UTF-16 (little-endian), as the NUL bytes in every other place suggest"
     );
     assert!(help.contains("`iconv -f UTF-16LE -t UTF-8 OLD > NEW.loop`"), "{help}");
+    // A few binary bytes with one NUL are no UTF-16: a NUL byte (found by the
+    // fresh-clone check: `00 01 02 FF FE` was "UTF-16 (big-endian)").
+    for bytes in [&[0x00, 0x01, 0x02, 0xFF, 0xFE][..], &[0x00, 0x01], &[0x7F, 0x00, 0x80, 0x00]] {
+        let Err(LoadError::Invalid(fp)) = load::load_bytes("b.loop", bytes) else {
+            panic!("{bytes:?}: refused")
+        };
+        let at = bytes.iter().position(|&b| b == 0).unwrap();
+        let want = format!("the file contains a NUL byte (at byte {at}): it is not text");
+        assert_eq!(fp.problems[0].message, want, "{bytes:?}");
+    }
     // UTF-32, CRLF and blank lines first: the first line with text, at its real line number.
     let text32 = "\r\n  \r\ntimeout 1 \"t\"\r\n";
     let u32le: Vec<u8> = [0xFEFF_u32]
