@@ -145,7 +145,8 @@ fn ran_out(line: &ExpectLine, logs: &[(&Event, &str)], trace: &Trace) -> Problem
                 "the run was stopped at {} (a prediction writes it `limit turns`)",
                 crate::problem::limit_reached(kind, hit.max)
             ),
-            (queue, _) => format!("the run was stopped by the {} limit", queue.map_or("", |q| q.name())),
+            (Some(queue), _) => format!("the run was stopped at a limit (a prediction writes it `limit {}`)", queue.name()),
+            (None, _) => "the run was stopped at a limit".to_string(),
         },
     };
     Diag::NeverPrinted {

@@ -1239,3 +1239,18 @@ fn the_endless_note_says_one_turn_not_one_turns() {
         stderr(&o)
     );
 }
+
+/// A prediction that outlives a run a queue's limit stopped names the
+/// `limit QUEUE` line that predicts that stop (it said "the check limit",
+/// which read as a limit of the `check` command).
+#[test]
+fn a_prediction_past_a_limit_names_the_limit_line() {
+    let src = "immediate \"x\" { log \"x\" again }\nexpect { \"x\" \"y\" }\n";
+    let o = loopsim(&["check", "--max-turns", "1", "c.loop"], Some(("c.loop", src)));
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("prediction failed: the run was stopped at a limit (a prediction writes it `limit check`) after 1 log line\n"),
+        "{}",
+        stderr(&o)
+    );
+}
