@@ -185,11 +185,7 @@ impl<'a> Checker<'a> {
             self.text(label, inner);
         }
         let again = self.again_scope(link.body.as_deref().unwrap_or_default(), inner);
-        let name = match link.kind {
-            LinkKind::Then => ".then",
-            LinkKind::Catch => ".catch",
-            LinkKind::Finally => ".finally",
-        };
+        let name = link.kind.dotted();
         let logs = link.label.as_ref().filter(|_| link.body.is_none());
         if let Some(p) = again::times_without_again(name, kind, link.times, again, logs, true) {
             self.problems.push(p);

@@ -309,7 +309,7 @@ impl fmt::Display for Task<'_> {
                 FsThen::Callback(inst) => inst.fmt(f),
                 FsThen::Settle { .. } => f.write_str("an fs.promises call"),
             },
-            Task::Link(run) => f.write_str(link_name(run.link.kind)),
+            Task::Link(run) => f.write_str(run.link.kind.dotted()),
         }
     }
 }
@@ -573,15 +573,6 @@ fn plain_body(body: Option<&[Stmt]>) -> bool {
     })
 }
 
-/// `.then`, `.catch` or `.finally`.
-fn link_name(kind: LinkKind) -> &'static str {
-    match kind {
-        LinkKind::Then => ".then",
-        LinkKind::Catch => ".catch",
-        LinkKind::Finally => ".finally",
-    }
-}
-
 /// The site of a statement or operand: its first byte.
 fn site_of(span: Span) -> Site {
     Site(span.start() as u32)
@@ -623,7 +614,7 @@ impl<'a> Interp<'a> {
                 FsThen::Callback(inst) => self.describe_instance(inst),
                 FsThen::Settle { site, .. } => format!("fs.promises call (line {})", self.site_line(*site)),
             },
-            Task::Link(run) => format!("{} (line {})", link_name(run.link.kind), self.line(run.link.span)),
+            Task::Link(run) => format!("{} (line {})", run.link.kind.dotted(), self.line(run.link.span)),
         }
     }
 
@@ -1261,7 +1252,7 @@ impl<'a> Interp<'a> {
         facts: Option<JobFacts>,
     ) -> Frame<'a> {
         let count = self.counts.bump(link.site);
-        let kind = link_name(link.kind);
+        let kind = link.kind.dotted();
         let line = self.line(link.span);
         let label = c.label.get().map(|l| self.labels[l as usize].clone());
         if self.opts.explain {

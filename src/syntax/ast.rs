@@ -1079,6 +1079,15 @@ impl LinkKind {
             LinkKind::Finally => "finally",
         }
     }
+
+    /// As written in a file: `.then`, `.catch` or `.finally`.
+    pub fn dotted(self) -> &'static str {
+        match self {
+            LinkKind::Then => ".then",
+            LinkKind::Catch => ".catch",
+            LinkKind::Finally => ".finally",
+        }
+    }
 }
 
 /// A `.then|.catch|.finally [LABEL] [times N] [async] [BODY]` link of a
