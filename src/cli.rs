@@ -666,9 +666,9 @@ impl<'h> Output<'h> {
     /// With `run --format json`, `{"title": FILE, "diagnostics": [...]}` on
     /// standard output for a file that cannot run (the text stays on
     /// standard error): each problem as [`crate::problem::JsonProblem`].
-    fn json_problems(&self, name: &str, problems: Vec<crate::problem::JsonProblem>) {
+    fn json_problems(&self, name: &str, problems: impl FnOnce() -> Vec<crate::problem::JsonProblem>) {
         if self.json {
-            let doc = serde_json::json!({ "title": name, "diagnostics": problems });
+            let doc = serde_json::json!({ "title": name, "diagnostics": problems() });
             say!(self, "{doc}");
         }
     }
@@ -703,7 +703,7 @@ impl<'h> Output<'h> {
                 let mut shown = loaded.warnings.clone();
                 shown.extend(refused.clone());
                 if refused.is_some() {
-                    self.json_problems(&loaded.name, shown.iter().map(|p| p.json(&loaded.src)).collect());
+                    self.json_problems(&loaded.name, || crate::problem::to_json(&loaded.src, &shown));
                 }
                 if !shown.is_empty() {
                     self.problems(&FileProblems::new(&loaded.name, &loaded.src, shown));
@@ -726,22 +726,21 @@ impl<'h> Output<'h> {
                     "cannot read {}: {error}{hint}",
                     if name.is_empty() { "''".into() } else { escape(&name) }
                 );
-                self.json_problems(
-                    &name,
+                self.json_problems(&name, || {
                     vec![crate::problem::JsonProblem {
                         severity: "error",
                         code: crate::problem::IO_CODE,
                         message: message.clone(),
                         help: None,
                         labels: Vec::new(),
-                    }],
-                );
+                    }]
+                });
                 tell!(self, "error: {message}");
                 Err(Exit::Invalid)
             }
             Err(LoadError::Invalid(problems)) => {
                 let src = problems.src.inner();
-                self.json_problems(problems.src.name(), problems.problems.iter().map(|p| p.json(src)).collect());
+                self.json_problems(problems.src.name(), || crate::problem::to_json(src, &problems.problems));
                 self.problems(&problems);
                 Err(Exit::Invalid)
             }

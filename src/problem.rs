@@ -4,7 +4,7 @@ mod excerpt;
 mod json;
 mod kind;
 
-pub use json::{JsonLabel, JsonProblem};
+pub use json::{problems as to_json, JsonLabel, JsonProblem};
 pub(crate) use kind::limit_reached;
 pub use kind::{Code, Diag, SyntaxHint, CUT, IO_CODE};
 

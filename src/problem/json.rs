@@ -35,41 +35,92 @@ pub struct JsonLabel {
 }
 
 /// Byte offset → (UTF-16 offset, line, column), on a char boundary at or before it.
+#[cfg(test)]
 fn position(src: &str, byte: usize) -> (usize, usize, usize) {
-    let mut byte = byte.min(src.len());
-    while !src.is_char_boundary(byte) {
-        byte -= 1;
+    Positions::new(src, [byte]).at(byte)
+}
+
+/// The UTF-16 offsets, lines and columns of some byte offsets of a text,
+/// found in one pass over it (a file of many problems is not read once per
+/// label).
+struct Positions {
+    /// (byte offset asked for, UTF-16 offset, line, column), by byte offset.
+    found: Vec<(usize, usize, usize, usize)>,
+}
+
+impl Positions {
+    fn new(src: &str, offsets: impl IntoIterator<Item = usize>) -> Self {
+        let mut asked: Vec<usize> = offsets.into_iter().collect();
+        asked.sort_unstable();
+        asked.dedup();
+        let (mut byte, mut utf16, mut line, mut line_utf16) = (0, 0, 1, 0);
+        let found = asked
+            .into_iter()
+            .map(|at| {
+                let mut to = at.min(src.len());
+                while !src.is_char_boundary(to) {
+                    to -= 1;
+                }
+                let part = &src[byte.min(to)..to];
+                if let Some(nl) = part.rfind('\n') {
+                    line += part.matches('\n').count();
+                    line_utf16 = utf16 + part[..=nl].encode_utf16().count();
+                }
+                utf16 += part.encode_utf16().count();
+                byte = byte.max(to);
+                (at, utf16, line, utf16 - line_utf16 + 1)
+            })
+            .collect();
+        Positions { found }
     }
-    let before = &src[..byte];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let utf16 = before.encode_utf16().count();
-    let column = src[line_start..byte].encode_utf16().count() + 1;
-    (utf16, before.matches('\n').count() + 1, column)
+
+    /// (UTF-16 offset, line, column) of a byte offset given to [`Positions::new`].
+    fn at(&self, byte: usize) -> (usize, usize, usize) {
+        let i = self.found.partition_point(|f| f.0 < byte);
+        self.found.get(i).map_or((0, 1, 1), |&(_, u, l, c)| (u, l, c))
+    }
+}
+
+/// `problems` as JSON, their spans placed in `src` (the text they point
+/// into) in one pass over it.
+pub fn problems(src: &str, problems: &[Problem]) -> Vec<JsonProblem> {
+    let spans = |p: &Problem| {
+        std::iter::once(p.span)
+            .chain(p.secondary.iter().map(|(s, _)| *s))
+            .collect::<Vec<Span>>()
+    };
+    let positions = Positions::new(src, problems.iter().flat_map(spans).flat_map(|s| [s.start(), s.end()]));
+    problems
+        .iter()
+        .map(|p| {
+            let label = |span: Span, text: &str| {
+                let (start, line, column) = positions.at(span.start());
+                let (end, _, _) = positions.at(span.end());
+                JsonLabel {
+                    start,
+                    end,
+                    line,
+                    column,
+                    text: (!text.is_empty()).then(|| text.to_string()),
+                }
+            };
+            let mut labels = vec![label(p.span, &p.label)];
+            labels.extend(p.secondary.iter().map(|(span, text)| label(*span, text)));
+            JsonProblem {
+                severity: if p.warning { "warning" } else { "error" },
+                code: p.code,
+                message: p.message.clone(),
+                help: p.help.clone(),
+                labels,
+            }
+        })
+        .collect()
 }
 
 impl Problem {
     /// This problem as JSON, its spans placed in `src` (the text it points into).
     pub fn json(&self, src: &str) -> JsonProblem {
-        let label = |span: Span, text: &str| {
-            let (start, line, column) = position(src, span.start());
-            let (end, _, _) = position(src, span.end());
-            JsonLabel {
-                start,
-                end,
-                line,
-                column,
-                text: (!text.is_empty()).then(|| text.to_string()),
-            }
-        };
-        let mut labels = vec![label(self.span, &self.label)];
-        labels.extend(self.secondary.iter().map(|(span, text)| label(*span, text)));
-        JsonProblem {
-            severity: if self.warning { "warning" } else { "error" },
-            code: self.code,
-            message: self.message.clone(),
-            help: self.help.clone(),
-            labels,
-        }
+        problems(src, std::slice::from_ref(self)).remove(0)
     }
 }
 
@@ -90,6 +141,30 @@ mod tests {
         assert_eq!(position(src, emoji + 4), (17, 2, 14));
         // Inside a character: its start.
         assert_eq!(position(src, emoji + 1), (15, 2, 12));
+    }
+
+    /// Problems in any order, labels on several lines, one pass: each label
+    /// where it is.
+    #[test]
+    fn every_label_of_every_problem_is_placed() {
+        let src = "a\n\u{e9}b\n\ncd\u{1d11e}e\n";
+        let at = |s: &str| src.find(s).unwrap();
+        let span = |s: &str| Span::new(at(s), at(s) + s.len());
+        let mut second = Problem::error("loop::syntax", span("cd"), "m", "");
+        second.secondary.push((span("a"), "first".into()));
+        let problems = [
+            Problem::error("loop::syntax", span("e\n"), "m", "e"),
+            second,
+            Problem::error("loop::syntax", span("b"), "m", "b"),
+        ];
+        let json = super::problems(src, &problems);
+        let places = |j: &super::JsonProblem| j.labels.iter().map(|l| (l.start, l.end, l.line, l.column)).collect::<Vec<_>>();
+        // Line 4 starts at unit 6; "e" after "cd" and a 2-unit character.
+        assert_eq!(places(&json[0]), [(10, 12, 4, 5)]);
+        assert_eq!(places(&json[1]), [(6, 8, 4, 1), (0, 1, 1, 1)]);
+        assert_eq!(places(&json[2]), [(3, 4, 2, 2)]);
+        assert_eq!(json[1].labels[0].text, None);
+        assert_eq!(json[1].labels[1].text.as_deref(), Some("first"));
     }
 
     #[test]

@@ -210,13 +210,14 @@ fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Optio
         Ok(loaded) => {
             let node = profile.or(loaded.file.node.map(|n| n.value)).unwrap_or_default();
             let refused = loopsim::check::promises::node_version(&loaded.file, node);
-            let mut shown: Vec<Diagnostic> = loaded.warnings.iter().map(|p| diagnostic(source, p)).collect();
-            shown.extend(refused.iter().map(|p| diagnostic(source, p)));
+            let mut shown = loaded.warnings.clone();
+            shown.extend(refused.clone());
+            let shown = loopsim::problem::to_json(source, &shown);
             (refused.is_none().then_some(loaded), shown)
         }
         Err(LoadError::Invalid(problems)) => {
             let text = problems.src.inner().clone();
-            (None, problems.problems.iter().map(|p| diagnostic(&text, p)).collect())
+            (None, loopsim::problem::to_json(&text, &problems.problems))
         }
         Err(LoadError::Io { error, .. }) => (
             None,
