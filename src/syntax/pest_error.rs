@@ -129,7 +129,8 @@ fn quoted_number(before: &str) -> bool {
 /// The text at `at`, for "found …": the tokens glued to the one there (no
 /// blank between them), up to a comment, a brace, a parenthesis or a string
 /// after the first; a string there is shown as its quote and the start of
-/// its text, read the same way (`"t` for `"t{i}"`).
+/// its text, read the same way (`"t` for `"t{i}"`), or whole when that
+/// reaches its closing quote (`"t"`).
 fn found_token(src: &str, at: usize) -> &str {
     let at = at.min(src.len());
     let end = glued_end(src, at, true);
@@ -143,10 +144,12 @@ fn glued_end(src: &str, at: usize, outer: bool) -> usize {
         let first = token.start == at;
         match token.kind {
             Tok::Blank | Tok::Newline | Tok::Comment => break,
-            Tok::Str { .. } if first && outer => {
-                // Its quote, then its text up to a blank, a quote or a brace.
+            Tok::Str { closed } if first && outer => {
+                // Its quote, then its text up to a blank, a quote or a brace;
+                // with its closing quote when that is where the text ends.
                 let inner = token.start + 1;
-                return glued_end(&src[..token.end], inner, false).max(inner);
+                let end = glued_end(&src[..token.end], inner, false).max(inner);
+                return if closed && end + 1 == token.end { token.end } else { end };
             }
             Tok::Open | Tok::Close | Tok::LParen | Tok::RParen | Tok::Str { .. } if !first => break,
             _ => end = token.end,
