@@ -1254,3 +1254,17 @@ fn a_prediction_past_a_limit_names_the_limit_line() {
         stderr(&o)
     );
 }
+
+/// A UTF-8 byte-order mark is no statement before the first line's word: the
+/// same help as without it (it said a word after a statement starts another).
+#[test]
+fn a_byte_order_mark_does_not_make_the_first_word_mid_line() {
+    let help = |src: &str| {
+        let o = loopsim(&["--color", "never", "run", "b.loop"], Some(("b.loop", src)));
+        assert_eq!(o.status.code(), Some(2));
+        stderr(&o).lines().find(|l| l.contains("help:")).unwrap_or_default().to_string()
+    };
+    let plain = help("bogus \"x\"\n");
+    assert!(plain.contains("a statement starts with one of: log,"), "{plain}");
+    assert_eq!(help("\u{feff}bogus \"x\"\n"), plain);
+}

@@ -1018,7 +1018,8 @@ fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
         return Diag::UnterminatedString.at(Span::new(at, span.end()));
     }
     let input = head.as_span().get_input();
-    let before = &input[super::lex::line_start(input, span.start())..span.start()];
+    // (A UTF-8 byte-order mark before the first line is no statement before it.)
+    let before = input[super::lex::line_start(input, span.start())..span.start()].trim_start_matches('\u{feff}');
     // JavaScript first: `async function f() {` is JavaScript, not a malformed
     // `async` (no other row of the table starts with a keyword). After
     // `await new` (a name, to the grammar), `Promise(…)` is `new Promise(…)`.
