@@ -37,90 +37,90 @@ pub struct JsonLabel {
 /// Byte offset → (UTF-16 offset, line, column), on a char boundary at or before it.
 #[cfg(test)]
 fn position(src: &str, byte: usize) -> (usize, usize, usize) {
-    Positions::new(src, [byte]).at(byte)
+    Cursor::new(src).at(byte)
 }
 
-/// The UTF-16 offsets, lines and columns of some byte offsets of a text,
-/// found in one pass over it (a file of many problems is not read once per
-/// label).
-struct Positions {
-    /// (byte offset asked for, UTF-16 offset, line, column), by byte offset.
-    found: Vec<(usize, usize, usize, usize)>,
+/// The UTF-16 offsets, lines and columns of byte offsets of a text, read
+/// forward from the last one asked (one asked before it reads from the
+/// start): a file's problems, in source order, are placed in one pass over
+/// it, not one pass per label.
+struct Cursor<'s> {
+    src: &'s str,
+    /// Where it stands: the byte offset, its UTF-16 offset and line, and the
+    /// UTF-16 offset of that line's start.
+    byte: usize,
+    utf16: usize,
+    line: usize,
+    line_utf16: usize,
 }
 
-impl Positions {
-    fn new(src: &str, offsets: impl IntoIterator<Item = usize>) -> Self {
-        let mut asked: Vec<usize> = offsets.into_iter().collect();
-        asked.sort_unstable();
-        asked.dedup();
-        let (mut byte, mut utf16, mut line, mut line_utf16) = (0, 0, 1, 0);
-        let found = asked
-            .into_iter()
-            .map(|at| {
-                let mut to = at.min(src.len());
-                while !src.is_char_boundary(to) {
-                    to -= 1;
-                }
-                let part = &src[byte.min(to)..to];
-                if let Some(nl) = part.rfind('\n') {
-                    line += part.matches('\n').count();
-                    line_utf16 = utf16 + part[..=nl].encode_utf16().count();
-                }
-                utf16 += part.encode_utf16().count();
-                byte = byte.max(to);
-                (at, utf16, line, utf16 - line_utf16 + 1)
-            })
-            .collect();
-        Positions { found }
+impl<'s> Cursor<'s> {
+    fn new(src: &'s str) -> Self {
+        Cursor {
+            src,
+            byte: 0,
+            utf16: 0,
+            line: 1,
+            line_utf16: 0,
+        }
     }
 
-    /// (UTF-16 offset, line, column) of a byte offset given to [`Positions::new`].
-    fn at(&self, byte: usize) -> (usize, usize, usize) {
-        let i = self.found.partition_point(|f| f.0 < byte);
-        self.found.get(i).map_or((0, 1, 1), |&(_, u, l, c)| (u, l, c))
+    /// (UTF-16 offset, line, column) of byte offset `byte`, on a char
+    /// boundary at or before it.
+    fn at(&mut self, byte: usize) -> (usize, usize, usize) {
+        let mut to = byte.min(self.src.len());
+        while !self.src.is_char_boundary(to) {
+            to -= 1;
+        }
+        if to < self.byte {
+            *self = Cursor::new(self.src);
+        }
+        for c in self.src[self.byte..to].chars() {
+            self.utf16 += c.len_utf16();
+            if c == '\n' {
+                self.line += 1;
+                self.line_utf16 = self.utf16;
+            }
+        }
+        self.byte = to;
+        (self.utf16, self.line, self.utf16 - self.line_utf16 + 1)
     }
 }
 
 /// `problems` as JSON, their spans placed in `src` (the text they point
-/// into) in one pass over it.
+/// into) by one [`Cursor`].
 pub fn problems(src: &str, problems: &[Problem]) -> Vec<JsonProblem> {
-    let spans = |p: &Problem| {
-        std::iter::once(p.span)
-            .chain(p.secondary.iter().map(|(s, _)| *s))
-            .collect::<Vec<Span>>()
-    };
-    let positions = Positions::new(src, problems.iter().flat_map(spans).flat_map(|s| [s.start(), s.end()]));
-    problems
-        .iter()
-        .map(|p| {
-            let label = |span: Span, text: &str| {
-                let (start, line, column) = positions.at(span.start());
-                let (end, _, _) = positions.at(span.end());
-                JsonLabel {
-                    start,
-                    end,
-                    line,
-                    column,
-                    text: (!text.is_empty()).then(|| text.to_string()),
-                }
-            };
-            let mut labels = vec![label(p.span, &p.label)];
-            labels.extend(p.secondary.iter().map(|(span, text)| label(*span, text)));
-            JsonProblem {
-                severity: if p.warning { "warning" } else { "error" },
-                code: p.code,
-                message: p.message.clone(),
-                help: p.help.clone(),
-                labels,
-            }
-        })
-        .collect()
+    let mut cursor = Cursor::new(src);
+    problems.iter().map(|p| p.placed(&mut cursor)).collect()
 }
 
 impl Problem {
     /// This problem as JSON, its spans placed in `src` (the text it points into).
     pub fn json(&self, src: &str) -> JsonProblem {
-        problems(src, std::slice::from_ref(self)).remove(0)
+        self.placed(&mut Cursor::new(src))
+    }
+
+    fn placed(&self, cursor: &mut Cursor) -> JsonProblem {
+        let mut label = |span: Span, text: &str| {
+            let (start, line, column) = cursor.at(span.start());
+            let (end, _, _) = cursor.at(span.end());
+            JsonLabel {
+                start,
+                end,
+                line,
+                column,
+                text: (!text.is_empty()).then(|| text.to_string()),
+            }
+        };
+        let mut labels = vec![label(self.span, &self.label)];
+        labels.extend(self.secondary.iter().map(|(span, text)| label(*span, text)));
+        JsonProblem {
+            severity: if self.warning { "warning" } else { "error" },
+            code: self.code,
+            message: self.message.clone(),
+            help: self.help.clone(),
+            labels,
+        }
     }
 }
 
