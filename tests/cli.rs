@@ -1072,7 +1072,8 @@ fn more_than_a_thousand_orders_are_counted_exactly() {
     assert_eq!(orders.len(), 1296, "the orders listed are distinct");
 }
 
-/// A limit of one says "1 turn", "1 callback or statement", not "1 turns".
+/// A limit of one says "1 turn", "1 callback or statement", not "1 turns",
+/// in the limit's help and in the note naming an endless statement.
 #[test]
 fn a_limit_of_one_is_singular() {
     let src = "timeout 0 \"t\"\nimmediate \"i\"\n";
@@ -1086,6 +1087,16 @@ fn a_limit_of_one_is_singular() {
     assert_eq!(o.status.code(), Some(3));
     assert!(
         stderr(&o).contains("stopped after 1 callback or statement (--max-callbacks)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = loopsim(
+        &["run", "--max-turns", "1", "--max-callbacks", "1", "e.loop"],
+        Some(("e.loop", "interval 1 \"x\"\n")),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("until a limit stops the run: 1 turn or 1 callback (--max-turns"),
         "{}",
         stderr(&o)
     );
@@ -1222,22 +1233,6 @@ fn all_orders_refuses_a_file_that_says_node_10() {
     let o = loopsim(&["run", "--all-orders", "--node", "20", "ten.loop"], Some(("ten.loop", src)));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("2 orders Node 20 can print. The races:\n"), "{}", stdout(&o));
-}
-
-/// The note naming an endless statement counts its limits in words that
-/// agree with them: "1 turn", "1 callback".
-#[test]
-fn the_endless_note_says_one_turn_not_one_turns() {
-    let o = loopsim(
-        &["run", "--max-turns", "1", "--max-callbacks", "1", "e.loop"],
-        Some(("e.loop", "interval 1 \"x\"\n")),
-    );
-    assert_eq!(o.status.code(), Some(3));
-    assert!(
-        stderr(&o).contains("until a limit stops the run: 1 turn or 1 callback (--max-turns"),
-        "{}",
-        stderr(&o)
-    );
 }
 
 /// A prediction that outlives a run a queue's limit stopped names the
