@@ -8,7 +8,7 @@
 
 use crate::render::thousands;
 use crate::sched::{LimitKind, Limits};
-use crate::syntax::ast::{promise_parts, Callback, File, Kind, Part, Spanned, Stmt, StmtKind};
+use crate::syntax::ast::{promise_parts, Callback, File, Kind, Link, Part, Spanned, Stmt, StmtKind};
 
 /// The highest callback limit the defaults are raised to.
 pub const CAP: u64 = 10_000_000;
@@ -97,11 +97,7 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
             if repeats && cb.times().is_none() {
                 return Some(cb.span);
             }
-            let link = cb
-                .links()
-                .iter()
-                .find(|l| l.times.is_none() && l.body.as_deref().is_some_and(has_again))
-                .map(|l| l.span);
+            let link = cb.links().iter().find(|l| endless(l)).map(|l| l.span);
             link.or_else(|| first_unbounded(body))
                 .or_else(|| cb.links().iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
         }
@@ -112,7 +108,7 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
             let mut found = None;
             promise_parts(other, &mut |part| {
                 if let Part::Link(l) = part {
-                    if l.times.is_none() && l.body.as_deref().is_some_and(has_again) {
+                    if endless(l) {
                         found = found.or(Some(l.span));
                     }
                 }
@@ -167,6 +163,12 @@ fn callback(cb: &Callback) -> u64 {
         .iter()
         .fold(0u64, |sum, l| sum.saturating_add(link(l.times, l.body.as_deref().map_or(0, block))));
     runs.saturating_mul(body.saturating_add(1)).saturating_add(links)
+}
+
+/// A link (of a `then` chain or a promise expression) whose body has an
+/// `again` and no `times`: it repeats until a limit stops the run.
+fn endless(l: &Link) -> bool {
+    l.times.is_none() && l.body.as_deref().is_some_and(has_again)
 }
 
 /// An `again` in this body (not in a nested callback's).
