@@ -11,7 +11,7 @@ use loopsim::cli::{self, Host, Kind, Request, Stream};
 use loopsim::interp::{self, RunOptions};
 use loopsim::load::{self, LoadError, Loaded};
 use loopsim::orders::{self, SearchBounds};
-use loopsim::problem::{FileProblems, JsonProblem, Problem};
+use loopsim::problem::{FileProblems, JsonProblem};
 use loopsim::sched::NodeProfile;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -195,17 +195,9 @@ impl Host for Memory {
     }
 }
 
-/// A diagnostic for the page: spans in UTF-16 code units (JavaScript string
-/// indices), lines and columns 1-based ([`Problem::json`]).
-type Diagnostic = JsonProblem;
-
-fn diagnostic(src: &str, p: &Problem) -> Diagnostic {
-    p.json(src)
-}
-
 /// Loads `source` as the CLI would: the file, or its problems (the text they
 /// point into: an invalid UTF-8 text is shown with replacement characters).
-fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Option<Loaded>, Vec<Diagnostic>) {
+fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Option<Loaded>, Vec<JsonProblem>) {
     match load::load_bytes(name, source.as_bytes()) {
         Ok(loaded) => {
             let node = profile.or(loaded.file.node.map(|n| n.value)).unwrap_or_default();
@@ -221,7 +213,7 @@ fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Optio
         }
         Err(LoadError::Io { error, .. }) => (
             None,
-            vec![Diagnostic {
+            vec![JsonProblem {
                 severity: "error",
                 code: loopsim::problem::IO_CODE,
                 message: error.to_string(),
@@ -277,7 +269,7 @@ pub fn run(source: &str, options: &str) -> String {
     let plain = interp::run(&loaded.file, &loaded.src, &loaded.title(), opts.run_options());
     let mut diagnostics = diagnostics;
     if let loopsim::trace::Ending::Limit(hit) = &plain.ending {
-        diagnostics.push(diagnostic(source, &loopsim::limit::problem(hit)));
+        diagnostics.push(loopsim::limit::problem(hit).json(source));
     }
     let race = if rendered.contains("loop::race") {
         race_warning(&loaded, &opts, &plain, source)
@@ -333,7 +325,7 @@ fn race_warning(loaded: &Loaded, opts: &Options, trace: &loopsim::trace::Trace, 
     };
     let found = orders::all_orders_after(&loaded.file, &loaded.src, opts.run_options(), bounds, trace);
     match orders::race_warning(trace, &found) {
-        Some(w) => serde_json::to_value(diagnostic(source, &w)).unwrap_or(Value::Null),
+        Some(w) => serde_json::to_value(w.json(source)).unwrap_or(Value::Null),
         None => Value::Null,
     }
 }
