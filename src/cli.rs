@@ -698,8 +698,7 @@ impl<'h> Output<'h> {
         match loaded {
             Ok(loaded) => {
                 // `--node 10` with promise statements: refused (V8 6.8's await took 3 hops).
-                let profile = node.or(loaded.file.node.map(|n| n.value)).unwrap_or_default();
-                let refused = crate::check::promises::node_version(&loaded.file, profile);
+                let refused = crate::check::promises::node_version(&loaded.file, node);
                 let mut shown = loaded.warnings.clone();
                 shown.extend(refused.clone());
                 if refused.is_some() {

@@ -181,14 +181,27 @@ fn each_promise_regression_runs_and_its_prediction_holds() {
 #[test]
 fn node_10_is_refused_naming_the_first_use() {
     let file = clean("t.loop", "log \"a\"\nthen \"b\" .catch \"c\"\nchain resolved\n");
-    let node10 = promises::node_version(&file, NodeVersion::Node10).expect("refused");
+    let node10 = promises::node_version(&file, Some(NodeVersion::Node10)).expect("refused");
     assert_eq!(node10.code, "loop::node-version");
     assert_eq!(node10.message, "`catch` cannot run with --node 10");
+    assert!(node10.help.as_deref().unwrap().contains("drop --node 10"));
     assert_eq!((node10.span.start(), node10.span.end()), (17, 23), "`.catch`");
-    assert_eq!(promises::node_version(&file, NodeVersion::Node20), None);
+    assert_eq!(promises::node_version(&file, Some(NodeVersion::Node20)), None);
+    assert_eq!(promises::node_version(&file, None), None, "Node 26 when nothing says otherwise");
+    // The file's own `node 10`, no flag: the message names the directive, and
+    // a flag overrides it.
+    let directive = clean("d.loop", "node 10\nthen \"b\" .catch \"c\"\n");
+    let refused = promises::node_version(&directive, None).expect("refused");
+    assert_eq!(refused.message, "`catch` cannot run on the file's `node 10`");
+    let help = refused.help.as_deref().unwrap();
+    assert!(
+        help.contains("write `node 20` or later in place of the file's `node 10`") && !help.contains("--node"),
+        "{help}"
+    );
+    assert_eq!(promises::node_version(&directive, Some(NodeVersion::Node24)), None);
     let plain = clean("p.loop", "then \"a\" .then \"b\"\nmicrotask \"m\"\n");
     assert_eq!(promises::first_use(&plain), None);
-    assert_eq!(promises::node_version(&plain, NodeVersion::Node10), None);
+    assert_eq!(promises::node_version(&plain, Some(NodeVersion::Node10)), None);
     // A prediction's `rejections` phase or ending is the language too.
     let expect = clean("e.loop", "log \"a\"\nexpect { \"a\" unhandled }\n");
     assert_eq!(promises::first_use(&expect).map(|(_, w)| w), Some("unhandled"));

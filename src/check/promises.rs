@@ -185,9 +185,12 @@ fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {
     }
 }
 
-/// `--node 10` with the promise language: refused (exit 2), naming the
-/// first use. The CLI calls it with the run's `--node` before running.
-pub fn node_version(file: &File, node: NodeVersion) -> Option<Problem> {
+/// Node 10 with the promise language: refused (exit 2), naming the first
+/// use. The CLI calls it with the run's `--node` (`flag`, if given) before
+/// running; without one, the file's `node N` decides (else Node 26), and
+/// the message names the file's `node 10` rather than the flag.
+pub fn node_version(file: &File, flag: Option<NodeVersion>) -> Option<Problem> {
+    let node = flag.or(file.node.map(|n| n.value)).unwrap_or_default();
     if node != NodeVersion::Node10 {
         return None;
     }
@@ -195,6 +198,7 @@ pub fn node_version(file: &File, node: NodeVersion) -> Option<Problem> {
     Some(
         Diag::PromisesOnNode10 {
             statement: statement.to_string(),
+            directive: flag.is_none(),
         }
         .at(span),
     )

@@ -351,8 +351,9 @@ pub enum Diag {
     TopLevelThrow { what: &'static str },
     /// `async` before an executor's body.
     AsyncExecutor,
-    /// `--node 10` with the promise statement `statement`.
-    PromisesOnNode10 { statement: String },
+    /// `--node 10`, or a file's `node 10` when no `--node` was given
+    /// (`directive`), with the promise statement `statement`.
+    PromisesOnNode10 { statement: String, directive: bool },
     /// `node N` for a version loopsim has no profile of.
     UnknownNode { major: u64 },
     /// Statements after a `what` (`return`, `throw`) that never run (a warning).
@@ -633,7 +634,14 @@ impl Diag {
             SettleOutsideExecutor { verb } => format!("`{verb}` without a name outside an executor"),
             TopLevelThrow { what } => format!("`{what}` at the top level of an ES module"),
             AsyncExecutor => "an executor cannot be async".into(),
-            PromisesOnNode10 { statement } => format!("`{statement}` cannot run with --node 10"),
+            PromisesOnNode10 {
+                statement,
+                directive: false,
+            } => format!("`{statement}` cannot run with --node 10"),
+            PromisesOnNode10 {
+                statement,
+                directive: true,
+            } => format!("`{statement}` cannot run on the file's `node 10`"),
             UnknownNode { major } => format!("loopsim has no profile of Node {major}"),
             AfterExit { what } => format!("the statements after `{what}` never run"),
             Limit {
@@ -850,6 +858,7 @@ impl Diag {
             Malformed { form, quoted: true, .. } => {
                 format!("the form is `{form}`; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’`, `'` or backticks")
             }
+            Javascript { form: "", note, .. } => note.to_string(),
             Javascript { form, note: "", .. } => format!("in .loop this is written `{form}`"),
             Javascript { form, note, .. } => format!("in .loop this is written `{form}`, {note}"),
             UnknownName { what, suggestion, names, .. } => match suggestion {
@@ -992,9 +1001,10 @@ impl Diag {
                 "Node ends the process with exit 1 after its module loader's own microtask hops, which loopsim does not model: throw inside an async function instead".into()
             }
             AsyncExecutor => "`new Promise(async …)` is an antipattern (a throw after an await is lost): drop `async`, or use an async function".into(),
-            PromisesOnNode10 { .. } => {
-                "Node ≤ 10 (V8 6.8) took 3 hops per await; loopsim models V8 ≥ 7.2 (Node ≥ 12): drop --node 10 (`then` and `microtask` work with both)".into()
-            }
+            PromisesOnNode10 { directive, .. } => format!(
+                "Node ≤ 10 (V8 6.8) took 3 hops per await; loopsim models V8 ≥ 7.2 (Node ≥ 12): {} (`then` and `microtask` work with both)",
+                if *directive { "write `node 20` or later in place of the file's `node 10`" } else { "drop --node 10" }
+            ),
             UnknownNode { .. } => "write `node 26` (the active LTS, the default), `node 24`, `node 22`, `node 20` or `node 10`".into(),
             AfterExit { what } => format!("`{what}` leaves the block: delete these statements or move them above it"),
             Limit {

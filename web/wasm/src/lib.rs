@@ -200,8 +200,7 @@ impl Host for Memory {
 fn load_source(name: &str, source: &str, profile: Option<NodeProfile>) -> (Option<Loaded>, Vec<JsonProblem>) {
     match load::load_bytes(name, source.as_bytes()) {
         Ok(loaded) => {
-            let node = profile.or(loaded.file.node.map(|n| n.value)).unwrap_or_default();
-            let refused = loopsim::check::promises::node_version(&loaded.file, node);
+            let refused = loopsim::check::promises::node_version(&loaded.file, profile);
             let mut shown = loaded.warnings.clone();
             shown.extend(refused.clone());
             let shown = loopsim::problem::to_json(source, &shown);
