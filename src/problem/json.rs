@@ -61,7 +61,8 @@ impl<'s> Cursor<'s> {
             byte: 0,
             utf16: 0,
             line: 1,
-            line_utf16: 0,
+            // A leading byte-order mark is no column: editors hide it.
+            line_utf16: usize::from(src.starts_with('\u{feff}')),
         }
     }
 
@@ -83,7 +84,7 @@ impl<'s> Cursor<'s> {
             }
         }
         self.byte = to;
-        (self.utf16, self.line, self.utf16 - self.line_utf16 + 1)
+        (self.utf16, self.line, self.utf16.saturating_sub(self.line_utf16) + 1)
     }
 }
 
@@ -141,6 +142,12 @@ mod tests {
         assert_eq!(position(src, emoji + 4), (17, 2, 14));
         // Inside a character: its start.
         assert_eq!(position(src, emoji + 1), (15, 2, 12));
+        // A byte-order mark is an offset (JavaScript's text of the file keeps
+        // it) but no column (editors hide it); on line 1 only.
+        let bom = "\u{feff}timeout x\nlog x\n";
+        assert_eq!(position(bom, bom.find('x').unwrap()), (9, 1, 9));
+        assert_eq!(position(bom, 0), (0, 1, 1));
+        assert_eq!(position(bom, bom.rfind('x').unwrap()), (15, 2, 5));
     }
 
     /// Problems in any order, labels on several lines, one pass: each label
