@@ -79,7 +79,8 @@ pub struct Translation {
     /// The JavaScript the line starts with, as the table names it
     /// (`setTimeout`, `new Promise`, `Promise.all`).
     pub js: &'static str,
-    /// The `.loop` form, e.g. `timeout DELAY "label" { … }`.
+    /// The `.loop` form, e.g. `timeout DELAY "label" { … }`; empty when
+    /// there is none (`if`), and the note says what to write instead.
     pub form: &'static str,
     /// What else to know, or empty.
     pub note: &'static str,
@@ -93,7 +94,7 @@ pub struct Translation {
 /// before `fs`).
 pub fn javascript(head: &str) -> Option<Translation> {
     let row = |js, form, note| Translation { js, form, note };
-    let table: [Translation; 26] = [
+    let table: [Translation; 28] = [
         row("setTimeout", "timeout DELAY \"label\" { … }", ""),
         row("setInterval", "interval DELAY \"label\" times N { … }", ""),
         row("setImmediate", "immediate \"label\" { … }", ""),
@@ -140,6 +141,8 @@ pub fn javascript(head: &str) -> Option<Translation> {
         row("crypto", "submit \"pbkdf2\" TICKS { … }", ""),
         row("for", "repeat N { … }", ""),
         row("while", "repeat N { … }", ""),
+        row("if", "", NO_CONDITIONS),
+        row("switch", "", NO_CONDITIONS),
     ];
     let found = table.into_iter().find(|t| {
         head.strip_prefix(t.js)
@@ -164,6 +167,9 @@ macro_rules! promise_expressions {
 
 /// The JavaScript promise expressions and their .loop forms, as a help line's clause.
 pub const PROMISE_EXPRESSIONS: &str = promise_expressions!();
+
+/// The note of `if` and `switch`, which have no `.loop` form.
+const NO_CONDITIONS: &str = "a .loop file has no conditions: write the statements of the branch the program takes";
 
 /// The note of `const` and `let`.
 const VARIABLE_NOTE: &str = concat!("where EXPR is ", promise_expressions!(), "; other variables have no .loop form");
@@ -276,6 +282,11 @@ mod tests {
         assert_eq!(form("fs.writeFile(\"x\", d, cb)").map(|f| f.1), Some("writeFile \"label\" { … }"));
         assert_eq!(form("fs.stat(\"x\", cb)").map(|f| f.0), Some("fs"));
         assert_eq!(form("for (let i = 0; i < 3; i++) {").map(|f| f.0), Some("for"));
+        // `if` has no form: the note says what to write.
+        let branch = javascript("if (x) {").unwrap();
+        assert_eq!((branch.js, branch.form), ("if", ""));
+        assert!(branch.note.contains("no conditions"));
+        assert_eq!(form("iffy"), None);
         // A name that only starts like one is no match.
         assert_eq!(form("format 3"), None);
         assert_eq!(form("functions"), None);
