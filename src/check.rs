@@ -14,6 +14,7 @@
 //! | `loop::pool` | `pool` is 1 to 1024 threads | `numbers.rs` | while building |
 //! | `loop::times` | `times 0` | `numbers.rs` | while building |
 //! | `loop::delay` | a timer's delay is there, before the label | `numbers.rs` | while building |
+//! | `loop::delay` | a timer's delay above 2147483647, which Node sets to 1 (warning) | `numbers.rs` | after parsing |
 //! | `loop::ticks` | `submit`'s ticks are there | `numbers.rs` | while building |
 //! | `loop::delay`, `loop::ticks` | a word where the number goes (`timeout soon "t"`) | `numbers.rs` ([`numbers::merge_missing_numbers`]) | while building, after each chunk |
 //! | `loop::after` | `after N` only on `io` | `clauses.rs` | while building |
@@ -153,6 +154,9 @@ impl<'a> Checker<'a> {
     }
 
     fn callback(&mut self, cb: &Callback, scope: Scope) {
+        if let Some(p) = numbers::delay_above_max(cb.kind, cb.amount()) {
+            self.problems.push(p);
+        }
         if let Some(label) = cb.label() {
             // {n} and {k} in a label refer to the callback's own runs.
             self.text(

@@ -5,6 +5,7 @@
 //! builder (`syntax/build.rs`) while it builds each item.
 
 use crate::problem::{Code, Diag, Problem};
+use crate::sched::TIMEOUT_MAX;
 use crate::syntax::ast::{Amount, Kind, Span, Spanned};
 
 /// An integer as written: `text`, `is_integer` if the grammar read it as an
@@ -26,6 +27,15 @@ pub fn integer(text: &str, is_integer: bool) -> Result<u64, Box<Diag>> {
 /// `MAX_THREADPOOL_SIZE`). `span` is the number's.
 pub fn pool(n: u64, span: Span) -> Option<Problem> {
     (!(1..=1024).contains(&n)).then(|| Diag::Pool { n }.at(span))
+}
+
+/// A timer's delay above Node's `TIMEOUT_MAX` (2³¹−1 ms): a warning, as
+/// Node's `TimeoutOverflowWarning` (`lib/internal/timers.js`, `Timeout`),
+/// and the timer runs after 1 tick as Node's after 1 ms. Called after
+/// parsing, by [`crate::check::check`] (the builder's warnings are not kept).
+pub fn delay_above_max(kind: Kind, delay: Option<Spanned<u64>>) -> Option<Problem> {
+    let delay = delay.filter(|d| kind.statement().amount == Amount::Delay && d.value > TIMEOUT_MAX)?;
+    Some(Diag::DelayAboveMax { kind, delay: delay.value }.at(delay.span))
 }
 
 /// `times N` with N = 0: a callback that never runs is refused.

@@ -267,6 +267,9 @@ pub enum Diag {
     DelayAfterLabel { kind: Kind, delay: u64 },
     /// A `timeout`/`interval` without a delay.
     NoDelay { kind: Kind },
+    /// A `timeout`/`interval` delay above Node's `TIMEOUT_MAX` (2³¹−1),
+    /// which Node sets to 1 (a warning).
+    DelayAboveMax { kind: Kind, delay: u64 },
     /// A `submit` without its length.
     NoTicks,
     /// `kind` (`timeout`, `interval`, `submit`) followed by a `word` where its
@@ -490,7 +493,7 @@ impl Diag {
             ExtraNumber { .. } | NotANumber { .. } | Negative { .. } | Overflow { .. } => Code::Number,
             After { .. } => Code::After,
             ThenLink { .. } => Code::Then,
-            DelayAfterLabel { .. } | NoDelay { .. } => Code::Delay,
+            DelayAfterLabel { .. } | NoDelay { .. } | DelayAboveMax { .. } => Code::Delay,
             WordForNumber { ticks: false, .. } => Code::Delay,
             NoTicks | WordForNumber { ticks: true, .. } => Code::Ticks,
             TimesZero => Code::Times,
@@ -545,6 +548,7 @@ impl Diag {
             Diag::ClearNotClearable { .. }
                 | Diag::ClearUnknown { .. }
                 | Diag::TimesWithoutAgain { .. }
+                | Diag::DelayAboveMax { .. }
                 | Diag::Race { .. }
                 | Diag::AfterExit { .. }
                 | Diag::RepeatedAlternative
@@ -597,6 +601,7 @@ impl Diag {
             ThenLink { kind, link } => format!("`.{link}` follows a `then`, not `{}`", kind.name()),
             DelayAfterLabel { .. } => "the delay comes before the label".into(),
             NoDelay { kind } => format!("`{}` needs a delay", kind.name()),
+            DelayAboveMax { kind, delay } => format!("`{} {delay}`: a delay above 2147483647 becomes 1 tick", kind.name()),
             NoTicks => "`submit` needs the job's length in ticks".into(),
             WordForNumber { kind, word, .. } => format!("`{kind}` needs a number of ticks, found `{word}`"),
             TimesZero => "`times 0` would never run the callback".into(),
@@ -765,6 +770,7 @@ impl Diag {
             AfterExit { .. } => "never runs".into(),
             DelayAfterLabel { .. } => "delay after the label".into(),
             NoDelay { .. } => "no delay".into(),
+            DelayAboveMax { .. } => "becomes 1".into(),
             NoTicks => "no duration".into(),
             TimesZero => "zero runs".into(),
             Escape { .. } => "not an escape".into(),
@@ -918,6 +924,9 @@ impl Diag {
             ThenLink { .. } => "start the chain with `then \"a\" { … } .then \"b\" { … }`".into(),
             DelayAfterLabel { kind, delay } => format!("write `{} {delay} \"label\"`", kind.name()),
             NoDelay { kind } => format!("write `{} 0 \"label\"` (ticks; 0 becomes 1, as in Node)", kind.name()),
+            DelayAboveMax { .. } => {
+                "Node does the same, with a TimeoutOverflowWarning (the delay does not fit in 32 bits): write at most 2147483647".into()
+            }
             NoTicks => "write `submit \"readFile\" 4 { … }` (a quick fs.stat is `submit 0`)".into(),
             WordForNumber { kind, word, .. } => {
                 format!("times are whole ticks: write `{kind} 5 …`; a label is a string: `\"{word}\"`")
