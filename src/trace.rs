@@ -60,6 +60,9 @@ pub enum EventKind {
     /// `bytes` of their text (`interp::MAX_VERBOSE_EVENTS`, `interp::MAX_VERBOSE_BYTES`).
     /// Log lines go on.
     VerboseCut { events: usize, bytes: usize },
+    /// ⏸/▶ lines stop here: a trace shows the first 10,000 suspensions and
+    /// resumptions without `--verbose` (`interp::MAX_SHOWN_SUSPENSIONS`).
+    SuspensionsCut,
 }
 
 /// How a run ended.
@@ -205,10 +208,27 @@ impl Trace {
     /// # Errors
     /// Whatever writing to `out` fails with.
     pub fn write_text(&self, out: &mut impl std::io::Write, verbose: bool, style: &Style) -> std::io::Result<()> {
+        self.text_lines(verbose, style, &mut |args| out.write_fmt(args))
+    }
+
+    /// The lines of [`write_text`](Self::write_text), each given to `emit`
+    /// (one body for every writer: the WebAssembly build is size-bound).
+    fn text_lines(
+        &self,
+        verbose: bool,
+        style: &Style,
+        emit: &mut dyn FnMut(std::fmt::Arguments) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let shown: Vec<&Event> = self
             .events
             .iter()
-            .filter(|e| verbose || matches!(e.kind, EventKind::Log { .. } | EventKind::Suspend { .. } | EventKind::Resume { .. }))
+            .filter(|e| {
+                verbose
+                    || matches!(
+                        e.kind,
+                        EventKind::Log { .. } | EventKind::Suspend { .. } | EventKind::Resume { .. } | EventKind::SuspensionsCut
+                    )
+            })
             .collect();
         let turn_w = shown.iter().map(|e| digits(e.turn)).max().unwrap_or(1).max(4);
         let tick_w = shown.iter().map(|e| digits(e.tick)).max().unwrap_or(1).max(4);
@@ -218,9 +238,8 @@ impl Trace {
         } else {
             9
         };
-        writeln!(
-            out,
-            "{}",
+        emit(format_args!(
+            "{}\n",
             style.dim(&format!(
                 "{:>turn_w$}  {:>tick_w$}  {:<phase_w$}  {} ({})",
                 "turn",
@@ -229,29 +248,28 @@ impl Trace {
                 if verbose { "event" } else { "log" },
                 self.node
             ))
-        )?;
+        ))?;
         let mut logs = 0;
         for e in shown {
             let cols = format!("{:>turn_w$}  {:>tick_w$}  ", e.turn, e.tick);
-            write!(out, "{}", style.dim(&cols))?;
+            emit(format_args!("{}", style.dim(&cols)))?;
             let (phase, text) = describe(e);
             // Texts from the file may hold control characters: shown escaped (`\u{1b}`).
-            writeln!(
-                out,
-                "{}  {}",
+            emit(format_args!(
+                "{}  {}\n",
                 style.phase(&format!("{phase:<phase_w$}")),
                 crate::term::escape(&text)
-            )?;
+            ))?;
             if matches!(e.kind, EventKind::Log { .. }) {
                 let pad = " ".repeat(turn_w + tick_w + phase_w + 6);
                 if let Some(why) = self.explanations.get(logs) {
-                    writeln!(out, "{pad}{}", style.dim(&format!("↳ {}", crate::term::escape(why))))?;
+                    emit(format_args!("{pad}{}\n", style.dim(&format!("↳ {}", crate::term::escape(why)))))?;
                 } else if self.explanations_cut && logs == self.explanations.len() {
                     let note = format!(
                         "↳ no more explanations: a trace holds at most {} MiB of them",
                         crate::interp::MAX_EXPLAIN_BYTES >> 20
                     );
-                    writeln!(out, "{pad}{}", style.dim(&note))?;
+                    emit(format_args!("{pad}{}\n", style.dim(&note)))?;
                 }
                 logs += 1;
             }
@@ -262,13 +280,12 @@ impl Trace {
                 self.events.last().map_or(0, |e| e.turn),
                 self.ending.ticks()
             );
-            writeln!(
-                out,
-                "{}{}  {}",
+            emit(format_args!(
+                "{}{}  {}\n",
                 style.dim(&cols),
                 style.phase(&format!("{:<phase_w$}", "exit")),
                 exit
-            )?;
+            ))?;
         }
         Ok(())
     }
@@ -293,6 +310,12 @@ fn describe(e: &Event) -> (String, String) {
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
         EventKind::Suspend { line } => format!("⏸ suspends at the await of line {line}"),
         EventKind::Resume { line } => format!("▶ resumes after the await of line {line}"),
+        EventKind::SuspensionsCut => {
+            return (
+                "──".into(),
+                "⏸/▶ lines stop here: a trace shows the first 10,000 (`--verbose` shows them all)".into(),
+            )
+        }
         EventKind::VerboseCut { events, bytes } => {
             return (
                 "──".into(),

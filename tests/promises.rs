@@ -548,7 +548,13 @@ fn recursion_and_await_loops_stop_at_their_bounds() {
     assert_eq!(code, Some(3));
     assert!(err.contains("the run makes more promises than it can hold"), "{err}");
     assert!(!err.contains("starved"), "{err}");
-    assert!(out.lines().count() <= 10_002, "at most 10,000 suspensions shown");
+    assert!(out.lines().count() <= 10_003, "at most 10,000 suspensions shown");
+    // Where they stop, the trace says so, once.
+    let cut = "⏸/▶ lines stop here: a trace shows the first 10,000 (`--verbose` shows them all)";
+    assert_eq!(out.matches(cut).count(), 1, "{out}");
+    let shown = out.split(cut).next().unwrap();
+    assert_eq!(shown.matches("⏸ suspends").count() + shown.matches("▶ resumes").count(), 10_000);
+    assert!(!out.split(cut).nth(1).unwrap().contains('⏸'), "none after the note");
     let (code, _, _) = loopsim_on("async f { await value  call f }\ncall f\nexpect { limit microtask }\n", &["check"]);
     assert_eq!(code, Some(0));
 }

@@ -40,7 +40,7 @@ use std::hash::{Hash, Hasher};
 pub const MAX_CALL_DEPTH: u32 = 200;
 
 /// Most suspensions and resumptions a trace shows without `--verbose` (an `await` loop would
-/// otherwise fill it).
+/// otherwise fill it); `trace::EventKind::SuspensionsCut`'s text names it.
 pub const MAX_SHOWN_SUSPENSIONS: u32 = 10_000;
 
 /// An environment of the arena (`NONE`: the file's top level before it declares anything).
@@ -939,7 +939,7 @@ impl<'a> Interp<'a> {
                 if root == Root::Main {
                     self.rt.main_waiting = Some((k, at));
                 }
-                if self.shows_suspensions() {
+                if self.shows_suspensions(sched) {
                     let line = self.site_line(at);
                     self.push(sched, EventKind::Suspend { line });
                 }
@@ -979,15 +979,19 @@ impl<'a> Interp<'a> {
     }
 
     /// Suspensions and resumptions are part of every trace (`run` shows them): the first
-    /// [`MAX_SHOWN_SUSPENSIONS`] of a run, all of them with `--verbose` (within its bounds).
-    fn shows_suspensions(&mut self) -> bool {
+    /// [`MAX_SHOWN_SUSPENSIONS`] of a run, then one [`EventKind::SuspensionsCut`]; all of them
+    /// with `--verbose` (within its bounds).
+    fn shows_suspensions<L: EventLoop<Task<'a>>>(&mut self, sched: &L) -> bool {
         if self.trace.verbose_cut {
             return false;
         }
         if self.opts.verbose {
             return true;
         }
-        self.rt.shown_suspensions += 1;
+        self.rt.shown_suspensions = self.rt.shown_suspensions.saturating_add(1);
+        if self.rt.shown_suspensions == MAX_SHOWN_SUSPENSIONS + 1 {
+            self.push(sched, EventKind::SuspensionsCut);
+        }
         self.rt.shown_suspensions <= MAX_SHOWN_SUSPENSIONS
     }
 
@@ -1343,7 +1347,7 @@ impl<'a> Interp<'a> {
                 line,
             };
             self.push(sched, kind);
-        } else if self.shows_suspensions() {
+        } else if self.shows_suspensions(sched) {
             self.push(sched, EventKind::Resume { line });
         }
         self.rt.resume = Some(Resuming {
