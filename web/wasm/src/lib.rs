@@ -260,9 +260,11 @@ pub fn run(source: &str, options: &str) -> String {
     let (loaded, diagnostics) = load_source(&name, source, opts.profile());
     let (exit, text, rendered) = memory.cli(&opts.request(&name));
     let Some(loaded) = loaded else {
-        return json!({ "exit": exit, "diagnostics": diagnostics, "rendered": rendered, "trace": null, "text": null,
-                       "verbose": null, "svg": null, "raceWarning": null, "steps": null })
-        .to_string();
+        let mut out = json!({ "exit": exit, "diagnostics": diagnostics, "rendered": rendered });
+        for key in ["trace", "text", "verbose", "svg", "raceWarning", "steps"] {
+            out[key] = Value::Null;
+        }
+        return out.to_string();
     };
     // The model's run: how it ends (a limit is a diagnostic), and the race check's seed.
     let plain = interp::run(&loaded.file, &loaded.src, &loaded.title(), opts.run_options());
@@ -422,33 +424,34 @@ pub fn orders(source: &str, options: &str) -> String {
     };
     let name = opts.name();
     let (loaded, _) = load_source(&name, source, opts.profile());
-    let Some(loaded) = loaded.filter(|_| opts.node.as_deref() != Some("10")) else {
+    let (exit, text, report, rendered) = match loaded.filter(|_| opts.node.as_deref() != Some("10")) {
         // Invalid or refused: the CLI's own words (`run` loads it the same way).
-        let (exit, rendered) = if opts.node.as_deref() == Some("10") {
-            (2, format!("error: {}\n", cli::ALL_ORDERS_NODE_10))
-        } else {
+        None if opts.node.as_deref() == Some("10") => (2, Value::Null, Value::Null, format!("error: {}\n", cli::ALL_ORDERS_NODE_10)),
+        None => {
             // (No time limit: with no search, `run` refuses one.)
             let (exit, _, rendered) = Memory::with(&name, source).cli(&Request {
                 no_race_check: true,
                 orders_time_limit: None,
                 ..opts.request(&name)
             });
-            (exit, rendered)
-        };
-        return json!({ "exit": exit, "text": null, "report": null, "rendered": rendered }).to_string();
+            (exit, Value::Null, Value::Null, rendered)
+        }
+        Some(loaded) => {
+            let bounds = SearchBounds {
+                time_limit: Some(std::time::Duration::from_millis(opts.time_limit_ms())),
+                ..SearchBounds::default()
+            };
+            let found = orders::all_orders_within(&loaded.file, &loaded.src, opts.run_options(), bounds);
+            let text = orders::report::text(&found, false);
+            let report: Value = serde_json::from_str(&orders::report::json(&found)).unwrap_or(Value::Null);
+            let rendered = match &found.model_limit {
+                Some(hit) => FileProblems::new(&loaded.name, &loaded.src, vec![loopsim::limit::problem(hit)]).render(&plain_handler()),
+                None => String::new(),
+            };
+            let exit = if found.model_limit.is_some() || found.truncated { 3 } else { 0 };
+            (exit, Value::String(text), report, rendered)
+        }
     };
-    let bounds = SearchBounds {
-        time_limit: Some(std::time::Duration::from_millis(opts.time_limit_ms())),
-        ..SearchBounds::default()
-    };
-    let found = orders::all_orders_within(&loaded.file, &loaded.src, opts.run_options(), bounds);
-    let text = orders::report::text(&found, false);
-    let report: Value = serde_json::from_str(&orders::report::json(&found)).unwrap_or(Value::Null);
-    let rendered = match &found.model_limit {
-        Some(hit) => FileProblems::new(&loaded.name, &loaded.src, vec![loopsim::limit::problem(hit)]).render(&plain_handler()),
-        None => String::new(),
-    };
-    let exit = if found.model_limit.is_some() || found.truncated { 3 } else { 0 };
     json!({ "exit": exit, "text": text, "report": report, "rendered": rendered }).to_string()
 }
 
