@@ -612,7 +612,13 @@ impl Diag {
             Misplaced { directive: false } => "an expect block belongs at the end of the file".into(),
             AgainOutside => "`again` outside a callback".into(),
             AgainInInterval => "`again` inside an interval".into(),
-            TimesWithoutAgain { times, name, .. } => format!("`times {times}` without `again`: this `{name}` runs once"),
+            // A link runs only if its promise settles its way (a `.catch` on a fulfilled one never).
+            TimesWithoutAgain { times, name, link, .. } => {
+                format!(
+                    "`times {times}` without `again`: this `{name}` runs {}",
+                    if *link { "at most once" } else { "once" }
+                )
+            }
             IndexOutsideRepeat => "`{i}` outside a `repeat`".into(),
             RunOutsideCallback { name } => format!("`{name}` outside a callback"),
             ClearNotClearable { kind } => format!("`clear` cannot cancel a `{}` callback", kind.name()),
