@@ -128,14 +128,19 @@ fn quoted_number(before: &str) -> bool {
 
 /// The text at `at`, for "found …": the tokens glued to the one there (no
 /// blank between them), up to a comment, a brace, a parenthesis or a string
-/// after the first; a string there is shown as its quote and the start of
-/// its text, read the same way (`"t` for `"t{i}"`), or whole when that
-/// reaches its closing quote (`"t"`).
+/// after the first; a string there is shown whole when it is closed and
+/// short ([`SHORT_STRING`]: `"a b"`), else as its quote and the start of its
+/// text, read the same way (`"t` for a long `"t{i} …"`), or whole when that
+/// reaches its closing quote.
 fn found_token(src: &str, at: usize) -> &str {
     let at = at.min(src.len());
     let end = glued_end(src, at, true);
     &src[at..end]
 }
+
+/// The longest closed string (in bytes, quotes included) that "found …"
+/// shows whole.
+const SHORT_STRING: usize = 24;
 
 /// Where the run of glued tokens from `at` ends (see [`found_token`]).
 fn glued_end(src: &str, at: usize, outer: bool) -> usize {
@@ -144,6 +149,7 @@ fn glued_end(src: &str, at: usize, outer: bool) -> usize {
         let first = token.start == at;
         match token.kind {
             Tok::Blank | Tok::Newline | Tok::Comment => break,
+            Tok::Str { closed: true } if first && outer && token.end - token.start <= SHORT_STRING => return token.end,
             Tok::Str { closed } if first && outer => {
                 // Its quote, then its text up to a blank, a quote or a brace;
                 // with its closing quote when that is where the text ends.
@@ -242,4 +248,20 @@ fn name(rule: Rule) -> Option<&'static str> {
         Rule::word => "a name",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::found_token;
+
+    #[test]
+    fn a_string_is_found_whole_when_closed_and_short() {
+        assert_eq!(found_token("\"a b\"\n", 0), "\"a b\"");
+        assert_eq!(found_token("\"t{i}\" x", 0), "\"t{i}\"");
+        // A long one: its quote and first word.
+        let long = "\"a log line far longer than the short ones\"\n";
+        assert_eq!(found_token(long, 0), "\"a");
+        // After a word, the glued run stops at a string.
+        assert_eq!(found_token("x\"a\"", 0), "x");
+    }
 }
