@@ -1421,6 +1421,7 @@ impl<'a> Interp<'a> {
         let why = Why {
             kind: inst.cb.kind,
             link: inst.link as usize,
+            again_run: inst.alone.then_some(inst.run),
             label: inst.label.get().map(|l| self.labels[l as usize].clone()),
             from,
             turn: ctx.turn,
