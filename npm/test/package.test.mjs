@@ -102,6 +102,14 @@ test('colour follows --color always in both', () => {
   assert.equal(n.stderr, r.stderr);
 });
 
+test('--help is plain in the package, coloured by the binary under --color always', () => {
+  const [r, n] = both(['--color', 'always', '--help']);
+  assert.ok(r.stdout.includes('\u001b['), 'the binary colours its help');
+  assert.ok(!n.stdout.includes('\u001b['), 'the package prints its help plain');
+  assert.equal(n.stdout, r.stdout.replace(/\u001b\[[0-9;]*m/g, ''));
+  assert.equal(n.status, r.status);
+});
+
 test('a closed pipe ends both at once, with the status a shell gives SIGPIPE', () => {
   for (const bin of [rust, npmBin]) {
     const r = spawnSync('bash', ['-c', `"${bin}" test examples | head -1; echo "status \${PIPESTATUS[0]}"`], {

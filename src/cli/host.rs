@@ -80,9 +80,16 @@ pub trait Host {
 fn write_usage_error(host: &(impl Host + ?Sized), error: &clap::Error, color: Option<bool>) -> u8 {
     let stream = if error.use_stderr() { Stream::Stderr } else { Stream::Stdout };
     let styled = error.render();
+    // (The WebAssembly build's clap has no colours: its help is plain.)
+    #[cfg(not(target_family = "wasm"))]
     let text = if color.unwrap_or_else(|| host.auto_color(stream)) {
         styled.ansi().to_string()
     } else {
+        styled.to_string()
+    };
+    #[cfg(target_family = "wasm")]
+    let text = {
+        let _ = color;
         styled.to_string()
     };
     host.write(stream, text.as_bytes());
