@@ -359,3 +359,56 @@ fn print_program() {
         None => print!("{text}"),
     }
 }
+
+/// The family with `again` in links: the same seed makes the same text, its
+/// programs pass the checks and end by themselves, and some of their links
+/// run more than once — each run after the first alone, one line per run.
+#[test]
+fn the_again_family_repeats_links_and_leaves_the_first_family_as_it_was() {
+    let mut repeated = 0;
+    let mut with_again = 0;
+    for seed in 0..200 {
+        let text = promise_gen::program_with_again(seed);
+        assert_eq!(text, promise_gen::program_with_again(seed), "seed {seed}");
+        promise_gen::accepted(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        assert!(
+            text.starts_with(&format!("# random program (again in links): seed {seed}, attempt")),
+            "{text}"
+        );
+        if !text.lines().skip(1).any(|l| l.trim() == "again" || l.contains("{ again }")) {
+            continue;
+        }
+        with_again += 1;
+        // Every `again` is the first statement of a link with `times 2` or `times 3`.
+        for (i, line) in text.lines().enumerate() {
+            if line.trim() == "again" || line.contains("{ again }") {
+                let head = if line.contains("{ again }") {
+                    line
+                } else {
+                    text.lines().nth(i - 1).unwrap()
+                };
+                assert!(
+                    head.contains(" times 2") || head.contains(" times 3"),
+                    "seed {seed}: {head}\n{text}"
+                );
+            }
+        }
+        let loaded = loopsim::load::load_bytes("random.loop", text.as_bytes()).unwrap();
+        let trace = interp::run(&loaded.file, &loaded.src, "", loopsim::emit::run_options());
+        assert!(
+            !matches!(trace.ending, loopsim::trace::Ending::Limit(_)),
+            "seed {seed}: stopped at a limit\n{text}"
+        );
+        // A text logged more often than written: a link that ran again.
+        let mut counts = BTreeMap::new();
+        for (_, line) in trace.logs() {
+            *counts.entry(line.to_string()).or_insert(0) += 1;
+        }
+        repeated += usize::from(counts.values().any(|&n| n > 1));
+    }
+    println!("{with_again} of 200 programs have `again`; in {repeated} a link ran more than once");
+    assert!(with_again >= 40, "{with_again} of 200 programs have `again`");
+    assert!(repeated >= 20, "in {repeated} of 200 programs a link ran more than once");
+    // The first family is untouched: no `times` there.
+    assert!((0..200).all(|seed| !promise_gen::program(seed).contains(" times ")));
+}

@@ -11,6 +11,8 @@
 //! - `LOOPSIM_NODE`: the node binary (default `node`): meant to pass on Node 20
 //!   and on the newest Node;
 //! - `LOOPSIM_RANDOM_PROGRAMS`: how many seeds (default 300, the CI sample);
+//!   `LOOPSIM_RANDOM_AGAIN_PROGRAMS`: how many of the family with `again` in
+//!   links (`promise_gen::program_with_again`; default 100);
 //!   `LOOPSIM_RANDOM_FIRST`: the first seed (default 0);
 //! - `LOOPSIM_RANDOM_WORKERS`: node processes at once (default 2);
 //! - `LOOPSIM_RANDOM_SCALE`: milliseconds per tick (default emit-js's, 20);
@@ -195,14 +197,28 @@ fn disagreement(case: &Case, ran: &Ran) -> Option<String> {
 
 #[test]
 fn random_promise_programs_print_what_the_model_prints() {
+    let count = env_number("LOOPSIM_RANDOM_PROGRAMS", 300);
+    compare_family("seed", promise_gen::program, count);
+}
+
+/// The family whose links may run again (`times N` and `again`): each run
+/// of such a link is alone, one hop after the one before.
+#[test]
+fn random_programs_with_again_in_links_print_what_the_model_prints() {
+    let count = env_number("LOOPSIM_RANDOM_AGAIN_PROGRAMS", 100);
+    compare_family("again", promise_gen::program_with_again, count);
+}
+
+/// Compares `count` programs that `make` writes (files `{prefix}-{seed}.loop`)
+/// with node.
+fn compare_family(prefix: &str, make: fn(u64) -> String, count: u64) {
     let version = node_version();
     let first = env_number("LOOPSIM_RANDOM_FIRST", 0);
-    let count = env_number("LOOPSIM_RANDOM_PROGRAMS", 300);
     let scale = env_number("LOOPSIM_RANDOM_SCALE", emit::DEFAULT_SCALE);
     let dir = tempfile::tempdir().unwrap();
     let start = Instant::now();
     let cases: Vec<Case> = (first..first + count)
-        .map(|seed| prepare(&format!("seed-{seed}.loop"), &promise_gen::program(seed), dir.path(), scale))
+        .map(|seed| prepare(&format!("{prefix}-{seed}.loop"), &make(seed), dir.path(), scale))
         .collect();
     let results = run_all(&cases, dir.path());
     let mut failed = Vec::new();
@@ -225,7 +241,7 @@ fn random_promise_programs_print_what_the_model_prints() {
     }
     let lines: usize = cases.iter().map(|c| c.lines.len()).sum();
     println!(
-        "node {version}: seeds {first} to {}: {} of {count} programs agree ({lines} lines; {unhandled} end by an unhandled rejection) in {:.1?}",
+        "node {version}: {prefix} {first} to {}: {} of {count} programs agree ({lines} lines; {unhandled} end by an unhandled rejection) in {:.1?}",
         first + count - 1,
         count as usize - failed.len(),
         start.elapsed()

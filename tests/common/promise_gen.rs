@@ -38,7 +38,15 @@
 //!   function, a listener), the generator writes no timer;
 //! - the turns that immediates add (1 tick each in the model, microseconds in
 //!   Node) are capped well below 20;
-//! - no `io`, `submit`, `work`, `interval`, `repeat`, `times`, no ES module.
+//! - no `io`, `submit`, `work`, `interval`, `repeat`, no ES module; `times`
+//!   only in [`program_with_again`]'s programs.
+//!
+//! [`program_with_again`] makes a second family (the same construction, its
+//! own choices): some `.then`/`.catch`/`.finally` links with a body get
+//! `times N` (2 or 3) and start with `again`, so the link runs N times, each
+//! run alone, one hop after the one before (docs/language.md §4). Such a body
+//! may run more than once: no timer in it. [`program`]'s texts are unchanged
+//! by it (the family's choices are made only when it is asked for).
 
 use loopsim::syntax::ast::{promise_parts, Stmt, StmtKind};
 use std::fmt::Write as _;
@@ -111,8 +119,22 @@ impl Rng {
 /// without a problem (errors and warnings), of [`MIN_STATEMENTS`] to
 /// [`MAX_STATEMENTS`] statements.
 pub fn program(seed: u64) -> String {
+    made(seed, false)
+}
+
+/// The program of `seed` in the family with `again` in links (see the
+/// module's comment): always the same text for a seed.
+pub fn program_with_again(seed: u64) -> String {
+    made(seed, true)
+}
+
+fn made(seed: u64, agains: bool) -> String {
     for attempt in 0..100 {
-        let text = construct(seed, attempt);
+        let text = if agains {
+            construct_in(seed, attempt, true)
+        } else {
+            construct(seed, attempt)
+        };
         if accepted(&text).is_ok() {
             return text;
         }
@@ -160,6 +182,11 @@ pub fn statements(stmts: &[Stmt]) -> usize {
 
 /// One construction of the program of `seed` (checked by [`program`]).
 pub fn construct(seed: u64, attempt: u32) -> String {
+    construct_in(seed, attempt, false)
+}
+
+/// [`construct`], in the family with `again` in links if `agains`.
+fn construct_in(seed: u64, attempt: u32, agains: bool) -> String {
     let mut rng = Rng::new(seed ^ u64::from(attempt).wrapping_mul(0xA076_1D64_78BD_642F));
     let budget = rng.range(MIN_STATEMENTS as u64, MAX_BUDGET) as i64;
     let mut gen = Gen {
@@ -173,9 +200,11 @@ pub fn construct(seed: u64, attempt: u32) -> String {
         blocks: Vec::new(),
         frames: Vec::new(),
         listeners: [false; 2],
+        agains,
     };
     let mut out = String::new();
-    let _ = writeln!(out, "# random program: seed {seed}, attempt {attempt}");
+    let family = if agains { " (again in links)" } else { "" };
+    let _ = writeln!(out, "# random program{family}: seed {seed}, attempt {attempt}");
     if gen.rng.percent(20) {
         out.push_str("rejections warn\n");
     }
@@ -318,6 +347,8 @@ struct Gen {
     frames: Vec<Frame>,
     /// `on unhandledRejection`, `on rejectionHandled` written.
     listeners: [bool; 2],
+    /// The family with `again` in links ([`program_with_again`]).
+    agains: bool,
 }
 
 /// `{ … }` of statements (each possibly several lines).
@@ -1084,14 +1115,28 @@ impl Gen {
             if self.rng.percent(20) {
                 let _ = write!(head, " {label}");
             }
+            // (Asked only in that family: the other's choices stay as they were.)
+            let again = self.agains && self.rng.percent(40);
+            if again {
+                let _ = write!(head, " times {}", self.rng.range(2, 3));
+            }
             if is_async {
                 head.push_str(" async");
             }
             let inner = Ctx {
                 epoch: at,
+                once: ctx.once && !again,
                 ..ctx.nested(Func::Handler { is_async })
             };
             let (body, completion) = self.function_body(&format!("{head} "), inner, 3);
+            // `again` first: each run queues the next before anything can return or throw.
+            let body = if !again {
+                body
+            } else if let Some(rest) = body.strip_suffix("{ }") {
+                format!("{rest}{{ again }}")
+            } else {
+                body.replacen("{\n", "{\n  again\n", 1)
+            };
             let throws = body.trim_end_matches('}').trim_end().ends_with("throw");
             let _ = write!(text, " {body}");
             at = if completion.is_some() { at } else { None };
