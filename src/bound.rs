@@ -171,9 +171,11 @@ fn endless(l: &Link) -> bool {
     l.times.is_none() && l.body.as_deref().is_some_and(has_again)
 }
 
-/// An `again` in this body (not in a nested callback's).
+/// An `again` that can run in this body (not in a nested callback's): one
+/// after a `return` or `throw` of its block never runs (the checks warn).
 fn has_again(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
+    let reached = stmts.iter().position(|s| matches!(s.kind, StmtKind::Return(_) | StmtKind::Throw));
+    stmts[..reached.unwrap_or(stmts.len())].iter().any(|s| match &s.kind {
         StmtKind::Again => true,
         StmtKind::Repeat { body, .. } => has_again(body),
         _ => false,

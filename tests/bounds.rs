@@ -865,6 +865,13 @@ fn an_endless_link_of_a_promise_expression_is_named_endless() {
         assert!(o.stderr.contains("the microtask queue never empties"), "{name}: {}", o.stderr);
         assert!(o.stderr.contains(&format!("(line {line}) has no `times`")), "{name}: {}", o.stderr);
     }
+    // An `again` after a `return` never runs: the run ends, and no note
+    // calls the link endless (only the warning that the line never runs).
+    let unreached = file("unreached.loop", "chain resolved .then {\n  return resolved\n  again\n}\n");
+    let o = loopsim(&["run", &unreached], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stderr.contains("the statements after `return` never run"), "{}", o.stderr);
+    assert!(!o.stderr.contains("has no `times`"), "{}", o.stderr);
     // Its runs make no promises: a long bounded chain ends (it stopped at
     // 250,000 promises, called a starved loop), and an endless one stops
     // at the callback limit, not the promise arena's.
