@@ -1112,7 +1112,19 @@ fn a_limit_before_any_callback_points_at_the_main_module() {
     assert_eq!(o.status.code(), Some(3));
     let err = stderr(&o);
     assert!(err.contains("z.loop:2:1]"), "{err}");
+    assert!(err.contains("× the run is longer than the turn limit"), "{err}");
     assert!(err.contains("╰── the main module ran; no callback did"), "{err}");
+    // An endless chain stopped there: no "last callback in main".
+    let o = loopsim(
+        &["--color", "never", "run", "--max-turns", "0", "i.loop"],
+        Some(("i.loop", "interval 1 \"tick\"\n")),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("× the limit stopped the run before the loop began"),
+        "{}",
+        stderr(&o)
+    );
     let o = loopsim(
         &["--color", "never", "run", "--max-callbacks", "0", "z.loop"],
         Some(("z.loop", src)),

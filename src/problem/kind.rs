@@ -1215,6 +1215,11 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
             "feeds the check queue",
         ),
         (_, Phase::Timers) => ("the timers keep re-arming: the run never ends".to_string(), "feeds the timers"),
+        // `--max-turns 0` or `--max-callbacks 0`: no callback ran.
+        (_, Phase::Main) => (
+            "the limit stopped the run before the loop began".to_string(),
+            "scheduled the last callback",
+        ),
         (_, phase) => (
             format!("the run does not end (last callback in {phase})"),
             "scheduled the last callback",
