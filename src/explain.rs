@@ -27,6 +27,8 @@ pub struct Why {
     pub kind: Kind,
     /// 0: the callback; i: its i-th `.then` link.
     pub link: usize,
+    /// The 1-based line of that link (0 for the callback).
+    pub link_line: usize,
     /// A link's run (`{n}`) that its own `again` queued, alone (then `from`
     /// is that `again`'s place); `None` for a run the chain queued.
     pub again_run: Option<u32>,
@@ -61,12 +63,12 @@ fn scheduled(w: &Why) -> String {
         // rule's clause says so); `from` is where its chain was scheduled.
         (_, l) if l > 0 => {
             let how = match w.again_run {
-                Some(run) => format!("run {run}, queued by its `again`"),
-                None => "of the chain scheduled".into(),
+                Some(run) => format!(", run {run}, was queued by its `again`"),
+                None => " of the chain scheduled".into(),
             };
             return format!(
-                ".then link {l} on line {}, {how} at tick {} from {}",
-                w.from.line,
+                ".then link {l} (line {}){how} at tick {} from {}",
+                w.link_line,
                 w.from.tick,
                 place(&w.from)
             );
@@ -344,7 +346,7 @@ mod tests {
         ));
         assert_eq!(
             lines[2].1,
-            ".then link 1 on line 1, of the chain scheduled at tick 1 from the timers phase of turn 1; a `.then` link's reaction job is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)"
+            ".then link 1 (line 1) of the chain scheduled at tick 1 from the timers phase of turn 1; a `.then` link's reaction job is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)"
         );
     }
 

@@ -240,18 +240,22 @@ fn rule_8a_a_links_again_names_its_run() {
 /// `again` queued says so, and where that `again` ran.
 #[test]
 fn a_then_link_is_explained_by_its_chain_and_its_again() {
-    let src = "timeout 2 \"t\" {\n  then \"a\" .then times 2 {\n    log \"b{n}\"\n    again\n  }\n}\n";
+    // The link on a line of its own: its line, not the chain's.
+    let src = "timeout 2 \"t\" {\n  then \"a\"\n  .then times 2 {\n    log \"b{n}\"\n    again\n  }\n}\n";
     let b1 = of(src, "b1");
     assert!(
-        b1.starts_with(".then link 1 on line 2, of the chain scheduled at tick 2 from the timers phase of turn 1; "),
+        b1.starts_with(".then link 1 (line 3) of the chain scheduled at tick 2 from the timers phase of turn 1; "),
         "{b1}"
     );
     assert!(b1.ends_with("(rule 8a)"), "{b1}");
     let b2 = of(src, "b2");
     assert!(
         b2.starts_with(
-            ".then link 1 on line 2, run 2, queued by its `again` at tick 2 from a microtask callback in the timers phase of turn 1; "
+            ".then link 1 (line 3), run 2, was queued by its `again` at tick 2 from a microtask callback in the timers phase of turn 1; "
         ),
         "{b2}"
     );
+    let three = why("then \"a\"\n.then \"b\"\n.then \"c\"\n");
+    assert!(three[1].1.starts_with(".then link 1 (line 2) of the chain"), "{}", three[1].1);
+    assert!(three[2].1.starts_with(".then link 2 (line 3) of the chain"), "{}", three[2].1);
 }
