@@ -184,7 +184,7 @@ fn node_10_is_refused_naming_the_first_use() {
     let node10 = promises::node_version(&file, Some(NodeVersion::Node10)).expect("refused");
     assert_eq!(node10.code, "loop::node-version");
     assert_eq!(node10.message, "`catch` cannot run with --node 10");
-    assert!(node10.help.as_deref().unwrap().contains("drop --node 10"));
+    assert!(node10.help.as_deref().unwrap().contains("run with --node 20 or later"));
     assert_eq!((node10.span.start(), node10.span.end()), (17, 23), "`.catch`");
     assert_eq!(promises::node_version(&file, Some(NodeVersion::Node20)), None);
     assert_eq!(promises::node_version(&file, None), None, "Node 26 when nothing says otherwise");
