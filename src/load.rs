@@ -330,8 +330,11 @@ fn wide_encoding(bytes: &[u8]) -> Option<Wide> {
         });
         text * 10 >= n * 9
     };
-    // Mostly NULs in one position, hardly any in the other.
-    if odd * 5 >= pairs * 2 && even * 10 <= odd && ascii(1) {
+    // Mostly NULs in one position, hardly any in the other; and at least
+    // [`WIDE_MIN_NULS`] of them: one NUL in `ab\0cd` makes no text UTF-16.
+    if even.max(odd) < WIDE_MIN_NULS {
+        None
+    } else if odd * 5 >= pairs * 2 && even * 10 <= odd && ascii(1) {
         wide("UTF-16 (little-endian)", 2, true, None)
     } else if even * 5 >= pairs * 2 && odd * 10 <= even && ascii(0) {
         wide("UTF-16 (big-endian)", 2, false, None)
@@ -339,6 +342,10 @@ fn wide_encoding(bytes: &[u8]) -> Option<Wide> {
         None
     }
 }
+
+/// The fewest NUL bytes [`wide_encoding`] reads as UTF-16 text without a
+/// byte-order mark (four ASCII characters).
+const WIDE_MIN_NULS: usize = 4;
 
 /// Bytes of a file's start that [`wide_encoding`] looks at without a
 /// byte-order mark, and that [`wide_excerpt`] decodes (4 KiB).

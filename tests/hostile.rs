@@ -539,8 +539,17 @@ fn utf16_is_recognised_with_or_without_a_byte_order_mark() {
     );
     assert!(help.contains("`iconv -f UTF-16LE -t UTF-8 OLD > NEW.loop`"), "{help}");
     // A few binary bytes with one NUL are no UTF-16: a NUL byte (found by the
-    // fresh-clone check: `00 01 02 FF FE` was "UTF-16 (big-endian)").
-    for bytes in [&[0x00, 0x01, 0x02, 0xFF, 0xFE][..], &[0x00, 0x01], &[0x7F, 0x00, 0x80, 0x00]] {
+    // fresh-clone check: `00 01 02 FF FE` was "UTF-16 (big-endian)"); nor
+    // is text with one or three (`ab\0cd`, `lo\0g`: a later check).
+    let three = b"a\0b\0c\0";
+    for bytes in [
+        &[0x00, 0x01, 0x02, 0xFF, 0xFE][..],
+        &[0x00, 0x01],
+        &[0x7F, 0x00, 0x80, 0x00],
+        b"ab\0cd",
+        b"lo\0g",
+        three,
+    ] {
         let Err(LoadError::Invalid(fp)) = load::load_bytes("b.loop", bytes) else {
             panic!("{bytes:?}: refused")
         };
