@@ -36,7 +36,7 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     let found_desc = if found.is_empty() {
         "the end of the file".to_string()
     } else {
-        format!("`{found}`")
+        format!("`{}`", shortened(found))
     };
     let hint = hint_for(&src[..at.min(src.len())], &expected, found);
     let p = Diag::Syntax {
@@ -128,19 +128,29 @@ fn quoted_number(before: &str) -> bool {
 
 /// The text at `at`, for "found …": the tokens glued to the one there (no
 /// blank between them), up to a comment, a brace, a parenthesis or a string
-/// after the first; a string there is shown whole when it is closed and
-/// short ([`SHORT_STRING`]: `"a b"`), else as its quote and the start of its
-/// text, read the same way (`"t` for a long `"t{i} …"`), or whole when that
-/// reaches its closing quote.
+/// after the first; a string there is taken whole when it is closed (its
+/// message shows a long one [`shortened`]), else as its quote and the start
+/// of its text, read the same way.
 fn found_token(src: &str, at: usize) -> &str {
     let at = at.min(src.len());
     let end = glued_end(src, at, true);
     &src[at..end]
 }
 
-/// The longest closed string (in bytes, quotes included) that "found …"
-/// shows whole.
-const SHORT_STRING: usize = 24;
+/// The most characters "found …" shows of what was found: a longer closed
+/// string is shown as its start, `…` and its closing quote.
+const SHOWN_CHARS: usize = 32;
+
+/// `found` as "found …" shows it (see [`SHOWN_CHARS`]).
+fn shortened(found: &str) -> std::borrow::Cow<'_, str> {
+    match found.char_indices().nth(SHOWN_CHARS) {
+        Some(_) if found.starts_with('"') && found.ends_with('"') => {
+            let cut = found.char_indices().nth(SHOWN_CHARS - 2).map_or(found.len(), |(i, _)| i);
+            format!("{}…\"", &found[..cut]).into()
+        }
+        _ => found.into(),
+    }
+}
 
 /// Where the run of glued tokens from `at` ends (see [`found_token`]).
 fn glued_end(src: &str, at: usize, outer: bool) -> usize {
@@ -149,7 +159,7 @@ fn glued_end(src: &str, at: usize, outer: bool) -> usize {
         let first = token.start == at;
         match token.kind {
             Tok::Blank | Tok::Newline | Tok::Comment => break,
-            Tok::Str { closed: true } if first && outer && token.end - token.start <= SHORT_STRING => return token.end,
+            Tok::Str { closed: true } if first && outer => return token.end,
             Tok::Str { closed } if first && outer => {
                 // Its quote, then its text up to a blank, a quote or a brace;
                 // with its closing quote when that is where the text ends.
@@ -258,9 +268,11 @@ mod tests {
     fn a_string_is_found_whole_when_closed_and_short() {
         assert_eq!(found_token("\"a b\"\n", 0), "\"a b\"");
         assert_eq!(found_token("\"t{i}\" x", 0), "\"t{i}\"");
-        // A long one: its quote and first word.
+        // A long one: whole, shown shortened.
         let long = "\"a log line far longer than the short ones\"\n";
-        assert_eq!(found_token(long, 0), "\"a");
+        assert_eq!(found_token(long, 0), long.trim_end());
+        assert_eq!(super::shortened(long.trim_end()), "\"a log line far longer than th…\"");
+        assert_eq!(super::shortened("\"a b\""), "\"a b\"");
         // After a word, the glued run stops at a string.
         assert_eq!(found_token("x\"a\"", 0), "x");
     }
