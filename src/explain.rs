@@ -119,9 +119,9 @@ pub fn explain(w: &Why) -> String {
         Decision::Immediate(queued) => immediate(queued, w.turn),
         Decision::Drained { queue, drain } if w.kind == Kind::Then && w.link == 0 => format!(
             "{}; `then` is `Promise.resolve().then(…)`: a `then` on a settled promise queues its reaction job at once (rule 8a)",
-            drained(queue, drain, 0)
+            drained(queue, drain, 0, false)
         ),
-        Decision::Drained { queue, drain } => drained(queue, drain, w.link),
+        Decision::Drained { queue, drain } => drained(queue, drain, w.link, w.again_run.is_some()),
         Decision::Io { arrived, slept } => format!(
             "the bytes arrive at tick {arrived}; the first poll phase to find them ready is turn {}'s (rule 2){}",
             w.turn,
@@ -211,13 +211,14 @@ fn immediate(queued: ImmediateQueued, ran_turn: u64) -> String {
 }
 
 /// A nextTick or microtask: the drain that ran it (`link > 0`: a `.then` link).
-fn drained(queue: Phase, drain: Drain, link: usize) -> String {
+fn drained(queue: Phase, drain: Drain, link: usize, again: bool) -> String {
     let node10 = |after: &str| {
         format!("Node 10 drains the nextTick and microtask queues only after {after}, not after each callback (rule 6, as before Node 11)")
     };
     match drain {
         Drain::AfterTimerList => node10("the whole list of due timers"),
         Drain::AfterCheckPhase => node10("the whole check phase"),
+        _ if again => "`again` queues the link's body once more, alone, as a reaction job on a settled promise: it runs one hop later (rule 8a)".into(),
         _ if link > 0 => "a `.then` link's reaction job is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)".into(),
         Drain::AfterMicrotaskQueue => "queued by a microtask, a nextTick waits until the whole microtask queue is empty (rule 6)".into(),
         Drain::EsModuleBody => "queued by the ES module body, itself a microtask: it runs before any nextTick (rule 1)".into(),

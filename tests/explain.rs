@@ -247,11 +247,20 @@ fn a_then_link_is_explained_by_its_chain_and_its_again() {
         b1.starts_with(".then link 1 (line 3) of the chain scheduled at tick 2 from the timers phase of turn 1; "),
         "{b1}"
     );
-    assert!(b1.ends_with("(rule 8a)"), "{b1}");
+    assert!(
+        b1.ends_with("is queued when the previous link's promise settles, as its callback returns, and runs one hop later (rule 8a)"),
+        "{b1}"
+    );
     let b2 = of(src, "b2");
     assert!(
         b2.starts_with(
             ".then link 1 (line 3), run 2, was queued by its `again` at tick 2 from a microtask callback in the timers phase of turn 1; "
+        ),
+        "{b2}"
+    );
+    assert!(
+        b2.ends_with(
+            "`again` queues the link's body once more, alone, as a reaction job on a settled promise: it runs one hop later (rule 8a)"
         ),
         "{b2}"
     );

@@ -771,7 +771,7 @@ impl Diag {
             SettleOutsideExecutor { .. } => "which promise?".into(),
             TopLevelThrow { .. } => "escapes the module".into(),
             AsyncExecutor => "async executor".into(),
-            PromisesOnNode10 { .. } => "modelled on Node 12 or later".into(),
+            PromisesOnNode10 { .. } => "not modelled on Node 10".into(),
             UnknownNode { .. } => "not a known version".into(),
             AfterExit { .. } => "never runs".into(),
             DelayAfterLabel { .. } => "delay after the label".into(),
@@ -1017,7 +1017,7 @@ impl Diag {
             }
             AsyncExecutor => "`new Promise(async …)` is an antipattern (a throw after an await is lost): drop `async`, or use an async function".into(),
             PromisesOnNode10 { directive, .. } => format!(
-                "loopsim models promises as V8 ≥ 7.2 (Node ≥ 12) runs them (V8 6.8, in Node 10, took 3 hops per await): {} (`then` and `microtask` work with both)",
+                "loopsim models promises as V8 ≥ 7.2 (Node ≥ 12) runs them (V8 6.8, in Node 10, took 3 hops per await): {} (`then`, its `.then` links and `microtask` work with both)",
                 if *directive { "write `node 20` or later in place of the file's `node 10`" } else { "run with --node 20 or later" }
             ),
             UnknownNode { .. } => "write `node 26` (the active LTS, the default), `node 24`, `node 22`, `node 20` or `node 10`".into(),
