@@ -27,7 +27,8 @@ pub struct Why {
     pub kind: Kind,
     /// 0: the callback; i: its i-th `.then` link.
     pub link: usize,
-    /// The 1-based line of that link (0 for the callback).
+    /// The 1-based line of that link (of the callback, for 0), as
+    /// `site_span_of` in `interp.rs` places it.
     pub link_line: usize,
     /// A link's run (`{n}`) that its own `again` queued, alone (then `from`
     /// is that `again`'s place); `None` for a run the chain queued.

@@ -1421,11 +1421,7 @@ impl<'a> Interp<'a> {
         let why = Why {
             kind: inst.cb.kind,
             link: inst.link as usize,
-            link_line: if inst.link > 0 && inst.link != u32::MAX {
-                self.line(site_span_of(inst.cb, inst.link))
-            } else {
-                0
-            },
+            link_line: self.line(site_span_of(inst.cb, inst.link)),
             again_run: inst.alone.then_some(inst.run),
             label: inst.label.get().map(|l| self.labels[l as usize].clone()),
             from,
