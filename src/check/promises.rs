@@ -623,11 +623,16 @@ impl<'a> Checker<'a, '_> {
                     self.expr(e, ctx);
                 }
             }
+            // `timers/promises` clamps as `setTimeout` does, and Node warns alike.
+            Operand::Timeout(delay, _) => {
+                if let Some(p) = crate::check::numbers::delay_above_max(Kind::Timeout, Some(*delay)) {
+                    self.problems.push(p);
+                }
+            }
             Operand::Value(_)
             | Operand::Resolved(_)
             | Operand::Rejected(_)
             | Operand::Thenable(_)
-            | Operand::Timeout(..)
             | Operand::Immediate(_)
             | Operand::File(..) => {}
         }
