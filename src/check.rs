@@ -124,7 +124,12 @@ impl<'a> Checker<'a> {
                 }
                 self.labels.clear(text, &mut self.problems);
             }
-            StmtKind::Repeat { body, .. } => self.block(body, Scope { repeat: true, ..scope }),
+            StmtKind::Repeat { count, body } => {
+                if let Some(p) = numbers::repeat(*count) {
+                    self.problems.push(p);
+                }
+                self.block(body, Scope { repeat: true, ..scope })
+            }
             StmtKind::Again => self.again(stmt.span, scope),
             StmtKind::Callback(cb) => self.callback(cb, scope),
             other => self.promise_statement(other, scope),

@@ -38,6 +38,11 @@ pub fn delay_above_max(kind: Kind, delay: Option<Spanned<u64>>) -> Option<Proble
     Some(Diag::DelayAboveMax { kind, delay: delay.value }.at(delay.span))
 }
 
+/// `repeat N` with N = 0: a body that never runs, warned of.
+pub fn repeat(n: Spanned<u64>) -> Option<Problem> {
+    (n.value == 0).then(|| Diag::RepeatZero.at(n.span))
+}
+
 /// `times N` with N = 0: a callback that never runs is refused.
 pub fn times(n: Spanned<u64>) -> Option<Problem> {
     (n.value == 0).then(|| Diag::TimesZero.at(n.span))

@@ -56,7 +56,7 @@ pub enum Code {
     Delay,
     /// A `submit` without its length.
     Ticks,
-    /// `times 0`.
+    /// `times 0`; `repeat 0` (a warning).
     Times,
     /// An unknown escape in a string.
     Escape,
@@ -277,6 +277,9 @@ pub enum Diag {
     WordForNumber { ticks: bool, kind: String, word: String },
     /// `times 0`.
     TimesZero,
+    /// `repeat 0 { … }`: a body that never runs (a warning: JavaScript's loop
+    /// runs it no times too).
+    RepeatZero,
     /// `\c` in a string, for an unknown `c`.
     Escape { c: char },
     /// `pool n` out of range.
@@ -496,7 +499,7 @@ impl Diag {
             DelayAfterLabel { .. } | NoDelay { .. } | DelayAboveMax { .. } => Code::Delay,
             WordForNumber { ticks: false, .. } => Code::Delay,
             NoTicks | WordForNumber { ticks: true, .. } => Code::Ticks,
-            TimesZero => Code::Times,
+            TimesZero | RepeatZero => Code::Times,
             Escape { .. } => Code::Escape,
             Pool { .. } => Code::Pool,
             Module { .. } => Code::Module,
@@ -549,6 +552,7 @@ impl Diag {
                 | Diag::ClearUnknown { .. }
                 | Diag::TimesWithoutAgain { .. }
                 | Diag::DelayAboveMax { .. }
+                | Diag::RepeatZero
                 | Diag::Race { .. }
                 | Diag::AfterExit { .. }
                 | Diag::RepeatedAlternative
@@ -605,6 +609,7 @@ impl Diag {
             NoTicks => "`submit` needs the job's length in ticks".into(),
             WordForNumber { kind, word, .. } => format!("`{kind}` needs a number of ticks, found `{word}`"),
             TimesZero => "`times 0` would never run the callback".into(),
+            RepeatZero => "`repeat 0` never runs its body".into(),
             Escape { c } => format!("unknown escape `\\{c}`"),
             Pool { n } => format!("pool size {n} is out of range"),
             Module { word, .. } => format!("unknown module kind `{word}`"),
@@ -779,6 +784,7 @@ impl Diag {
             DelayAboveMax { .. } => "becomes 1".into(),
             NoTicks => "no duration".into(),
             TimesZero => "zero runs".into(),
+            RepeatZero => "zero times".into(),
             Escape { .. } => "not an escape".into(),
             Pool { .. } => "not in 1..=1024".into(),
             Module { .. } => "expected cjs or esm".into(),
@@ -938,6 +944,7 @@ impl Diag {
                 format!("times are whole ticks: write `{kind} 5 …`; a label is a string: `\"{word}\"`")
             }
             TimesZero => "use `times 1` or more, or delete the statement".into(),
+            RepeatZero => "write `repeat 1` or more, or delete the block".into(),
             Escape { .. } => "strings know `\\\"`, `\\\\` and `\\n`; write `\\\\` for a backslash".into(),
             Pool { .. } => "UV_THREADPOOL_SIZE is between 1 and 1024; the default is 4".into(),
             Module { suggestion, .. } => match suggestion {
