@@ -98,6 +98,8 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
             .is_some_and(|b| !b.bytes().last().is_some_and(lex::is_word_char))
     {
         SyntaxHint::ThrowValue
+    } else if found.starts_with('"') && second_string(before) {
+        SyntaxHint::SecondString
     } else if found.starts_with('"') {
         SyntaxHint::StrayString
     } else if found.starts_with(|c: char| c.is_ascii_digit()) {
@@ -109,6 +111,13 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
     } else {
         SyntaxHint::Docs
     }
+}
+
+/// Whether `before` ends with a string on the line of the one found
+/// (`log "x" "y"`): a statement given two strings. (A `"` there closes a
+/// string: an open one would have taken the one found.)
+fn second_string(before: &str) -> bool {
+    before.trim_end_matches([' ', '\t']).ends_with('"')
 }
 
 /// Whether `before` ends with a keyword that takes a number, then a quoted
