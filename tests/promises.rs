@@ -183,7 +183,7 @@ fn node_10_is_refused_naming_the_first_use() {
     let file = clean("t.loop", "log \"a\"\nthen \"b\" .catch \"c\"\nchain resolved\n");
     let node10 = promises::node_version(&file, Some(NodeVersion::Node10)).expect("refused");
     assert_eq!(node10.code, "loop::node-version");
-    assert_eq!(node10.message, "`catch` cannot run with --node 10");
+    assert_eq!(node10.message, "`.catch` cannot run with --node 10");
     assert!(node10.help.as_deref().unwrap().contains("run with --node 20 or later"));
     assert_eq!((node10.span.start(), node10.span.end()), (17, 23), "`.catch`");
     assert_eq!(promises::node_version(&file, Some(NodeVersion::Node20)), None);
@@ -192,7 +192,7 @@ fn node_10_is_refused_naming_the_first_use() {
     // a flag overrides it.
     let directive = clean("d.loop", "node 10\nthen \"b\" .catch \"c\"\n");
     let refused = promises::node_version(&directive, None).expect("refused");
-    assert_eq!(refused.message, "`catch` cannot run on the file's `node 10`");
+    assert_eq!(refused.message, "`.catch` cannot run on the file's `node 10`");
     let help = refused.help.as_deref().unwrap();
     assert!(
         help.contains("write `node 20` or later in place of the file's `node 10`") && !help.contains("--node"),

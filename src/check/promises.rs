@@ -173,7 +173,7 @@ fn first_in(stmts: &[Stmt], found: &mut Option<(Span, &'static str)>) {
                 }
                 if let Some(link) = cb.links().iter().find(|l| l.is_async || l.kind != LinkKind::Then) {
                     let head = Span::new(link.span.start(), link.span.start() + 1 + link.kind.name().len());
-                    *found = Some((head, if link.is_async { "async" } else { link.kind.name() }));
+                    *found = Some((head, if link.is_async { "async" } else { link.kind.dotted() }));
                     return;
                 }
                 for body in cb.bodies() {
