@@ -112,9 +112,15 @@ pub fn explain(w: &Why) -> String {
             before,
             ..
         } => timeout(due, coerced, turn, before, w.turn),
-        Decision::Interval { run, every, slept } => format!(
-            "run {run} of the interval: each run is re-armed {} after the previous run started, not ended (rule 3){}",
+        Decision::Interval {
+            run,
+            every,
+            coerced,
+            slept,
+        } => format!(
+            "run {run} of the interval: each run is re-armed {}{} after the previous run started, not ended (rule 3){}",
             ticks(every),
+            coercion(coerced),
             slept.map_or(String::new(), slept_before_timers)
         ),
         Decision::Immediate(queued) => immediate(queued, w.turn),
@@ -141,11 +147,7 @@ pub fn explain(w: &Why) -> String {
 }
 
 fn timeout(due: u64, coerced: Option<Coercion>, turn: TimerTurn, before: Before, ran_turn: u64) -> String {
-    let coerced = match coerced {
-        Some(Coercion::Zero) => " (0 becomes 1, as in Node)",
-        Some(Coercion::AboveMax) => " (a delay above 2147483647 becomes 1, as in Node)",
-        None => "",
-    };
+    let coerced = coercion(coerced);
     let turn = match turn {
         TimerTurn::SetDuringTimersPhase { set_turn } => {
             format!("; set during turn {set_turn}'s timers phase, it waits for a later turn (rule 3)")
@@ -162,6 +164,15 @@ fn timeout(due: u64, coerced: Option<Coercion>, turn: TimerTurn, before: Before,
         Before::Nothing => String::new(),
     };
     format!("due at {due}{coerced}{turn}{before}")
+}
+
+/// How Node changed a timer's delay as written, in parentheses (or nothing).
+fn coercion(coerced: Option<Coercion>) -> &'static str {
+    match coerced {
+        Some(Coercion::Zero) => " (0 becomes 1, as in Node)",
+        Some(Coercion::AboveMax) => " (a delay above 2147483647 becomes 1, as in Node)",
+        None => "",
+    }
 }
 
 fn pool_job(job: PoolJob, ran_turn: u64) -> String {

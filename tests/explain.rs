@@ -107,6 +107,11 @@ fn rule_3_timers() {
         "run 2",
         &["run 2 of the interval", "re-armed 30 ticks after the previous run started"],
     );
+    has(
+        "interval 3000000000 \"i\" times 2 { log \"run {n}\" }",
+        "run 2",
+        &["re-armed 1 tick (a delay above 2147483647 becomes 1, as in Node) after the previous run started"],
+    );
 }
 
 #[test]

@@ -42,6 +42,8 @@ pub enum Decision {
         run: u64,
         /// The coerced delay, in ticks.
         every: u64,
+        /// How Node changed the delay as written, if it did.
+        coerced: Option<Coercion>,
         /// The loop slept before this turn's timers phase.
         slept: Option<Slept>,
     },
@@ -289,6 +291,7 @@ impl Facts {
             Some(set) => Decision::Interval {
                 run: n,
                 every: coerce_delay(set.delay),
+                coerced: Coercion::of(set.delay),
                 slept,
             },
             None => Decision::Unrecorded,
