@@ -768,7 +768,8 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             ..args.options(verbose || picture)
         },
     );
-    if format == Format::Text {
+    // On stderr for a picture too; JSON's readers take the limit from the trace.
+    if format != Format::Json {
         unbounded_note(out, &loaded, args);
     }
     // After the note naming an endless statement: what stopped the run comes first.
