@@ -60,9 +60,10 @@ pub enum EventKind {
     /// `bytes` of their text (`interp::MAX_VERBOSE_EVENTS`, `interp::MAX_VERBOSE_BYTES`).
     /// Log lines go on.
     VerboseCut { events: usize, bytes: usize },
-    /// ⏸/▶ lines stop here: a trace shows the first 10,000 suspensions and
-    /// resumptions without `--verbose` (`interp::MAX_SHOWN_SUSPENSIONS`).
-    SuspensionsCut,
+    /// ⏸/▶ lines stop here: a trace shows the first `shown` (10,000)
+    /// suspensions and resumptions without `--verbose`
+    /// (`interp::promises::MAX_SHOWN_SUSPENSIONS`).
+    SuspensionsCut { shown: u32 },
 }
 
 /// How a run ended.
@@ -226,7 +227,7 @@ impl Trace {
                 verbose
                     || matches!(
                         e.kind,
-                        EventKind::Log { .. } | EventKind::Suspend { .. } | EventKind::Resume { .. } | EventKind::SuspensionsCut
+                        EventKind::Log { .. } | EventKind::Suspend { .. } | EventKind::Resume { .. } | EventKind::SuspensionsCut { .. }
                     )
             })
             .collect();
@@ -310,10 +311,13 @@ fn describe(e: &Event) -> (String, String) {
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
         EventKind::Suspend { line } => format!("⏸ suspends at the await of line {line}"),
         EventKind::Resume { line } => format!("▶ resumes after the await of line {line}"),
-        EventKind::SuspensionsCut => {
+        EventKind::SuspensionsCut { shown } => {
             return (
                 "──".into(),
-                "⏸/▶ lines stop here: a trace shows the first 10,000 (`--verbose` shows them all)".into(),
+                format!(
+                    "⏸/▶ lines stop here: a trace shows the first {} (`--verbose` shows them all)",
+                    crate::render::thousands(u64::from(*shown))
+                ),
             )
         }
         EventKind::VerboseCut { events, bytes } => {

@@ -555,6 +555,11 @@ fn recursion_and_await_loops_stop_at_their_bounds() {
     let shown = out.split(cut).next().unwrap();
     assert_eq!(shown.matches("⏸ suspends").count() + shown.matches("▶ resumes").count(), 10_000);
     assert!(!out.split(cut).nth(1).unwrap().contains('⏸'), "none after the note");
+    // In JSON, the event carries the count shown.
+    let (_, json, _) = loopsim_on("async f {\n  await timeout 1\n  call f\n}\ncall f\n", &["run", "--format", "json"]);
+    let compact: String = json.split_whitespace().collect();
+    let event = r#""event":"suspensionsCut","shown":10000"#;
+    assert_eq!(compact.matches(event).count(), 1, "{}", &json[json.len().saturating_sub(400)..]);
     let (code, _, _) = loopsim_on("async f { await value  call f }\ncall f\nexpect { limit microtask }\n", &["check"]);
     assert_eq!(code, Some(0));
 }
