@@ -1112,19 +1112,27 @@ fn a_limit_before_any_callback_points_at_the_main_module() {
     assert_eq!(o.status.code(), Some(3));
     let err = stderr(&o);
     assert!(err.contains("z.loop:2:1]"), "{err}");
-    assert!(err.contains("× the run is longer than the turn limit"), "{err}");
+    assert!(err.contains("× the limit stopped the run before the loop began"), "{err}");
     assert!(err.contains("╰── the main module ran; no callback did"), "{err}");
-    // An endless chain stopped there: no "last callback in main".
+    // An endless chain stopped there: the same words (no "last callback in
+    // main", no "scheduled the last callback": none ran).
     let o = loopsim(
         &["--color", "never", "run", "--max-turns", "0", "i.loop"],
         Some(("i.loop", "interval 1 \"tick\"\n")),
     );
     assert_eq!(o.status.code(), Some(3));
-    assert!(
-        stderr(&o).contains("× the limit stopped the run before the loop began"),
-        "{}",
-        stderr(&o)
+    let err = stderr(&o);
+    assert!(err.contains("× the limit stopped the run before the loop began"), "{err}");
+    assert!(err.contains("╰── the main module ran; no callback did"), "{err}");
+    // `--max-callbacks 0` stops it at its first statement, which never ran.
+    let o = loopsim(
+        &["--color", "never", "run", "--max-callbacks", "0", "i.loop"],
+        Some(("i.loop", "interval 1 \"tick\"\n")),
     );
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("× the limit stopped the run before the loop began"), "{err}");
+    assert!(err.contains("╰── the run stopped at this statement"), "{err}");
     let o = loopsim(
         &["--color", "never", "run", "--max-callbacks", "0", "z.loop"],
         Some(("z.loop", src)),

@@ -1171,6 +1171,16 @@ fn syntax_hint(hint: SyntaxHint) -> String {
 /// The message and label of a run stopped by a limit.
 fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite) -> (String, &'static str) {
     match (limit, queue) {
+        // `--max-turns 0` or `--max-callbacks 0`: no callback ran, whether
+        // the file's callbacks repeat without end or not.
+        (LimitKind::Turns | LimitKind::Callbacks, _) if site == LimitSite::MainModule || (queue == Phase::Main && !bounded) => (
+            "the limit stopped the run before the loop began".to_string(),
+            if site == LimitSite::Statement {
+                "the run stopped at this statement"
+            } else {
+                "the main module ran; no callback did"
+            },
+        ),
         (LimitKind::Turns | LimitKind::Callbacks, _) if bounded => (
             format!(
                 "the run is longer than the {} limit",
@@ -1179,7 +1189,7 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
             match site {
                 LimitSite::LastCallback => "scheduled the last callback",
                 LimitSite::Statement => "the run stopped at this statement",
-                LimitSite::MainModule => "the main module ran; no callback did",
+                LimitSite::MainModule => unreachable!("told by the arm above"),
             },
         ),
         (LimitKind::Output, _) => (
@@ -1225,11 +1235,6 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
             "feeds the check queue",
         ),
         (_, Phase::Timers) => ("the timers keep re-arming: the run never ends".to_string(), "feeds the timers"),
-        // `--max-turns 0` or `--max-callbacks 0`: no callback ran.
-        (_, Phase::Main) => (
-            "the limit stopped the run before the loop began".to_string(),
-            "scheduled the last callback",
-        ),
         (_, phase) => (
             format!("the run does not end (last callback in {phase})"),
             "scheduled the last callback",
