@@ -98,6 +98,25 @@ fn a_warning_past_column_65536_is_shown_cut_around_its_label() {
     assert!(err.len() < 2_000, "{} bytes", err.len());
 }
 
+/// Columns count characters, as an editor does (Cyrillic takes two bytes a
+/// letter, an emoji four), the same on a line cut to a window; a leading
+/// byte-order mark is no column.
+#[test]
+fn columns_count_characters_not_bytes() {
+    for (name, src, at) in [
+        ("cyrillic.loop", "log \"тест\" bogus\n".to_string(), "cyrillic.loop:1:12]"),
+        ("emoji.loop", "log \"🙂🙂\"\nlog \"ё\" bogus\n".to_string(), "emoji.loop:2:9]"),
+        ("bom.loop", "\u{feff}log \"a\" bogus\n".to_string(), "bom.loop:1:9]"),
+        ("wide-cyrillic.loop", format!("log \"{}\" bogus\n", "я".repeat(1_000)), "wide-cyrillic.loop:1:1008]"),
+    ] {
+        let Err(LoadError::Invalid(fp)) = load::load_bytes(name, src.as_bytes()) else {
+            panic!("{name}: bogus is an error")
+        };
+        let shown = render(&fp);
+        assert!(shown.contains(at), "{name}: {shown}");
+    }
+}
+
 #[test]
 fn an_error_past_column_100000_renders() {
     let src = format!("{}bogus\n", " ".repeat(100_000));
