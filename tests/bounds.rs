@@ -730,7 +730,11 @@ fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
     // A picture's run gets the note on stderr too; JSON's does not.
     let o = loopsim(&["run", "--max-turns", "50", "--format", "svg", &f], 60);
     assert_eq!(o.code, Some(3), "{}", o.stderr);
-    assert!(o.stderr.starts_with("note: `interval 1 \"tick\"` (line 1) has no `times`"), "{}", o.stderr);
+    assert!(
+        o.stderr.starts_with("note: `interval 1 \"tick\"` (line 1) has no `times`"),
+        "{}",
+        o.stderr
+    );
     let o = loopsim(&["run", "--max-turns", "50", "--format", "json", &f], 60);
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(!o.stderr.contains("has no `times`"), "{}", o.stderr);

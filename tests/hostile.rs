@@ -107,7 +107,11 @@ fn columns_count_characters_not_bytes() {
         ("cyrillic.loop", "log \"тест\" bogus\n".to_string(), "cyrillic.loop:1:12]"),
         ("emoji.loop", "log \"🙂🙂\"\nlog \"ё\" bogus\n".to_string(), "emoji.loop:2:9]"),
         ("bom.loop", "\u{feff}log \"a\" bogus\n".to_string(), "bom.loop:1:9]"),
-        ("wide-cyrillic.loop", format!("log \"{}\" bogus\n", "я".repeat(1_000)), "wide-cyrillic.loop:1:1008]"),
+        (
+            "wide-cyrillic.loop",
+            format!("log \"{}\" bogus\n", "я".repeat(1_000)),
+            "wide-cyrillic.loop:1:1008]",
+        ),
     ] {
         let Err(LoadError::Invalid(fp)) = load::load_bytes(name, src.as_bytes()) else {
             panic!("{name}: bogus is an error")

@@ -990,7 +990,12 @@ impl<'a> Interp<'a> {
         }
         self.rt.shown_suspensions = self.rt.shown_suspensions.saturating_add(1);
         if self.rt.shown_suspensions == MAX_SHOWN_SUSPENSIONS + 1 {
-            self.push(sched, EventKind::SuspensionsCut { shown: MAX_SHOWN_SUSPENSIONS });
+            self.push(
+                sched,
+                EventKind::SuspensionsCut {
+                    shown: MAX_SHOWN_SUSPENSIONS,
+                },
+            );
         }
         self.rt.shown_suspensions <= MAX_SHOWN_SUSPENSIONS
     }

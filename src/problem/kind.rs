@@ -1147,7 +1147,9 @@ fn syntax_hint(hint: SyntaxHint) -> String {
             "a delay or a count is a plain number, not a string: `timeout 5 \"label\"`, not `timeout \"5\" \"label\"`"
         }
         SyntaxHint::StrayString => "a string here needs a statement before it, e.g. `log \"text\"`",
-        SyntaxHint::SecondString => "a statement takes one string: join the two into one, or start the second statement on a line of its own",
+        SyntaxHint::SecondString => {
+            "a statement takes one string: join the two into one, or start the second statement on a line of its own"
+        }
         SyntaxHint::ThrowValue => "`throw` takes no value: it throws an Error of its own; `log` the text before it to print it",
         SyntaxHint::StrayNumber => "numbers are whole ticks and follow their keyword: `timeout 5`, `work 3`, `times 2`",
         SyntaxHint::StrayBrace => "this `}` closes no block; delete it or add the `{` it belongs to",

@@ -136,7 +136,14 @@ fn an_interval_records_its_coerced_delay() {
     assert_eq!(runs.len(), 2);
     for d in runs {
         assert!(
-            matches!(d, Decision::Interval { every: 1, coerced: Some(Coercion::Zero), .. }),
+            matches!(
+                d,
+                Decision::Interval {
+                    every: 1,
+                    coerced: Some(Coercion::Zero),
+                    ..
+                }
+            ),
             "{d:?}"
         );
     }
