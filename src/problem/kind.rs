@@ -1175,7 +1175,7 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
     match (limit, queue) {
         // `--max-turns 0` or `--max-callbacks 0`: no callback ran, whether
         // the file's callbacks repeat without end or not.
-        (LimitKind::Turns | LimitKind::Callbacks, _) if site == LimitSite::MainModule || (queue == Phase::Main && !bounded) => (
+        (LimitKind::Turns | LimitKind::Callbacks, Phase::Main) if !(bounded && site == LimitSite::Statement) => (
             "the limit stopped the run before the loop began".to_string(),
             if site == LimitSite::Statement {
                 "the run stopped at this statement"
@@ -1191,7 +1191,7 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
             match site {
                 LimitSite::LastCallback => "scheduled the last callback",
                 LimitSite::Statement => "the run stopped at this statement",
-                LimitSite::MainModule => unreachable!("told by the arm above"),
+                LimitSite::MainModule => "the main module ran; no callback did",
             },
         ),
         (LimitKind::Output, _) => (
