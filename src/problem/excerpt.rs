@@ -27,9 +27,8 @@ pub const MAX_SPAN_LINES: usize = 4;
 /// Line numbers and bounds in a source, for a set of offsets known up front.
 pub(crate) struct Lines<'a> {
     src: &'a str,
-    /// Each offset asked for, sorted, with its 0-based line and 0-based
-    /// column in characters ([`char_column`]).
-    line_at: Vec<(usize, usize, usize)>,
+    /// Each offset asked for, sorted, with its 0-based line.
+    line_at: Vec<(usize, usize)>,
     /// 0-based line → its start and end (before its `\n`).
     bounds: HashMap<usize, (usize, usize)>,
 }
@@ -41,20 +40,13 @@ impl<'a> Lines<'a> {
         crate::sort::sort(&mut offsets);
         offsets.dedup();
         let bytes = src.as_bytes();
-        let (mut line, mut prev, mut column) = (0, 0, 0);
+        let (mut line, mut prev) = (0, 0);
         let line_at = offsets
             .into_iter()
             .map(|o| {
-                let between = &bytes[prev..o];
-                match between.iter().rposition(|&b| b == b'\n') {
-                    Some(last) => {
-                        line += between.iter().filter(|&&b| b == b'\n').count();
-                        column = chars_in(&between[last + 1..]);
-                    }
-                    None => column += chars_in(between),
-                }
+                line += bytes[prev..o].iter().filter(|&&b| b == b'\n').count();
                 prev = o;
-                (o, line, column)
+                (o, line)
             })
             .collect();
         Lines {
@@ -67,33 +59,15 @@ impl<'a> Lines<'a> {
     /// The 0-based line of `offset`, one of those given to [`Lines::new`].
     fn line_of(&self, offset: usize) -> usize {
         let offset = offset.min(self.src.len());
-        let i = self.line_at.partition_point(|&(o, _, _)| o < offset);
+        let i = self.line_at.partition_point(|&(o, _)| o < offset);
         match self.line_at.get(i) {
-            Some(&(o, line, _)) if o == offset => line,
+            Some(&(o, line)) if o == offset => line,
             // Not asked for: count from the nearest offset before it (not reached in practice).
             _ => {
-                let (from, line, _) = i.checked_sub(1).map_or((0, 0, 0), |j| self.line_at[j]);
+                let (from, line) = i.checked_sub(1).map_or((0, 0), |j| self.line_at[j]);
                 line + self.src.as_bytes()[from..offset].iter().filter(|&&b| b == b'\n').count()
             }
         }
-    }
-
-    /// The 0-based column of `offset` in characters, a leading byte-order
-    /// mark not counted (editors hide it): found in [`Lines::new`]'s pass
-    /// for the offsets given to it.
-    fn char_column(&mut self, line: usize, offset: usize) -> usize {
-        let offset = offset.min(self.src.len());
-        let i = self.line_at.partition_point(|&(o, _, _)| o < offset);
-        let column = match self.line_at.get(i) {
-            Some(&(o, _, column)) if o == offset => column,
-            // Not asked for (not reached in practice): from the line's start.
-            _ => {
-                let start = self.bounds(line, offset).0;
-                chars_in(&self.src.as_bytes()[start..offset])
-            }
-        };
-        let bom = line == 0 && offset >= 3 && self.src.starts_with('\u{feff}');
-        column - usize::from(bom)
     }
 
     /// Start and end (before its `\n`) of `line`, which holds `at`; each line is scanned once.
@@ -351,8 +325,13 @@ impl Excerpt {
         };
         for p in &group {
             let (vs, ve) = (map(p.start), map(p.end));
-            let col = lines.char_column(p.first_line, p.start);
-            self.columns.insert(vs, col);
+            // The header shows the primary label's column only.
+            if p.primary {
+                let start = lines.bounds(p.first_line, p.start).0;
+                let bom = start == 0 && src.starts_with('\u{feff}');
+                self.columns
+                    .insert(vs, chars_in(&src.as_bytes()[start..p.start]).saturating_sub(usize::from(bom)));
+            }
             let text = Some(term::cut(&term::escape(&p.text), super::MAX_LABEL).into_owned());
             let span = (vs, ve.max(vs) - vs);
             self.labels.push(if p.primary {
@@ -381,9 +360,14 @@ fn columns<'p>(lines: &mut Lines<'_>, placed: impl Iterator<Item = &'p Placed>) 
     (lo.min(hi), hi)
 }
 
-/// The characters of UTF-8 `bytes` (those not continuing a character).
+/// The characters in UTF-8 `bytes`: those that continue none. (One plain
+/// loop: a vectorised count costs the WebAssembly build room.)
 fn chars_in(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    let mut n = 0;
+    for &b in bytes {
+        n += usize::from((b as i8) >= -0x40);
+    }
+    n
 }
 
 /// Whether `line` (holding `at`) or a line next to it is longer than [`MAX_LINE`].
