@@ -266,10 +266,9 @@ struct RunArgs {
     /// Skip the search for other orders Node could print (no race warnings).
     #[arg(long)]
     no_race_check: bool,
-    /// Stop a search for the orders Node can print after SECONDS (0: list
-    /// the model's order only, a partial answer: --all-orders exits 3)
-    /// [default: 10 for --all-orders and `expect … or …`, 2 for the race
-    /// check of run, check and test]
+    /// Stop a search for the orders Node can print after SECONDS (0: the
+    /// model's order only, a partial answer) [default: 10 for --all-orders
+    /// and `expect … or …`, 2 for the race check of run, check and test]
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_in::<0, 86_400>)]
     orders_time_limit: Option<u64>,
     /// Whose rules to follow: 26 (the active LTS), 24, 22, 20, or 10 (the

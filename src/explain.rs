@@ -112,15 +112,10 @@ pub fn explain(w: &Why) -> String {
             before,
             ..
         } => timeout(due, coerced, turn, before, w.turn),
-        Decision::Interval {
-            run,
-            every,
-            coerced,
-            slept,
-        } => format!(
+        Decision::Interval { run, delay, slept } => format!(
             "run {run} of the interval: each run is re-armed {}{} after the previous run started, not ended (rule 3){}",
-            ticks(every),
-            coercion(coerced),
+            ticks(crate::sched::coerce_delay(delay)),
+            coercion(Coercion::of(delay)),
             slept.map_or(String::new(), slept_before_timers)
         ),
         Decision::Immediate(queued) => immediate(queued, w.turn),

@@ -311,13 +311,11 @@ fn describe(e: &Event) -> (String, String) {
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
         EventKind::Suspend { line } => format!("⏸ suspends at the await of line {line}"),
         EventKind::Resume { line } => format!("▶ resumes after the await of line {line}"),
-        EventKind::SuspensionsCut { shown } => {
+        // (Its count is the constant `MAX_SHOWN_SUSPENSIONS`, written out.)
+        EventKind::SuspensionsCut { .. } => {
             return (
                 "──".into(),
-                format!(
-                    "⏸/▶ lines stop here: a trace shows the first {} (`--verbose` shows them all)",
-                    crate::render::thousands(u64::from(*shown))
-                ),
+                "⏸/▶ lines stop here: a trace shows the first 10,000 (`--verbose` shows them all)".into(),
             )
         }
         EventKind::VerboseCut { events, bytes } => {

@@ -35,15 +35,13 @@ pub enum Decision {
         /// What happened between due and run.
         before: Before,
     },
-    /// Rule 3: run `run` (1-based) of an interval, re-armed `every` ticks
-    /// after the previous run started.
+    /// Rule 3: run `run` (1-based) of an interval, re-armed `delay` ticks
+    /// (coerced as [`coerce_delay`] does) after the previous run started.
     Interval {
         /// The run's number, from 1.
         run: u64,
-        /// The coerced delay, in ticks.
-        every: u64,
-        /// How Node changed the delay as written, if it did.
-        coerced: Option<Coercion>,
+        /// The delay as written, in ticks (0 and above [`TIMEOUT_MAX`] mean 1).
+        delay: u64,
         /// The loop slept before this turn's timers phase.
         slept: Option<Slept>,
     },
@@ -290,8 +288,7 @@ impl Facts {
         match self.timers.get(&id) {
             Some(set) => Decision::Interval {
                 run: n,
-                every: coerce_delay(set.delay),
-                coerced: Coercion::of(set.delay),
+                delay: set.delay,
                 slept,
             },
             None => Decision::Unrecorded,
