@@ -557,7 +557,7 @@ impl Builder {
                 self.push(Diag::Misplaced { directive }.at(span));
                 return None;
             }
-            _ => unreachable!("statement rule {rule:?}"),
+            _ => unreachable!("a statement rule the grammar has"),
         };
         Some(Stmt { kind, span })
     }
@@ -606,7 +606,7 @@ impl Builder {
                     parts.body = Some(self.async_body(part));
                 }
                 Rule::link => links.push(self.link(part)),
-                r => unreachable!("callback part {r:?}"),
+                _ => unreachable!("a callback part the grammar has"),
             }
         }
         parts.links = links.into_boxed_slice();
@@ -657,7 +657,7 @@ impl Builder {
                     link.is_async = true;
                     link.body = Some(self.async_body(part));
                 }
-                r => unreachable!("link part {r:?}"),
+                _ => unreachable!("a link part the grammar has"),
             }
         }
         link

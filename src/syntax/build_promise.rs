@@ -84,7 +84,7 @@ impl Builder {
                 }
                 StmtKind::On(Box::new(listener))
             }
-            r => unreachable!("promise statement rule {r:?}"),
+            _ => unreachable!("a promise statement rule the grammar has"),
         })
     }
 
@@ -102,7 +102,7 @@ impl Builder {
                     body = Some(self.async_body(part));
                 }
                 Rule::link => links.push(self.link(part)),
-                r => unreachable!("promise part {r:?}"),
+                _ => unreachable!("a promise part the grammar has"),
             }
         }
         Some(match (expr, body) {
@@ -182,7 +182,7 @@ impl Builder {
                 });
                 Operand::Timeout(ticks, span)
             }
-            r => unreachable!("operand {r:?}"),
+            _ => unreachable!("an operand the grammar has"),
         }
     }
 
