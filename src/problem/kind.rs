@@ -140,6 +140,9 @@ pub enum SyntaxHint {
     StrayString,
     /// A string right after another on its line (`log "x" "y"`).
     SecondString,
+    /// A character that looks like a blank but is none (a no-break space,
+    /// a zero-width space …), where the error is.
+    OddSpace(char),
     /// A string after `throw` (`throw "boom"`), which takes no value.
     ThrowValue,
     /// A number where a statement should start.
@@ -1141,6 +1144,17 @@ fn syntax_hint(hint: SyntaxHint) -> String {
     let text = match hint {
         SyntaxHint::Link { suggestion: Some(s) } => return format!("did you mean `{s}`? {links}"),
         SyntaxHint::Link { suggestion: None } => links,
+        SyntaxHint::OddSpace(c) => {
+            let name = match c {
+                '\u{a0}' => "a no-break space",
+                '\u{200b}' => "a zero-width space",
+                _ => "a Unicode space",
+            };
+            return format!(
+                "U+{:04X} ({name}) looks like a blank but is none here: retype it as a plain space, or delete it (text copied from a web page brings it)",
+                c as u32
+            );
+        }
         SyntaxHint::Fraction => "ticks are whole numbers: write `1` or `2`, not a fraction",
         SyntaxHint::PlaceholderNumber => "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number",
         SyntaxHint::QuotedNumber => {

@@ -36,7 +36,7 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
     let found_desc = if found.is_empty() {
         "the end of the file".to_string()
     } else {
-        format!("`{}`", shortened(found))
+        format!("`{}`", odd_spaces_escaped(&shortened(found)))
     };
     let hint = hint_for(&src[..at.min(src.len())], &expected, found);
     let p = Diag::Syntax {
@@ -56,6 +56,9 @@ const LINK_WORDS: [&str; 3] = ["then", "catch", "finally"];
 /// The help line, from the text `before` the error (only its last KiB is
 /// looked at: this runs once per error, and the text may be a whole chunk).
 fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
+    if let Some(c) = found.chars().next().filter(|&c| is_odd_space(c)) {
+        return SyntaxHint::OddSpace(c);
+    }
     let mut from = before.len().saturating_sub(1024);
     while !before.is_char_boundary(from) {
         from += 1;
@@ -111,6 +114,30 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
     } else {
         SyntaxHint::Docs
     }
+}
+
+/// Whether `c` looks like a blank (or like nothing) but is none to the
+/// grammar, which takes a space or a tab: a no-break space, a typographic or
+/// zero-width space, a word joiner. Text copied from a web page brings them.
+fn is_odd_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200b}' | '\u{202f}' | '\u{205f}' | '\u{2060}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// `found` with each [`is_odd_space`] character written `\u{a0}`, so that
+/// "found …" shows what is there.
+fn odd_spaces_escaped(found: &str) -> String {
+    let mut out = String::with_capacity(found.len());
+    for c in found.chars() {
+        if is_odd_space(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Whether `before` ends with a string on the line of the one found
@@ -284,5 +311,16 @@ mod tests {
         assert_eq!(super::shortened("\"a b\""), "\"a b\"");
         // After a word, the glued run stops at a string.
         assert_eq!(found_token("x\"a\"", 0), "x");
+    }
+
+    /// A zero-width space after a statement is named in the help and shown
+    /// escaped in "found …"; a plain word is neither.
+    #[test]
+    fn an_odd_space_is_named_and_shown() {
+        use crate::problem::SyntaxHint;
+        assert_eq!(super::hint_for("log \"a\"", "x", "\u{200b}"), SyntaxHint::OddSpace('\u{200b}'));
+        assert_eq!(super::odd_spaces_escaped("\u{a0}log"), "\\u{a0}log");
+        assert_ne!(super::hint_for("log \"a\" ", "x", "bogus"), SyntaxHint::OddSpace(' '));
+        assert_eq!(super::odd_spaces_escaped("log x"), "log x");
     }
 }
