@@ -169,7 +169,7 @@ fn alternative(
     if texts == model && stopped == expect::limit_queue(trace).is_some() {
         return Err(Verdict::fail(add_help(
             wrong,
-            "the order of the lines is right (it is the model's); a field written there is not",
+            "the lines come in the model's order: what differs is a turn, tick or phase written on a line, or the `limit` line",
         )));
     }
     if opts.profile(&loaded.file) == NodeVersion::Node10 {
