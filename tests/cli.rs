@@ -1111,40 +1111,55 @@ fn a_limit_of_one_is_singular() {
 /// statement one past the statement limit (`--max-callbacks 0`).
 #[test]
 fn a_limit_before_any_callback_points_at_the_main_module() {
-    let src = "# a comment\ntimeout 0 \"t\"\nimmediate \"i\"\n";
-    let o = loopsim(&["--color", "never", "run", "--max-turns", "0", "z.loop"], Some(("z.loop", src)));
-    assert_eq!(o.status.code(), Some(3));
-    let err = stderr(&o);
-    assert!(err.contains("z.loop:2:1]"), "{err}");
-    assert!(err.contains("× the limit stopped the run before the loop began"), "{err}");
-    assert!(err.contains("╰── the main module ran; no callback did"), "{err}");
-    // An endless chain stopped there: the same words (no "last callback in
-    // main", no "scheduled the last callback": none ran).
-    let o = loopsim(
-        &["--color", "never", "run", "--max-turns", "0", "i.loop"],
-        Some(("i.loop", "interval 1 \"tick\"\n")),
-    );
-    assert_eq!(o.status.code(), Some(3));
-    let err = stderr(&o);
-    assert!(err.contains("× the limit stopped the run before the loop began"), "{err}");
-    assert!(err.contains("╰── the main module ran; no callback did"), "{err}");
-    // `--max-callbacks 0` stops it at its first statement, which never ran.
-    let o = loopsim(
-        &["--color", "never", "run", "--max-callbacks", "0", "i.loop"],
-        Some(("i.loop", "interval 1 \"tick\"\n")),
-    );
-    assert_eq!(o.status.code(), Some(3));
-    let err = stderr(&o);
-    assert!(err.contains("× the limit stopped the run before the loop began"), "{err}");
-    assert!(err.contains("╰── the run stopped at this statement"), "{err}");
-    let o = loopsim(
-        &["--color", "never", "run", "--max-callbacks", "0", "z.loop"],
-        Some(("z.loop", src)),
-    );
-    assert_eq!(o.status.code(), Some(3));
-    let err = stderr(&o);
-    assert!(err.contains("z.loop:2:1]"), "{err}");
-    assert!(err.contains("╰── the run stopped at this statement"), "{err}");
+    let bounded = "# a comment\ntimeout 0 \"t\"\nimmediate \"i\"\n";
+    let endless = "interval 1 \"tick\"\n";
+    let before = "× the limit stopped the run before the loop began";
+    // (flag, file, text, where the header points, message, label). An
+    // endless chain stopped there reads as the bounded file does (no "last
+    // callback in main", no "scheduled the last callback": none ran);
+    // `--max-callbacks 0` stops the run at a first statement never run.
+    let cases = [
+        (
+            "--max-turns",
+            "z.loop",
+            bounded,
+            Some("z.loop:2:1]"),
+            Some(before),
+            "╰── the main module ran; no callback did",
+        ),
+        (
+            "--max-turns",
+            "i.loop",
+            endless,
+            None,
+            Some(before),
+            "╰── the main module ran; no callback did",
+        ),
+        (
+            "--max-callbacks",
+            "i.loop",
+            endless,
+            None,
+            Some(before),
+            "╰── the run stopped at this statement",
+        ),
+        (
+            "--max-callbacks",
+            "z.loop",
+            bounded,
+            Some("z.loop:2:1]"),
+            None,
+            "╰── the run stopped at this statement",
+        ),
+    ];
+    for (flag, name, src, at, message, label) in cases {
+        let o = loopsim(&["--color", "never", "run", flag, "0", name], Some((name, src)));
+        assert_eq!(o.status.code(), Some(3), "{flag} {name}");
+        let err = stderr(&o);
+        for needle in [at, message, Some(label)].into_iter().flatten() {
+            assert!(err.contains(needle), "{flag} {name}: {err}");
+        }
+    }
 }
 
 /// Hints that name what was meant: `module mjs` is an ES module (Node's
