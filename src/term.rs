@@ -26,7 +26,7 @@ pub fn is_escaped(c: char) -> bool {
 }
 
 /// Appends `c` to `out` as an escape: `\n`, `\t`, `\r`, or `\u{1b}` (lowercase hex).
-fn push_escape(out: &mut String, c: char) {
+pub(crate) fn push_escape(out: &mut String, c: char) {
     match c {
         '\n' => out.push_str("\\n"),
         '\t' => out.push_str("\\t"),

@@ -132,7 +132,7 @@ fn odd_spaces_escaped(found: &str) -> String {
     let mut out = String::with_capacity(found.len());
     for c in found.chars() {
         if is_odd_space(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            crate::term::push_escape(&mut out, c);
         } else {
             out.push(c);
         }
