@@ -6,7 +6,8 @@
 //! (examples/starvation/p16, p21), and P14b (its timer starts read lazily, and
 //! its first 5,000 schedules read exactly); the race check of `run` on 1,000
 //! jobs that complete in one tick; eight jobs each queuing an immediate,
-//! with states' futures memoised and replayed.
+//! with states' futures memoised and replayed; a thirteen-line learner file
+//! whose memoised graph holds about 50,000 states.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use loopsim::interp::RunOptions;
@@ -16,6 +17,11 @@ use loopsim::orders::{all_orders, all_orders_within, Cut, SearchBounds};
 /// immediate, two timers one tick apart, and a pool job against an I/O arrival.
 const RACY: &str = "timeout 0 \"t\"\nimmediate \"i\"\ntimeout 2 \"a\"\ntimeout 1 \"b\"\n\
 submit \"fs.stat\" 0 { log \"stat\" }\nio \"read\" after 1 { log \"bytes\" }\n";
+
+/// Thirteen lines a learner might write (one of 120 generated ones).
+const LEARNER: &str = "immediate \"a\" {\n  interval 5 \"b\" times 3\n  timeout 2 \"c\" {\n    timeout 3 \"d\"\n    \
+interval 4 \"e\" times 1\n  }\n}\nimmediate \"f\"\ninterval 1 \"g\" times 3 {\n  submit \"h\" 4\n  submit \"i\" 2\n}\n\
+io \"j\" after 1\n";
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("orders");
@@ -72,6 +78,25 @@ fn bench(c: &mut Criterion) {
             |b| b.iter(|| all_orders_within(&jobs.file, &jobs.src, opts, bounds)),
         );
     }
+    // A learner-style file of thirteen lines (timers, intervals, pool jobs
+    // and an I/O arrival a few ticks apart; 1,687 orders): about 50,000
+    // states, whose memoised graph the search needs whole (docs/orders.md
+    // "Memoised states": dropped, the search was cut short at 10 s).
+    let learner = loopsim::load::load_bytes("bench.loop", LEARNER.as_bytes()).unwrap();
+    let whole = SearchBounds {
+        time_limit: None,
+        ..SearchBounds::default()
+    };
+    let result = all_orders_within(&learner.file, &learner.src, opts, whole);
+    assert!(
+        result.count == 1_687 && !result.truncated,
+        "learner file: {} {:?}",
+        result.count,
+        result.cut
+    );
+    g.bench_function("all orders/thirteen-line learner file (1,687 orders)", |b| {
+        b.iter(|| all_orders_within(&learner.file, &learner.src, opts, whole))
+    });
     // Loops starved from the main module (P16, P21): the model's run, stopped
     // by the callback limit in turn 0, is the answer (no schedule replayed).
     for (name, path) in [

@@ -114,7 +114,7 @@ fn the_memoised_search_gives_the_replayed_searchs_orders_on_generated_files() {
     assert_eq!(checked, 5 * 2 * 3 * 4);
 }
 
-/// A memo that outgrows a quarter of the bound on bytes held stops
+/// A memo that outgrows the bound on bytes held stops
 /// memoising: the search goes on keyed with the lines before each state, and
 /// still finds every order.
 #[test]
@@ -125,7 +125,8 @@ fn a_search_whose_memo_outgrows_its_bound_goes_on_without_it() {
     }
     let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
     let bounds = SearchBounds {
-        // The 853 orders hold about 0.4 MB; the memo would pass 256 KiB.
+        // The 853 orders hold about 0.4 MB; the memo would pass 1 MiB (it
+        // grows to about 4 MB).
         max_bytes: 1 << 20,
         time_limit: Some(Duration::from_secs(120)),
         ..SearchBounds::default()

@@ -152,16 +152,28 @@ impl<'s> Schedule<'s> {
 }
 
 /// One stretch from a turn's or poll phase's start: the lines it logged (each a text and
-/// where it came from, interned), the first choice in it that differs from
-/// the default, the symmetries and commuting groups it met, and where it led.
+/// where it came from, interned; held in the memo's pool of symbols), the
+/// first choice in it that differs from the default, the symmetries and
+/// commuting groups it met (held apart: most stretches have none), and
+/// where it led. Small and without a heap block of its own: a search may
+/// record millions.
 struct Edge {
-    lines: Box<[u64]>,
-    race: Option<u32>,
-    marks: Box<[Mark]>,
-    blocks: Box<[Vec<Member>]>,
-    to: Next,
     fp: Fp,
+    to: Next,
+    /// Its symbols: `len` of the pool's, from `start`.
+    start: usize,
+    len: u32,
+    /// Its first deviation's id, or [`NONE`].
+    race: u32,
+    /// Its symmetries' and commuting groups' index in [`Memo::extras`], or [`NONE`].
+    extra: u32,
 }
+
+/// The symmetries and commuting groups a stretch met.
+type Extra = (Box<[Mark]>, Box<[Vec<Member>]>);
+
+/// No race, no symmetries (in an [`Edge`]).
+const NONE: u32 = u32::MAX;
 
 /// One suffix from a state: its hash, ending and first deviation; its lines
 /// are those of edge `edge` of the state, then (`tail`) those of suffix
@@ -169,15 +181,21 @@ struct Edge {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Suffix {
     fp: Fp,
+    /// Its first choice that differs from the default, described: an id, or [`NONE`].
+    race: u32,
+    edge: u32,
+    /// [`NONE`]: the edge's lines end the suffix.
+    tail: u32,
     /// The schedule ended stopped (by a limit, or repeating forever).
     pub stopped: bool,
-    /// Its first choice that differs from the default, described.
-    pub race: Option<u32>,
-    edge: u32,
-    tail: Option<u32>,
 }
 
 impl Suffix {
+    /// Its first choice that differs from the default, described ([`Memo::race`]).
+    pub(crate) fn race(&self) -> Option<u32> {
+        (self.race != NONE).then_some(self.race)
+    }
+
     /// Its hash (as [`Memo::prefix_fp`] hashes a schedule's lines up to a state).
     pub(crate) fn fp(&self) -> Fp {
         self.fp
@@ -187,8 +205,6 @@ impl Suffix {
 #[derive(Default)]
 struct Node {
     edges: Vec<Edge>,
-    /// The edges' hashes and ends, to record each stretch once.
-    known: FxHashSet<(Fp, Next)>,
     /// The distinct suffixes, once asked for (the state's future is then
     /// explored: no edge is added after).
     suffixes: Option<Vec<Suffix>>,
@@ -204,6 +220,13 @@ pub(crate) struct Memo {
     /// Descriptions of deviations, interned.
     races: IndexSet<String>,
     nodes: FxHashMap<u64, Node>,
+    /// The symbols of every edge's lines, one after another.
+    pool: Vec<u64>,
+    /// The symmetries and commuting groups of the edges that met some.
+    extras: Vec<Extra>,
+    /// Each edge's state, hash and end, hashed together (64 bits, as a
+    /// state's key is): to record each stretch once.
+    known: FxHashSet<u64>,
     /// States met with the log so far (both keyed): a second schedule
     /// reaching one brings no line before it that was not joined already.
     joined: FxHashSet<u64>,
@@ -211,6 +234,8 @@ pub(crate) struct Memo {
     composed: FxHashSet<(Fp, bool)>,
     /// Edges and suffixes held, for the bound on states remembered.
     held: usize,
+    /// Suffixes held.
+    suffixes: usize,
     /// Bytes the edges' lines, symmetries and texts hold, about.
     bytes: usize,
 }
@@ -222,11 +247,19 @@ impl Memo {
         self.held + self.joined.len() + self.composed.len()
     }
 
-    /// About how many bytes the graph holds (its edges' lines, symmetries
-    /// and texts, its suffixes and joined orders).
+    /// About how many bytes the graph holds: its states, edges, lines,
+    /// symmetries and texts, its suffixes, and the sets of edges, states and
+    /// orders met (a hash set's entry counted twice its size: the room a
+    /// table keeps free).
     pub(crate) fn bytes(&self) -> usize {
-        let entries = self.held + self.joined.len() + self.composed.len();
-        self.bytes.saturating_add(entries.saturating_mul(48))
+        use std::mem::size_of;
+        let edges = self.held - self.suffixes;
+        let sets = (self.known.len() + self.joined.len()) * 2 * size_of::<u64>() + self.composed.len() * 2 * size_of::<(Fp, bool)>();
+        self.bytes
+            .saturating_add(self.nodes.len() * 2 * (size_of::<u64>() + size_of::<Node>()))
+            .saturating_add(edges * size_of::<Edge>())
+            .saturating_add(self.suffixes * size_of::<Suffix>())
+            .saturating_add(sets)
     }
 
     /// Interns a deviation's description.
@@ -305,18 +338,26 @@ impl Memo {
             symbols.clear();
             let (lines, meta, marks, blocks) = schedule.between(v.at(), upto);
             let fp = self.stretch(lines, meta, marks, blocks, &mut symbols);
-            let node = self.nodes.entry(v.state).or_default();
-            if node.known.insert((fp, to)) {
-                node.edges.push(Edge {
-                    lines: symbols.as_slice().into(),
-                    race: v.race,
-                    marks: marks.into(),
-                    blocks: blocks.into(),
-                    to,
+            if self.known.insert(combine(v.state, (fp, to))) {
+                let extra = if marks.is_empty() && blocks.is_empty() {
+                    NONE
+                } else {
+                    self.extras.push((marks.into(), blocks.into()));
+                    self.bytes += 48 + marks.len() * 48 + blocks.iter().map(|b| 24 + b.len() * 24).sum::<usize>();
+                    (self.extras.len() - 1) as u32
+                };
+                let edge = Edge {
                     fp,
-                });
+                    to,
+                    start: self.pool.len(),
+                    len: symbols.len() as u32,
+                    race: v.race.unwrap_or(NONE),
+                    extra,
+                };
+                self.pool.extend_from_slice(&symbols);
+                self.nodes.entry(v.state).or_default().edges.push(edge);
                 self.held += 1;
-                self.bytes += symbols.len() * 8 + marks.len() * 48 + blocks.iter().map(|b| 24 + b.len() * 24).sum::<usize>();
+                self.bytes += symbols.len() * 8;
             }
         }
     }
@@ -383,9 +424,9 @@ impl Memo {
                                 out.push(Suffix {
                                     fp,
                                     stopped: s.stopped,
-                                    race: e.race.or(s.race),
+                                    race: if e.race == NONE { s.race } else { e.race },
                                     edge: i as u32,
-                                    tail: Some(j as u32),
+                                    tail: j as u32,
                                 });
                             }
                         }
@@ -402,7 +443,7 @@ impl Memo {
                                 stopped,
                                 race: e.race,
                                 edge: i as u32,
-                                tail: None,
+                                tail: NONE,
                             });
                         }
                     }
@@ -412,6 +453,7 @@ impl Memo {
                 }
             }
             self.held += out.len();
+            self.suffixes += out.len();
             open.remove(&n);
             if let Some(node) = self.nodes.get_mut(&n) {
                 node.suffixes = Some(out);
@@ -435,7 +477,7 @@ impl Memo {
         let (mut n, mut i) = (state, index);
         while let Some(s) = self.nodes.get(&n).and_then(|x| x.suffixes.as_ref()).and_then(|s| s.get(i)) {
             let e = &self.nodes[&n].edges[s.edge as usize];
-            for &symbol in e.lines.iter() {
+            for &symbol in &self.pool[e.start..e.start + e.len as usize] {
                 logs.push(self.texts[(symbol & ((1 << 30) - 1)) as usize].clone());
                 if let Some(meta) = meta.as_deref_mut() {
                     if let Some(m) = (symbol >> 30).checked_sub(1).and_then(|m| self.metas.get_index(m as usize)) {
@@ -443,20 +485,22 @@ impl Memo {
                     }
                 }
             }
-            marks.extend(e.marks.iter().cloned());
-            blocks.extend(e.blocks.iter().cloned());
+            if let Some((m, b)) = (e.extra != NONE).then(|| &self.extras[e.extra as usize]) {
+                marks.extend(m.iter().cloned());
+                blocks.extend(b.iter().cloned());
+            }
             match (s.tail, e.to) {
-                (Some(j), Next::State(m)) => (n, i) = (m, j as usize),
+                (j, Next::State(m)) if j != NONE => (n, i) = (m, j as usize),
                 _ => break,
             }
         }
     }
 }
 
-/// `state` and `log` hashed together.
-pub(crate) fn combine(state: u64, log: u64) -> u64 {
+/// `state` and `what` (the log so far's hash, an edge's hash and end) hashed together.
+pub(crate) fn combine(state: u64, what: impl Hash) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (state, log).hash(&mut h);
+    (state, what).hash(&mut h);
     h.finish()
 }
 
@@ -484,6 +528,14 @@ mod tests {
         // Near the modulus, products are reduced exactly.
         assert_eq!(mul(P - 1, P - 1), 1);
         assert_eq!(mul(P - 1, 2), P - 2);
+    }
+
+    /// An edge and a suffix take the bytes docs/orders.md ("Memoised
+    /// states") says, which [`Memo::bytes`] counts: a search may hold millions.
+    #[test]
+    fn an_edge_and_a_suffix_stay_small() {
+        assert_eq!(std::mem::size_of::<Edge>(), 72);
+        assert_eq!(std::mem::size_of::<Suffix>(), 48);
     }
 
     fn visit(state: u64, lines: usize) -> Visit {

@@ -158,7 +158,8 @@ pub struct SearchBounds {
     /// Most states (fingerprints) remembered at once, so memory stays bounded.
     pub max_states: usize,
     /// Most bytes of log text the orders found may hold (each line also
-    /// counts [`LINE_OVERHEAD`] bytes).
+    /// counts [`LINE_OVERHEAD`] bytes); the graph of a memoised search may
+    /// hold as many more (docs/orders.md "Memoised states").
     pub max_bytes: usize,
     /// Longest the search may run, after the seed model's run; `None`: no limit.
     pub time_limit: Option<Duration>,
@@ -353,7 +354,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             lazy,
             drop_idle_stops: bounds.symmetry,
             memoise: bounds.memoise,
-            memo_bytes: bounds.max_bytes / 4,
+            memo_bytes: bounds.max_bytes,
             settle: bounds.settle,
             keys_turns: model_stopped,
             past_as_one: bounds.past_as_one,
@@ -715,7 +716,7 @@ impl<'a> Exploration<'a> {
             let race = search
                 .race
                 .clone()
-                .or_else(|| suffix.race.map(|r| search.memo.race(r).to_string()))
+                .or_else(|| suffix.race().map(|r| search.memo.race(r).to_string()))
                 .unwrap_or_else(|| NO_CROSSING.to_string());
             if !self.add(full, suffix.stopped, race, lines_meta, marks, blocks, bounds) {
                 return false;
