@@ -1,7 +1,7 @@
 //! Memoised futures of the orders search (docs/orders.md "Memoised states").
 //!
-//! Two schedules that reach the same state at a turn's start or a poll
-//! phase's start (the two told apart) — the loop's
+//! Two schedules that reach the same state at a turn's start, the pending
+//! phase's start or a poll phase's start (the three told apart) — the loop's
 //! queues, timers, pool and clock (relative to now), the host's variables,
 //! counters and handles, the symmetries met, and of the log so far only its
 //! lines' count and bytes — have the same futures: the same suffixes of
@@ -85,7 +85,8 @@ impl Fp {
     }
 }
 
-/// Where a stretch leads: the state at the next turn's or poll phase's start, or the end
+/// Where a stretch leads: the state at the next point (a turn's, the pending
+/// phase's or a poll phase's start), or the end
 /// of the schedule (stopped by a limit or a cycle, or not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Next {
@@ -93,7 +94,8 @@ pub(crate) enum Next {
     End { stopped: bool },
 }
 
-/// A turn's or poll phase's start the search met on a schedule: its state, and how much of
+/// A point (a turn's, the pending phase's or a poll phase's start) the
+/// search met on a schedule: its state, and how much of
 /// the log, the symmetries and the commuting groups came before it.
 #[derive(Debug, Clone)]
 pub(crate) struct Visit {
@@ -151,7 +153,7 @@ impl<'s> Schedule<'s> {
     }
 }
 
-/// One stretch from a turn's or poll phase's start: the lines it logged (each a text and
+/// One stretch from a point to the next: the lines it logged (each a text and
 /// where it came from, interned; held in the memo's pool of symbols), the
 /// first choice in it that differs from the default, the symmetries and
 /// commuting groups it met (held apart: most stretches have none), and

@@ -1077,7 +1077,7 @@ struct Search {
     memoise: bool,
     /// The graph of states explored and their suffixes.
     memo: memo::Memo,
-    /// The turns' and poll phases' starts met on this schedule.
+    /// The points (turns', pending phases' and poll phases' starts) met on this schedule.
     visits: Vec<memo::Visit>,
     /// This schedule was abandoned at this explored state; `true`: the
     /// first time with the lines before it.
@@ -1160,7 +1160,7 @@ impl Search {
     }
 
     /// Back at a point [`Search::so_far`] kept: the choices before it are
-    /// replayed no more, the turns' and poll phases' starts met before it are on the path.
+    /// replayed no more, the points met before it are on the path.
     fn resume_at(&mut self, at: &ScheduleSoFar) {
         self.trail.clone_from(&at.trail);
         self.pos = at.trail.len();

@@ -204,6 +204,9 @@ pub struct ChooserClock<K> {
 /// Marks a state met at a poll phase's start, apart from one at a turn's start.
 const POLL_BEGINS: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Marks a state met at a pending phase's start, apart from the other two kinds.
+const PENDING_BEGINS: u64 = 0x51ed_270b_2730_67a1;
+
 /// The Node 20 loop with its unknown timings. `C`: the host's callbacks; `K`: the chooser.
 pub type Node20<C, K> = Scheduler<C, ChooserClock<K>>;
 
@@ -307,6 +310,18 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
             return Ok(());
         }
         self.offer(self.fingerprint(s, host) ^ POLL_BEGINS, log)
+    }
+
+    /// Offers the state at the pending phase's start too, after the timers
+    /// phase (told apart from the other points): the readings of a timers
+    /// phase (its own, each interval's start, each timer set) and the poll
+    /// phase's reading after it would otherwise multiply their options
+    /// before the next point.
+    fn pending_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
+        if self.settled {
+            return Ok(());
+        }
+        self.offer(self.fingerprint(s, host) ^ PENDING_BEGINS, log)
     }
 
     /// A clock reading: the clock may have crossed one boundary per unit
@@ -426,7 +441,7 @@ impl<K: Chooser> ChooserClock<K> {
             && wake.is_some_and(|w| w > s.now.saturating_add(max_k).saturating_add(after))
     }
 
-    /// Offers a state met at a turn's or poll phase's start to the chooser:
+    /// Offers a state met at a turn's, the pending phase's or a poll phase's start to the chooser:
     /// `Err` when it abandons the schedule there (its future was explored).
     fn offer(&mut self, fingerprint: u64, log: LogSoFar) -> Result<(), Pruned> {
         if self.chooser.visit(fingerprint, log) {

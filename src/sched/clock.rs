@@ -89,6 +89,17 @@ pub trait Timing<C> {
     ) -> Result<(), Self::Prune> {
         Ok(())
     }
+    /// The pending phase begins, after the timers phase: the explorer may
+    /// abandon the schedule here too (`Err`), as at a turn's start. `host`
+    /// and `log` as for [`Timing::turn_begins`].
+    fn pending_begins(
+        &mut self,
+        _state: &mut LoopState<C>,
+        _host: &dyn Fn(&mut dyn Hasher),
+        _log: super::LogSoFar,
+    ) -> Result<(), Self::Prune> {
+        Ok(())
+    }
     /// The completions the poll phase entered at clock `entry` runs, in order.
     fn poll_ready(&mut self, state: &mut LoopState<C>, entry: u64) -> Vec<Completion<C>>;
     /// A turn that began (after any sleep) at `turn_start` ends (rule 2g in the seed model).

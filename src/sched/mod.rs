@@ -813,6 +813,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// one, as a snapshot, first in first out.
     fn pending_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
         self.state.loop_phase = Phase::Pending;
+        self.timing
+            .pending_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
+            .map_err(Halt::Pruned)?;
         self.run_pending_snapshot(host)
     }
 

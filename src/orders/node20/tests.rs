@@ -365,19 +365,21 @@ impl<L: EventLoop<usize>> Host<usize, L> for Chain {
     }
 }
 
-/// Each turn's start and each poll phase's start are visited, the two told
-/// apart (docs/orders.md "Memoised states").
+/// Each turn's start, each pending phase's start and each poll phase's
+/// start are visited, the three told apart (docs/orders.md "Memoised states").
 #[test]
-fn the_chooser_visits_each_turns_start_and_each_poll_phases_start() {
+fn the_chooser_visits_each_turns_pending_phases_and_poll_phases_start() {
     let mut chooser = Scripted::default();
     let mut host = Chain { left: 3, ran: Vec::new() };
     let mut node = node20(4, Module::Cjs, Limits::default(), NodeProfile::Node20, &mut chooser);
     node.run_loop(0, &mut host).expect("a finite run");
     assert_eq!(node.turn(), 3);
     drop(node);
-    assert_eq!(chooser.visits.len(), 6);
-    for turn in chooser.visits.chunks(2) {
-        assert_ne!(turn[0], turn[1], "a poll phase's start is not its turn's");
+    assert_eq!(chooser.visits.len(), 9);
+    for turn in chooser.visits.chunks(3) {
+        assert_ne!(turn[0], turn[1], "a pending phase's start is not its turn's");
+        assert_ne!(turn[1], turn[2], "a poll phase's start is not its pending phase's");
+        assert_ne!(turn[0], turn[2], "a poll phase's start is not its turn's");
     }
     assert_eq!(host.ran.iter().filter(|r| r.1 == Phase::Check).count(), 3);
 }
