@@ -17,8 +17,9 @@ use super::Order;
 pub struct Race {
     /// `anyOrder` (a group, every order), `swap` (two lines), `moves` (one
     /// line, at several places), `partialOrder` (every order that keeps some
-    /// pairs in order), `orders` (a group, some orders), `differ` (orders that
-    /// print different lines).
+    /// pairs in order), `orders` (a group, some orders), `differ` (where
+    /// the orders first part: orders that print different lines, or orders
+    /// of the same lines too many to cut into blocks).
     pub kind: &'static str,
     /// The lines concerned (a symmetric group's as written, `{i}` kept).
     pub lines: Vec<String>,
@@ -273,10 +274,6 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
         return Vec::new();
     }
     let logs: Vec<&[String]> = entries.iter().map(|e| e.logs.as_slice()).collect();
-    // Too many lines to cut into blocks (memory, time): where the orders first part.
-    if logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES {
-        return vec![differ(model, entries, partial)];
-    }
     // The same lines in every order (compared sorted, by reference: no copy).
     fn sorted(l: &[String]) -> Vec<&String> {
         let mut v: Vec<&String> = l.iter().collect();
@@ -285,8 +282,10 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     }
     let first = sorted(logs[0]);
     let same_lines = logs[1..].iter().all(|l| l.len() == first.len() && sorted(l) == first);
-    if !same_lines {
-        return vec![differ(model, entries, partial)];
+    // Too many lines to cut into blocks (memory, time), or different lines:
+    // where the orders first part.
+    if !same_lines || logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES {
+        return vec![differ(model, entries, partial, same_lines)];
     }
     // Block ends: positions where every order has printed the same lines.
     // Each order against the first: how many lines each has printed more than
@@ -474,8 +473,9 @@ fn moving_line(blocks: &[&[String]]) -> Option<String> {
     })
 }
 
-/// Orders that print different lines: where they first part.
-fn differ(model: &[String], entries: &[Entry], partial: bool) -> Race {
+/// Where the orders first part: orders that print different lines, or
+/// (`same_lines`) orders of the same lines too many to cut into blocks.
+fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) -> Race {
     let at = (0..).find(|&p| entries.iter().any(|e| e.logs.get(p) != model.get(p))).unwrap_or(0);
     let mut next: Vec<String> = entries
         .iter()
@@ -498,7 +498,14 @@ fn differ(model: &[String], entries: &[Entry], partial: bool) -> Race {
         .map(|e| e.race.clone())
         .unwrap_or_default();
     let orders = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
-    let what = format!("the orders print different lines: {after}, Node may print {}", list_or(&unique));
+    let what = if same_lines {
+        format!(
+            "the orders print the same lines in other orders: {after}, Node may print {}",
+            list_or(&unique)
+        )
+    } else {
+        format!("the orders print different lines: {after}, Node may print {}", list_or(&unique))
+    };
     Race {
         kind: "differ",
         lines: unique,
@@ -530,6 +537,41 @@ mod tests {
 
     fn strings(s: &str) -> Vec<String> {
         s.chars().map(|c| c.to_string()).collect()
+    }
+
+    fn entry(s: &str) -> Entry {
+        Entry {
+            logs: strings(s),
+            stopped: false,
+            race: "a timing".to_string(),
+            meta: Vec::new(),
+            marks: Vec::new(),
+            blocks: Vec::new(),
+            orbit: 1,
+            as_found: true,
+        }
+    }
+
+    /// Where the orders first part, said for orders of other lines and for
+    /// orders of the same lines (too many lines to cut into blocks): the
+    /// second are not said to print different lines.
+    #[test]
+    fn orders_that_part_say_whether_their_lines_differ() {
+        let model = strings("mab");
+        let other = [entry("mab"), entry("mxb")];
+        let races = differences(&model, &other, false);
+        assert_eq!(races.len(), 1);
+        assert_eq!(
+            races[0].statement,
+            "the orders print different lines: after \u{201c}m\u{201d}, Node may print \u{201c}a\u{201d} or \u{201c}x\u{201d} (2 orders): a timing"
+        );
+        let same = [entry("mab"), entry("mba")];
+        let race = differ(&model, &same, false, true);
+        assert_eq!(race.kind, "differ");
+        assert_eq!(
+            race.statement,
+            "the orders print the same lines in other orders: after \u{201c}m\u{201d}, Node may print \u{201c}a\u{201d} or \u{201c}b\u{201d} (2 orders): a timing"
+        );
     }
 
     #[test]
