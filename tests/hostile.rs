@@ -121,6 +121,20 @@ fn columns_count_characters_not_bytes() {
     }
 }
 
+/// A diagnostic whose labels lie in two boxes (a race warning's two lines,
+/// far apart): each box's header names its own label's column, not 1.
+#[test]
+fn each_box_of_a_diagnostic_shows_its_labels_column() {
+    let src = "pool 2\nrepeat 3 {\n  submit \"job {i}\" 2 {\n    log \"done {i}\"\n  }\n}\n\
+               log \"x\"\nlog \"y\"\nlog \"z\"\nlog \"w\"\nio \"r\" after 2 {\n  log \"read\"\n}\n";
+    let path = file("two-boxes.loop", src);
+    let o = loopsim(&["run", s(&path)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("two-boxes.loop:4:5]"), "{err}");
+    assert!(err.contains("two-boxes.loop:12:3]"), "{err}");
+}
+
 #[test]
 fn an_error_past_column_100000_renders() {
     let src = format!("{}bogus\n", " ".repeat(100_000));

@@ -325,13 +325,11 @@ impl Excerpt {
         };
         for p in &group {
             let (vs, ve) = (map(p.start), map(p.end));
-            // The header shows the primary label's column only.
-            if p.primary {
-                let start = lines.bounds(p.first_line, p.start).0;
-                let bom = start == 0 && src.starts_with('\u{feff}');
-                self.columns
-                    .insert(vs, chars_in(&src.as_bytes()[start..p.start]).saturating_sub(usize::from(bom)));
-            }
+            // The column a box's header shows when its first label is this one.
+            let start = lines.bounds(p.first_line, p.start).0;
+            let bom = start == 0 && src.starts_with('\u{feff}');
+            self.columns
+                .insert(vs, chars_in(&src.as_bytes()[start..p.start]).saturating_sub(usize::from(bom)));
             let text = Some(term::cut(&term::escape(&p.text), super::MAX_LABEL).into_owned());
             let span = (vs, ve.max(vs) - vs);
             self.labels.push(if p.primary {
