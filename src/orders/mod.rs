@@ -484,8 +484,10 @@ struct Exploration<'a> {
     search: Search,
     /// The current schedule's states kept at its turns' starts (memoising only).
     kept: Vec<Kept<'a>>,
-    /// The canonical orders found (symmetry::Entry), by their lines and ending.
-    found: IndexMap<(Vec<String>, bool), Vec<symmetry::Entry>>,
+    /// The canonical orders found (symmetry::Entry), by their lines' hash
+    /// ([`lines_key`]) and ending: each order's lines are held once, in its
+    /// entries.
+    found: IndexMap<(u128, bool), Vec<symmetry::Entry>>,
     /// Bytes of log text held by the model's order and those found.
     bytes: usize,
     schedules: usize,
@@ -516,7 +518,7 @@ impl<'a> Exploration<'a> {
                 cut = Some(Cut::Bytes(bounds.max_bytes));
             } else {
                 let entry = symmetry::canonical(model.to_vec(), true, NO_CROSSING.to_string(), Vec::new(), Vec::new(), Vec::new());
-                found.insert((entry.logs.clone(), true), vec![entry]);
+                found.insert((lines_key(&entry.logs), true), vec![entry]);
             }
         }
         Exploration {
@@ -660,9 +662,9 @@ impl<'a> Exploration<'a> {
         bounds: &SearchBounds,
     ) -> bool {
         let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
-        match self.found.entry((entry.logs.clone(), stopped)) {
+        match self.found.entry((lines_key(&entry.logs), stopped)) {
             Entry::Vacant(v) => {
-                let more = order_bytes(&v.key().0);
+                let more = order_bytes(&entry.logs);
                 if self.bytes.saturating_add(more) > bounds.max_bytes {
                     self.cut = Some(Cut::Bytes(bounds.max_bytes));
                     return false;
@@ -747,6 +749,20 @@ pub fn stopped_in_turn_zero(limit: Option<&LimitHit>) -> bool {
 
 /// Most orders [`Orders::orders`] lists (the count goes on).
 pub const MAX_LISTED: usize = 10_000;
+
+/// An order's lines hashed to 128 bits (two SipHash digests, of the lines
+/// behind two different first bytes), to tell
+/// orders apart without a second copy of their lines: two of a million
+/// orders collide with a probability below 10⁻²⁶.
+fn lines_key(logs: &[String]) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |key: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (key, logs).hash(&mut h);
+        h.finish()
+    };
+    (u128::from(half(0)) << 64) | u128::from(half(1))
+}
 
 /// The bytes an order's lines hold, as counted against [`SearchBounds::max_bytes`].
 fn order_bytes(logs: &[String]) -> usize {
