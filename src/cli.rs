@@ -717,7 +717,7 @@ impl<'h> Output<'h> {
                 let hint = if kind.as_ref().is_ok_and(|k| *k == Kind::Dir) {
                     "; for a folder, use `loopsim test FOLDER`"
                 } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
-                    "; standard input is a terminal or a device: give it a file, `… - < FILE` or `cat FILE | … -`"
+                    "; standard input (`-`) is a terminal or a device here: redirect a file to it, `loopsim run - < FILE`, or pipe one, `cat FILE | loopsim run -`"
                 } else {
                     ""
                 };

@@ -871,7 +871,9 @@ fn a_dash_reads_the_file_from_standard_input() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("standard input is a terminal or a device: give it a file, `… - < FILE` or `cat FILE | … -`"),
+        stderr(&out).contains(
+            "standard input (`-`) is a terminal or a device here: redirect a file to it, `loopsim run - < FILE`, or pipe one, `cat FILE | loopsim run -`"
+        ),
         "{}",
         stderr(&out)
     );
