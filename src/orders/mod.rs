@@ -486,8 +486,8 @@ struct Exploration<'a> {
     kept: Vec<Kept<'a>>,
     /// The canonical orders found (symmetry::Entry), by their lines' hash
     /// ([`lines_key`]) and ending: each order's lines are held once, in its
-    /// entries.
-    found: IndexMap<(u128, bool), Vec<symmetry::Entry>>,
+    /// entries (natively; twice in the WebAssembly build).
+    found: IndexMap<(LinesKey, bool), Vec<symmetry::Entry>>,
     /// Bytes of log text held by the model's order and those found.
     bytes: usize,
     schedules: usize,
@@ -751,18 +751,26 @@ pub fn stopped_in_turn_zero(limit: Option<&LimitHit>) -> bool {
 pub const MAX_LISTED: usize = 10_000;
 
 /// An order's lines hashed to 128 bits (two SipHash digests, of the lines
-/// behind two different first bytes), to tell
+/// followed by `false` and by `true`: [`symmetry::order_hash`]), to tell
 /// orders apart without a second copy of their lines: two of a million
-/// orders collide with a probability below 10⁻²⁶.
-fn lines_key(logs: &[String]) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let half = |key: u8| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (key, logs).hash(&mut h);
-        h.finish()
-    };
-    (u128::from(half(0)) << 64) | u128::from(half(1))
+/// orders collide with a probability below 10⁻²⁶. (The WebAssembly build
+/// keys them by a copy of their lines, for its size budget.)
+#[cfg(not(target_arch = "wasm32"))]
+fn lines_key(logs: &[String]) -> LinesKey {
+    (u128::from(symmetry::order_hash(logs, false)) << 64) | u128::from(symmetry::order_hash(logs, true))
 }
+
+/// An order's lines, copied (see the native build's `lines_key`).
+#[cfg(target_arch = "wasm32")]
+fn lines_key(logs: &[String]) -> LinesKey {
+    logs.to_vec()
+}
+
+/// What tells the orders found apart ([`lines_key`]).
+#[cfg(not(target_arch = "wasm32"))]
+type LinesKey = u128;
+#[cfg(target_arch = "wasm32")]
+type LinesKey = Vec<String>;
 
 /// The bytes an order's lines hold, as counted against [`SearchBounds::max_bytes`].
 fn order_bytes(logs: &[String]) -> usize {
