@@ -302,26 +302,19 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         self.offer(self.fingerprint(s, host), log).map(|()| None)
     }
 
-    /// Offers the state at the poll phase's start to the chooser too (told
-    /// apart from a turn's start): schedules whose readings before it
-    /// differ but meet here in one state share its future.
-    fn poll_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
-        if self.settled {
-            return Ok(());
-        }
-        self.offer(self.fingerprint(s, host) ^ POLL_BEGINS, log)
-    }
-
-    /// Offers the state at the pending phase's start too, after the timers
-    /// phase (told apart from the other points): the readings of a timers
-    /// phase (its own, each interval's start, each timer set) and the poll
-    /// phase's reading after it would otherwise multiply their options
+    /// Offers the state at the pending and the poll phase's start to the
+    /// chooser too (each kind told apart from the others): schedules whose
+    /// readings before it differ but meet here in one state share its
+    /// future. The pending phase's start splits a turn's readings in two:
+    /// the timers phase's (its own, each interval's start, each timer set)
+    /// and the poll phase's, which would otherwise multiply their options
     /// before the next point.
-    fn pending_begins(&mut self, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
+    fn phase_begins(&mut self, phase: Phase, s: &mut LoopState<C>, host: &dyn Fn(&mut dyn Hasher), log: LogSoFar) -> Result<(), Pruned> {
         if self.settled {
             return Ok(());
         }
-        self.offer(self.fingerprint(s, host) ^ PENDING_BEGINS, log)
+        let kind = if phase == Phase::Pending { PENDING_BEGINS } else { POLL_BEGINS };
+        self.offer(self.fingerprint(s, host) ^ kind, log)
     }
 
     /// A clock reading: the clock may have crossed one boundary per unit

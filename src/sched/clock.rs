@@ -8,7 +8,7 @@
 //! readings and completion orders are choices, is `crate::orders::node20`.
 //! Times are in ticks.
 
-use super::{Completion, LoopState, Slept};
+use super::{Completion, LoopState, Phase, Slept};
 use std::fmt::Display;
 use std::hash::Hasher;
 
@@ -78,22 +78,13 @@ pub trait Timing<C> {
     fn unit_begins(&mut self);
     /// After the timers phase: whether the turn goes on.
     fn after_timers_phase(&mut self, state: &LoopState<C>) -> bool;
-    /// The poll phase begins, its clock read (and an ES module body run):
-    /// the explorer may abandon the schedule here too (`Err`), as at a
-    /// turn's start. `host` and `log` as for [`Timing::turn_begins`].
-    fn poll_begins(
+    /// `phase` begins: the pending phase (after the timers phase) or the
+    /// poll phase (its clock read and an ES module body run). The explorer
+    /// may abandon the schedule here too (`Err`), as at a turn's start.
+    /// `host` and `log` as for [`Timing::turn_begins`].
+    fn phase_begins(
         &mut self,
-        _state: &mut LoopState<C>,
-        _host: &dyn Fn(&mut dyn Hasher),
-        _log: super::LogSoFar,
-    ) -> Result<(), Self::Prune> {
-        Ok(())
-    }
-    /// The pending phase begins, after the timers phase: the explorer may
-    /// abandon the schedule here too (`Err`), as at a turn's start. `host`
-    /// and `log` as for [`Timing::turn_begins`].
-    fn pending_begins(
-        &mut self,
+        _phase: Phase,
         _state: &mut LoopState<C>,
         _host: &dyn Fn(&mut dyn Hasher),
         _log: super::LogSoFar,

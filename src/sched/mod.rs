@@ -814,7 +814,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     fn pending_phase<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
         self.state.loop_phase = Phase::Pending;
         self.timing
-            .pending_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
+            .phase_begins(Phase::Pending, &mut self.state, &|h| host.fingerprint(h), host.log_so_far())
             .map_err(Halt::Pruned)?;
         self.run_pending_snapshot(host)
     }
@@ -829,7 +829,7 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         let entry = self.timing.read(&mut self.state, 0, Reading::PollPhase { turn });
         self.main_module(MainEntry::InPoll, host)?;
         self.timing
-            .poll_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
+            .phase_begins(Phase::Poll, &mut self.state, &|h| host.fingerprint(h), host.log_so_far())
             .map_err(Halt::Pruned)?;
         let ready = self.timing.poll_ready(&mut self.state, entry);
         self.flush_pool_log(host);
