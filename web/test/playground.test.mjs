@@ -302,9 +302,11 @@ test('predict mode: a wrong prediction names the wrong line and why, a right one
   await page.waitForSelector('.verdict.fail');
   // What `loopsim check` says about the same prediction.
   const body = source.slice(0, source.search(/^expect\s*\{/m));
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopsim-predict-')), 'wrong.loop');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopsim-predict-'));
+  const file = path.join(dir, 'wrong.loop');
   fs.writeFileSync(file, body + 'expect {\n' + wrong.map((t) => `  "${t}"\n`).join('') + '}\n');
   const check = loopsim(['check', file], { allowFail: true });
+  fs.rmSync(dir, { recursive: true, force: true });
   assert.equal(check.code, 1);
   const failed = check.stderr.match(/prediction failed at log line (\d+): expected "(.*)", got "(.*)"/);
   assert.ok(failed, check.stderr);
@@ -402,9 +404,11 @@ test('a syntax error is shown at its span, with the command line’s message', a
   const page = await open();
   await page.waitForSelector('#trace-rows tr.log-row');
   const bad = 'timout 0 "x"\nlog "done"\n';
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loopsim-bad-')), 'bad.loop');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loopsim-bad-'));
+  const file = path.join(dir, 'bad.loop');
   fs.writeFileSync(file, bad);
   const cli = loopsim(['run', file], { allowFail: true });
+  fs.rmSync(dir, { recursive: true, force: true });
   assert.equal(cli.code, 2);
   assert.match(cli.stderr, /unknown statement `timout`/);
   await page.fill('#source', bad);
