@@ -234,7 +234,7 @@ pub(crate) struct Memo {
     joined: FxHashSet<u64>,
     /// Orders joined, by hash and ending: each is added to the orders once.
     composed: FxHashSet<(Fp, bool)>,
-    /// Edges and suffixes held, for the bound on states remembered.
+    /// Edges and suffixes held ([`Memo::suffix_room`]).
     held: usize,
     /// Suffixes held.
     suffixes: usize,
@@ -243,10 +243,11 @@ pub(crate) struct Memo {
 }
 
 impl Memo {
-    /// Edges, suffixes and joined orders held (counted against
-    /// [`super::SearchBounds::max_states`]).
-    pub(crate) fn held(&self) -> usize {
-        self.held + self.joined.len() + self.composed.len()
+    /// How many edges and suffixes the graph may hold, at most, within
+    /// `budget` bytes: those it holds and as many more suffixes as the
+    /// bytes left take ([`Memo::suffixes`]' room).
+    pub(crate) fn suffix_room(&self, budget: usize) -> usize {
+        self.held + budget.saturating_sub(self.bytes()) / std::mem::size_of::<Suffix>()
     }
 
     /// About how many bytes the graph holds: its states, edges, lines,

@@ -158,9 +158,13 @@ pub struct SearchBounds {
     /// Most states (fingerprints) remembered at once, so memory stays bounded.
     pub max_states: usize,
     /// Most bytes of log text the orders found may hold (each line also
-    /// counts [`LINE_OVERHEAD`] bytes); the graph of a memoised search may
-    /// hold as many more (docs/orders.md "Memoised states").
+    /// counts [`LINE_OVERHEAD`] bytes).
     pub max_bytes: usize,
+    /// Most bytes the graph of a memoised search may hold (its states,
+    /// edges, lines and suffixes, as they lie in memory); past them it is
+    /// dropped and the search goes on without it (docs/orders.md
+    /// "Memoised states").
+    pub max_memo_bytes: usize,
     /// Longest the search may run, after the seed model's run; `None`: no limit.
     pub time_limit: Option<Duration>,
     /// Reduce by symmetry ([`symmetry`]): the same orders, found faster.
@@ -287,6 +291,7 @@ impl Default for SearchBounds {
             max_listed: MAX_LISTED,
             max_states: 2_000_000,
             max_bytes: 128 << 20,
+            max_memo_bytes: 256 << 20,
             time_limit: Some(Duration::from_secs(10)),
             symmetry: true,
             lazy_after: Some(LAZY_AFTER),
@@ -354,7 +359,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
             lazy,
             drop_idle_stops: bounds.symmetry,
             memoise: bounds.memoise,
-            memo_bytes: bounds.max_bytes,
+            memo_bytes: bounds.max_memo_bytes,
             settle: bounds.settle,
             keys_turns: model_stopped,
             past_as_one: bounds.past_as_one,
@@ -619,11 +624,7 @@ impl<'a> Exploration<'a> {
             }
             let search = &mut self.search;
             if search.memoising() && search.memo.bytes() > search.memo_bytes {
-                // The graph grew too large (long stretches of many lines): from
-                // here on, states are keyed with the lines before them again,
-                // and explored once per such lines (docs/orders.md "Memoised states").
-                search.memoise = false;
-                search.memo = memo::Memo::default();
+                search.forget_memo();
                 self.kept.clear();
             }
             self.cut = if self.found.len() >= bounds.max_orders {
@@ -637,11 +638,16 @@ impl<'a> Exploration<'a> {
             } else {
                 None
             };
+            let next = if std::mem::take(&mut search.replay_again) {
+                Some(search.trail.iter().map(|&(choice, _)| choice).collect())
+            } else {
+                search.next_prefix()
+            };
             if self.cut.is_some() {
-                self.resume = Some(search.next_prefix());
+                self.resume = Some(next);
                 return false;
             }
-            match search.next_prefix() {
+            match next {
                 None => return true,
                 Some(prefix) => search.restart(prefix),
             }
@@ -684,7 +690,7 @@ impl<'a> Exploration<'a> {
     /// distinct order. `false` if a bound cut the search short.
     fn join(&mut self, state: u64, logs: Vec<String>, meta: Vec<interp::LineMeta>, bounds: &SearchBounds) -> bool {
         let search = &mut self.search;
-        let room = search.max_states.saturating_sub(search.seen.len() + search.path.len());
+        let room = search.memo.suffix_room(search.memo_bytes);
         let schedule = memo::Schedule {
             visits: &search.visits,
             logs: &logs,
@@ -694,8 +700,12 @@ impl<'a> Exploration<'a> {
         };
         let prefix = search.memo.prefix_fp(&schedule);
         let Some(count) = search.memo.suffixes(state, room).map(<[_]>::len) else {
-            self.cut = Some(Cut::States(search.max_states));
-            return false;
+            // The graph would outgrow its bytes: it is dropped, and this
+            // schedule replayed past the state, keyed with its lines.
+            search.forget_memo();
+            self.kept.clear();
+            search.replay_again = true;
+            return true;
         };
         let with_meta = search.records_meta();
         for i in 0..count {
@@ -1108,6 +1118,9 @@ struct Search {
     join: Option<(u64, bool)>,
     /// Most bytes the memo may hold; past them the search stops memoising.
     memo_bytes: usize,
+    /// The graph was dropped while this schedule's future was to be joined
+    /// from it: the schedule is replayed again, past that state.
+    replay_again: bool,
     /// Settled runs offer no more states ([`SearchBounds::settle`]).
     settle: bool,
     /// States are keyed with the turn count: the seed model's run was
@@ -1144,6 +1157,17 @@ impl Search {
     /// out of it.
     fn memoising(&self) -> bool {
         cfg!(not(target_family = "wasm")) && self.memoise && self.budget == usize::MAX
+    }
+
+    /// Drops the graph of states (it grew past [`Search::memo_bytes`]: long
+    /// stretches of many lines, or hundreds of thousands of states): from
+    /// here on, states are keyed with the lines before them again, and
+    /// explored once per such lines (docs/orders.md "Memoised states"); the
+    /// states remembered without their lines are forgotten too.
+    fn forget_memo(&mut self) {
+        self.memoise = false;
+        self.memo = memo::Memo::default();
+        self.seen.clear();
     }
 
     /// Whether replays record each line's [`interp::LineMeta`] (the symmetry
@@ -1333,7 +1357,7 @@ impl Chooser for &mut Search {
             self.halted = Some(cut);
             return false;
         }
-        if self.seen.len() + self.path.len() + self.memo.held() >= self.max_states {
+        if self.seen.len() + self.path.len() >= self.max_states {
             self.halted = Some(Cut::States(self.max_states));
             return false;
         }
