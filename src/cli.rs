@@ -155,7 +155,7 @@ enum Command {
         /// With --all-orders: replay at most this many schedules [default: 2000000]
         #[arg(long, requires = "all_orders", allow_negative_numbers = true, value_parser = whole_in::<1, { u64::MAX }>)]
         max_schedules: Option<u64>,
-        /// With --all-orders: list every order (up to 10,000), not only the races and the model's order (JSON always lists them)
+        /// With --all-orders: list every order (up to 10,000), not only the races and the model's order (JSON lists them either way, the same 10,000)
         #[arg(long, requires = "all_orders")]
         list: bool,
         /// Under each line, the rule that placed it there (docs/scheduling.md);
@@ -772,19 +772,6 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     if format != Format::Json {
         unbounded_note(out, &loaded, args);
     }
-    // After the note naming an endless statement: what stopped the run comes first.
-    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
-    let profile = args.options(false).profile(&loaded.file);
-    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
-        let bounds = args.bounds(SearchBounds::race_check());
-        let (warning, note) = crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
-        if let Some(warning) = warning {
-            out.one(&loaded, warning);
-        }
-        if let Some(note) = note {
-            tell!(out, "note: {}: {note}", escape(&loaded.name));
-        }
-    }
     let mut stdout = out.stdout();
     let _ = match format {
         Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),
@@ -803,6 +790,21 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             Exit::Limit
         }
     };
+    // The race check (up to 2 s) after the trace, which is shown at once,
+    // and after what stopped the run: a long trace does not push its
+    // warning out of sight.
+    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
+    let profile = args.options(false).profile(&loaded.file);
+    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
+        let bounds = args.bounds(SearchBounds::race_check());
+        let (warning, note) = crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
+        if let Some(warning) = warning {
+            out.one(&loaded, warning);
+        }
+        if let Some(note) = note {
+            tell!(out, "note: {}: {note}", escape(&loaded.name));
+        }
+    }
     leave_to_exit(trace);
     leave_to_exit(loaded);
     code

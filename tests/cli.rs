@@ -725,6 +725,48 @@ fn an_unbounded_chain_is_named_before_the_trace() {
     assert_eq!(stderr(&o), "", "bounded: no note");
 }
 
+/// `run` prints the trace at once, then what stopped the run, then the race
+/// warning (its search takes up to 2 s) or the note that there was none:
+/// with both streams on one file, as on a terminal, the warning comes last
+/// and a long trace does not push it out of sight.
+#[test]
+fn the_race_warning_follows_the_trace_and_the_limit() {
+    let dir = tempfile::Builder::new().prefix("loopsim-cli-").tempdir().unwrap();
+    let both = |src: &str, args: &[&str]| {
+        let file = dir.path().join("r.loop");
+        std::fs::write(&file, src).unwrap();
+        let out = std::fs::File::create(dir.path().join("out")).unwrap();
+        let status = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .args(["run", "--color", "never"])
+            .args(args)
+            .arg(&file)
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .status()
+            .unwrap();
+        (status.code(), std::fs::read_to_string(dir.path().join("out")).unwrap())
+    };
+    let at = |out: &str, what: &str| out.find(what).unwrap_or_else(|| panic!("{what:?} in {out}"));
+    let (code, out) = both("timeout 0 \"t\"\nimmediate \"i\"\n", &[]);
+    assert_eq!(code, Some(0));
+    assert!(
+        at(&out, "   2     1  timers     t\n") < at(&out, "real Node 26 can print these lines in another order"),
+        "{out}"
+    );
+    let (code, out) = both(
+        "timeout 0 \"t\"\nimmediate \"i\"\ninterval 5 \"tick\" { log \"n\" }\n",
+        &["--max-turns", "4"],
+    );
+    assert_eq!(code, Some(3));
+    let order = [
+        at(&out, "has no `times`"),
+        at(&out, "turn  tick  phase"),
+        at(&out, "loop::limit"),
+        at(&out, "no race check for a run a limit stopped"),
+    ];
+    assert!(order.is_sorted(), "{out}");
+}
+
 #[test]
 fn a_file_without_statements_says_so_on_stderr() {
     let note = |err: &str| {
