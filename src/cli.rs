@@ -639,6 +639,10 @@ macro_rules! tell {
     };
 }
 
+/// The narrowest a terminal's diagnostics are wrapped to, in columns.
+#[cfg(not(target_family = "wasm"))]
+const MIN_WIDTH: usize = 40;
+
 impl<'h> Output<'h> {
     /// Colour follows `--color always|never`, or for `auto` the host's
     /// choice for each stream ([`Host::auto_color`]: on this machine,
@@ -655,10 +659,22 @@ impl<'h> Output<'h> {
         } else {
             miette::GraphicalTheme::unicode_nocolor()
         };
+        let handler = miette::GraphicalReportHandler::new_themed(theme);
+        // Wrapped to the terminal, between words only: a command in a help
+        // line (`loopsim run --all-orders`) is never split at its hyphens.
+        // (Not in the WebAssembly build, for its size budget.)
+        #[cfg(not(target_family = "wasm"))]
+        let handler = {
+            let handler = handler.with_word_splitter(textwrap::WordSplitter::NoHyphenation);
+            match host.stderr_width() {
+                Some(width) => handler.with_width(width.max(MIN_WIDTH)),
+                None => handler,
+            }
+        };
         Output {
             host,
             stdout_color: decide(Stream::Stdout),
-            handler: miette::GraphicalReportHandler::new_themed(theme),
+            handler,
             json: false,
         }
     }

@@ -1346,3 +1346,54 @@ fn a_byte_order_mark_does_not_make_the_first_word_mid_line() {
     assert!(plain.contains("a statement starts with one of: log,"), "{plain}");
     assert_eq!(help("\u{feff}bogus \"x\"\n"), plain);
 }
+
+/// On a terminal, diagnostics wrap to its width (here 60 columns), between
+/// words only: the command a help line names (`loopsim run --all-orders`)
+/// is never split at a hyphen, as it was at miette's fixed 200 columns.
+#[test]
+fn diagnostics_wrap_to_the_terminal_between_words() {
+    use loopsim::cli::{Host, Kind, Stream};
+    use std::cell::RefCell;
+    use std::ffi::OsString;
+    use std::io;
+    use std::path::Path;
+    struct Terminal {
+        src: &'static str,
+        stderr: RefCell<Vec<u8>>,
+    }
+    impl Host for Terminal {
+        fn read(&self, _: &Path) -> io::Result<Vec<u8>> {
+            Ok(self.src.as_bytes().to_vec())
+        }
+        fn kind(&self, _: &Path, _: bool) -> io::Result<Kind> {
+            Ok(Kind::File)
+        }
+        fn names(&self, _: &Path) -> io::Result<Vec<OsString>> {
+            Ok(Vec::new())
+        }
+        fn write(&self, stream: Stream, bytes: &[u8]) {
+            if stream == Stream::Stderr {
+                self.stderr.borrow_mut().extend_from_slice(bytes);
+            }
+        }
+        fn auto_color(&self, _: Stream) -> bool {
+            false
+        }
+        fn stderr_width(&self) -> Option<usize> {
+            Some(60)
+        }
+    }
+    let host = Terminal {
+        src: "timeout 0 \"t\"\nimmediate \"i\"\n",
+        stderr: RefCell::new(Vec::new()),
+    };
+    assert_eq!(loopsim::cli::run(["loopsim", "run", "r.loop"], &host), 0);
+    let err = String::from_utf8(host.stderr.take()).unwrap();
+    let help: Vec<&str> = err.lines().skip_while(|l| !l.trim_start().starts_with("help:")).collect();
+    assert!(help.len() >= 3, "{err}");
+    for line in &help {
+        assert!(line.chars().count() <= 60, "{line:?} in {err}");
+        assert!(!line.ends_with('-'), "{line:?} in {err}");
+    }
+    assert!(help.iter().any(|l| l.contains("--all-orders`")), "{err}");
+}

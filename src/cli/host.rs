@@ -67,6 +67,15 @@ pub trait Host {
     /// Whether `stream` is coloured under `--color auto`.
     fn auto_color(&self, stream: Stream) -> bool;
 
+    /// The width of standard error in columns when it is a terminal, which
+    /// diagnostics' messages and help lines wrap to; `None` (not a
+    /// terminal, or not known): they wrap at 200 columns. (Not in the
+    /// WebAssembly build, for its size budget.)
+    #[cfg(not(target_family = "wasm"))]
+    fn stderr_width(&self) -> Option<usize> {
+        None
+    }
+
     /// Prints a usage error, `--help` or `--version` the way clap does, and
     /// returns its exit code (2 for an error, 0 for help and version).
     /// `color`: coloured or not as `--color always|never` asked, if it did
@@ -168,6 +177,12 @@ impl Host for NativeHost {
             Stream::Stderr => anstream::AutoStream::choice(&std::io::stderr()),
         };
         choice != anstream::ColorChoice::Never
+    }
+
+    // (Not in the WebAssembly build, where this host is not used.)
+    #[cfg(not(target_family = "wasm"))]
+    fn stderr_width(&self) -> Option<usize> {
+        terminal_size::terminal_size_of(std::io::stderr()).map(|(w, _)| usize::from(w.0))
     }
 
     fn usage_error(&self, error: &clap::Error, color: Option<bool>) -> u8 {
