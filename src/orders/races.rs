@@ -479,7 +479,10 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
     let at = (0..).find(|&p| entries.iter().any(|e| e.logs.get(p) != model.get(p))).unwrap_or(0);
     let mut next: Vec<String> = entries
         .iter()
-        .map(|e| e.logs.get(at).cloned().unwrap_or_else(|| "(the end)".to_string()))
+        .map(|e| {
+            let end = if e.stopped { "(a limit stops the run)" } else { "(the end)" };
+            e.logs.get(at).cloned().unwrap_or_else(|| end.to_string())
+        })
         .collect();
     next.dedup();
     let mut unique = Vec::new();
@@ -572,6 +575,24 @@ mod tests {
             race.statement,
             "the orders print the same lines in other orders: after \u{201c}m\u{201d}, Node may print \u{201c}a\u{201d} or \u{201c}b\u{201d} (2 orders): a timing"
         );
+    }
+
+    /// An order that ends where another goes on is said to end, or, cut by
+    /// a limit of loopsim's (`--max-turns`), to be stopped: Node would go on.
+    #[test]
+    fn an_order_cut_by_a_limit_is_not_said_to_end() {
+        let model = strings("mnn");
+        let mut stopped = entry("mn");
+        stopped.stopped = true;
+        let race = differ(&model, &[entry("mnn"), stopped], false, false);
+        assert!(
+            race.statement
+                .contains("Node may print \u{201c}n\u{201d} or \u{201c}(a limit stops the run)\u{201d}"),
+            "{}",
+            race.statement
+        );
+        let race = differ(&model, &[entry("mnn"), entry("mn")], false, false);
+        assert!(race.statement.contains("or \u{201c}(the end)\u{201d}"), "{}", race.statement);
     }
 
     #[test]
