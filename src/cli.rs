@@ -639,6 +639,27 @@ macro_rules! tell {
     };
 }
 
+/// A diagnostic's line cut into words for wrapping: after each run of
+/// spaces, but not inside a backticked span (`loopsim run --all-orders`,
+/// `timeout 5 "label"`), which stays one word.
+#[cfg(not(target_family = "wasm"))]
+fn words_keeping_code(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    let mut words = Vec::new();
+    let (mut start, mut in_code, mut after_space) = (0, false, false);
+    for (i, c) in line.char_indices() {
+        if c != ' ' && after_space && !in_code {
+            words.push(textwrap::core::Word::from(&line[start..i]));
+            start = i;
+        }
+        in_code ^= c == '`';
+        after_space = c == ' ';
+    }
+    if start < line.len() {
+        words.push(textwrap::core::Word::from(&line[start..]));
+    }
+    Box::new(words.into_iter())
+}
+
 /// The narrowest a terminal's diagnostics are wrapped to, in columns.
 #[cfg(not(target_family = "wasm"))]
 const MIN_WIDTH: usize = 40;
@@ -660,12 +681,15 @@ impl<'h> Output<'h> {
             miette::GraphicalTheme::unicode_nocolor()
         };
         let handler = miette::GraphicalReportHandler::new_themed(theme);
-        // Wrapped to the terminal, between words only: a command in a help
-        // line (`loopsim run --all-orders`) is never split at its hyphens.
+        // Wrapped to the terminal, between words only, and never inside a
+        // backticked span: a command a help line names (`loopsim run
+        // --all-orders`) stays whole on one line.
         // (Not in the WebAssembly build, for its size budget.)
         #[cfg(not(target_family = "wasm"))]
         let handler = {
-            let handler = handler.with_word_splitter(textwrap::WordSplitter::NoHyphenation);
+            let handler = handler
+                .with_word_separator(textwrap::WordSeparator::Custom(words_keeping_code))
+                .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
             match host.stderr_width() {
                 Some(width) => handler.with_width(width.max(MIN_WIDTH)),
                 None => handler,
