@@ -681,19 +681,18 @@ impl<'h> Output<'h> {
             miette::GraphicalTheme::unicode_nocolor()
         };
         let handler = miette::GraphicalReportHandler::new_themed(theme);
-        // Wrapped to the terminal, between words only, and never inside a
-        // backticked span: a command a help line names (`loopsim run
-        // --all-orders`) stays whole on one line.
+        // On a terminal: wrapped to its width, between words only, and never
+        // inside a backticked span (a command a help line names, `loopsim run
+        // --all-orders`, stays whole on one line). Off a terminal, miette's
+        // own wrapping at 200 columns, which the npm package's matches.
         // (Not in the WebAssembly build, for its size budget.)
         #[cfg(not(target_family = "wasm"))]
-        let handler = {
-            let handler = handler
+        let handler = match host.stderr_width() {
+            Some(width) => handler
+                .with_width(width.max(MIN_WIDTH))
                 .with_word_separator(textwrap::WordSeparator::Custom(words_keeping_code))
-                .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
-            match host.stderr_width() {
-                Some(width) => handler.with_width(width.max(MIN_WIDTH)),
-                None => handler,
-            }
+                .with_word_splitter(textwrap::WordSplitter::NoHyphenation),
+            None => handler,
         };
         Output {
             host,

@@ -68,9 +68,9 @@ pub trait Host {
     fn auto_color(&self, stream: Stream) -> bool;
 
     /// The width of standard error in columns when it is a terminal, which
-    /// diagnostics' messages and help lines wrap to; `None` (not a
-    /// terminal, or not known): they wrap at 200 columns. (Not in the
-    /// WebAssembly build, for its size budget.)
+    /// diagnostics' messages and help lines wrap to, between words only;
+    /// `None` (not a terminal, or not known): miette's wrapping at 200
+    /// columns. (Not in the WebAssembly build, for its size budget.)
     #[cfg(not(target_family = "wasm"))]
     fn stderr_width(&self) -> Option<usize> {
         None
