@@ -67,14 +67,31 @@ fn the_memoised_search_gives_the_replayed_searchs_orders_on_every_example() {
     assert!(checked >= 50, "{checked} files");
 }
 
-/// Eight jobs on four threads, each queuing an immediate: 853 orders, its
-/// states met again and again with their lines in other orders.
-#[test]
-fn eight_jobs_that_each_queue_an_immediate_have_853_orders_with_fewer_schedules() {
+/// Eight jobs on four threads, each queuing an immediate (853 orders).
+fn eight_jobs() -> String {
     let mut src = String::from("pool 4\n");
     for j in 1..=8 {
         src.push_str(&format!("submit \"j{j}\" 1 {{ immediate \"i{j}\" }}\n"));
     }
+    src
+}
+
+/// The memoised search of `src` with a graph of at most `memo_bytes`.
+fn search_with_memo_bytes(src: &str, memo_bytes: usize) -> Orders {
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let bounds = SearchBounds {
+        max_memo_bytes: memo_bytes,
+        time_limit: Some(Duration::from_secs(120)),
+        ..SearchBounds::default()
+    };
+    all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds)
+}
+
+/// Eight jobs on four threads, each queuing an immediate: 853 orders, its
+/// states met again and again with their lines in other orders.
+#[test]
+fn eight_jobs_that_each_queue_an_immediate_have_853_orders_with_fewer_schedules() {
+    let src = eight_jobs();
     let memoised = agree("eight jobs", &src);
     assert_eq!(memoised.count, 853);
     assert!(memoised.count_exact);
@@ -119,18 +136,9 @@ fn the_memoised_search_gives_the_replayed_searchs_orders_on_generated_files() {
 /// still finds every order.
 #[test]
 fn a_search_whose_memo_outgrows_its_bound_goes_on_without_it() {
-    let mut src = String::from("pool 4\n");
-    for j in 1..=8 {
-        src.push_str(&format!("submit \"j{j}\" 1 {{ immediate \"i{j}\" }}\n"));
-    }
-    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
-    let bounds = SearchBounds {
-        // The memo would pass 1 MiB (it grows to about 4 MB).
-        max_memo_bytes: 1 << 20,
-        time_limit: Some(Duration::from_secs(120)),
-        ..SearchBounds::default()
-    };
-    let small = all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+    let src = eight_jobs();
+    // The memo would pass 1 MiB (it grows to about 4 MB).
+    let small = search_with_memo_bytes(&src, 1 << 20);
     let memoised = search(&src, true);
     let replayed = search(&src, false);
     assert!(!small.truncated, "{:?}", small.cut);
@@ -156,19 +164,10 @@ fn a_search_whose_memo_outgrows_its_bound_goes_on_without_it() {
 /// two rounds: this checks the answer, not that the replay is needed.)
 #[test]
 fn a_memo_dropped_while_joining_loses_no_order() {
-    let mut src = String::from("pool 4\n");
-    for j in 1..=8 {
-        src.push_str(&format!("submit \"j{j}\" 1 {{ immediate \"i{j}\" }}\n"));
-    }
-    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let src = eight_jobs();
     let replayed = search(&src, false);
     for kib in [500, 1_100] {
-        let bounds = SearchBounds {
-            max_memo_bytes: kib << 10,
-            time_limit: Some(Duration::from_secs(120)),
-            ..SearchBounds::default()
-        };
-        let o = all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+        let o = search_with_memo_bytes(&src, kib << 10);
         assert!(!o.truncated, "{kib} KiB: {:?}", o.cut);
         assert_eq!(o.count, 853, "{kib} KiB");
         assert_eq!(listed(&o), listed(&replayed), "{kib} KiB");
