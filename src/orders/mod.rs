@@ -622,11 +622,10 @@ impl<'a> Exploration<'a> {
             if let Some(progress) = bounds.progress {
                 progress.found(self.found.len());
             }
-            let search = &mut self.search;
-            if search.memoising() && search.memo.bytes() > search.memo_bytes {
-                search.forget_memo();
-                self.kept.clear();
+            if self.search.memoising() && self.search.memo.bytes() > self.search.memo_bytes {
+                self.forget_memo();
             }
+            let search = &mut self.search;
             self.cut = if self.found.len() >= bounds.max_orders {
                 Some(Cut::Orders(bounds.max_orders))
             } else if self.schedules >= bounds.max_schedules {
@@ -684,6 +683,13 @@ impl<'a> Exploration<'a> {
         true
     }
 
+    /// Drops the graph of states ([`Search::forget_memo`]) and the states
+    /// kept to resume from, which only a memoising search keeps.
+    fn forget_memo(&mut self) {
+        self.search.forget_memo();
+        self.kept.clear();
+    }
+
     /// A schedule reached explored state `state` with lines (`logs`, their
     /// `meta`) not met there before: adds each suffix recorded from the
     /// state joined to them (docs/orders.md "Memoised states"), once per
@@ -702,9 +708,8 @@ impl<'a> Exploration<'a> {
         let Some(count) = search.memo.suffixes(state, room).map(<[_]>::len) else {
             // The graph would outgrow its bytes: it is dropped, and this
             // schedule replayed past the state, keyed with its lines.
-            search.forget_memo();
-            self.kept.clear();
-            search.replay_again = true;
+            self.forget_memo();
+            self.search.replay_again = true;
             return true;
         };
         let with_meta = search.records_meta();
