@@ -477,7 +477,10 @@ impl DelayMap {
         if delay < DIRECT_DELAYS {
             let i = delay as usize;
             if i >= self.direct.len() {
-                let len = (i + 1).next_power_of_two().clamp(1024, DIRECT_DELAYS as usize);
+                // At least 16 delays, so that the copy of a small table (an
+                // orders search copies the loop's state once per schedule it
+                // replays) costs 64 bytes, not the 4 KiB of 1,024.
+                let len = (i + 1).next_power_of_two().clamp(16, DIRECT_DELAYS as usize);
                 self.direct.resize(len, 0);
             }
             self.direct[i] = list + 1;
