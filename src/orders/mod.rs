@@ -487,7 +487,7 @@ pub const LAZY_AFTER: usize = 5_000;
 /// can go on later ([`Exploration::run`] again, with larger bounds).
 struct Exploration<'a> {
     search: Search,
-    /// The current schedule's states kept at its turns' starts (memoising only).
+    /// The current schedule's states kept where its turns began (memoising only).
     kept: Vec<Kept<'a>>,
     /// The canonical orders found (symmetry::Entry), by their lines' hash
     /// ([`lines_key`]) and ending: each order's lines are held once, in its
@@ -911,7 +911,8 @@ enum Ended {
     Nothing,
 }
 
-/// A schedule's state kept at the start of one of its turns, from which a
+/// A schedule's state kept where one of its turns began (its point offered
+/// and not pruned, [`crate::sched::Scheduler::begin_turn`]), from which a
 /// later schedule that makes the same choices up to there resumes instead of
 /// replaying them (memoising search only): the loop's, the clock's, the
 /// interpreter's, and the search's own.
@@ -998,38 +999,39 @@ fn replay_with_meta<'a>(
         node.timing_mut().restore(clock);
     }
     let result = 'run: {
-        if !resumed {
-            if let Err(halt) = node.start(MAIN, &mut host) {
+        if resumed {
+            // The state was kept where its turn began: the turn goes on.
+            if let Err(halt) = node.finish_turn(&mut host) {
                 break 'run Err(halt);
             }
+        } else if let Err(halt) = node.start(MAIN, &mut host) {
+            break 'run Err(halt);
         }
-        let mut first = true;
         loop {
-            // Keep the state at this turn's start (the resumed one is kept already).
-            let keep = match kept.as_deref() {
-                Some(list) if !(resumed && first) => {
-                    let search: &Search = node.timing().chooser();
-                    let small = list.len() < KEEP_TURNS && host.lines() < KEEP_LINES && host.statements() < KEEP_STATEMENTS;
-                    (node.state().turn as usize == list.len() && small).then(|| Kept {
+            match node.begin_turn(&mut host) {
+                Err(halt) => break 'run Err(halt),
+                Ok(false) => break 'run Ok(()),
+                Ok(true) => {}
+            }
+            // Keep the state where this turn began, once its point was
+            // offered and not pruned: most schedules are pruned there, and
+            // a copy kept before it would be dropped.
+            if let Some(list) = kept.as_deref_mut() {
+                let search: &Search = node.timing().chooser();
+                let small = list.len() < KEEP_TURNS && host.lines() < KEEP_LINES && host.statements() < KEEP_STATEMENTS;
+                if node.state().turn as usize == list.len() + 1 && small {
+                    list.push(Kept {
                         state: node.state().clone(),
                         clock: node.timing().parts(),
                         host: host.clone(),
                         search: search.so_far(),
                         callbacks: node.callbacks(),
                         statements: host.statements(),
-                    })
+                    });
                 }
-                _ => None,
-            };
-            first = false;
-            match node.next_turn(&mut host) {
-                Err(halt) => break 'run Err(halt),
-                Ok(false) => break 'run Ok(()),
-                Ok(true) => {}
             }
-            // The turn's start was visited: a later schedule may resume there.
-            if let (Some(list), Some(k)) = (kept.as_deref_mut(), keep) {
-                list.push(k);
+            if let Err(halt) = node.finish_turn(&mut host) {
+                break 'run Err(halt);
             }
         }
     };

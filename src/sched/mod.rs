@@ -16,7 +16,7 @@
 //! | rule | name | function |
 //! |---|---|---|
 //! | 1 | the main module | `Scheduler::main_module` |
-//! | 2 | the turn | `Scheduler::run_turn` (while `LoopState::alive`) |
+//! | 2 | the turn | `Scheduler::begin_turn`, `Scheduler::finish_turn` (while `LoopState::alive`) |
 //! | 2a | sleep | `ExactClock::sleep` (the explorer waits in poll: `ChooserClock::block`) |
 //! | 2b | the timers phase | `Scheduler::timers_phase` |
 //! | 2c | the pending phase | `Scheduler::pending_phase` |
@@ -617,6 +617,24 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// # Errors
     /// As [`Scheduler::run_loop`].
     pub fn next_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Result<bool, Halt<H::Stop, T::Prune>> {
+        if !self.begin_turn(host)? {
+            return Ok(false);
+        }
+        self.finish_turn(host)?;
+        Ok(true)
+    }
+
+    /// Rule 2 — the turn (while [`LoopState::alive`]): sleep, timers,
+    /// pending, poll, check, close; a turn lasts at least a tick (the
+    /// timing's rules 2a and 2g). Its start, up to the point its timing
+    /// offers there (`Timing::turn_begins`, where a search may prune the
+    /// schedule); [`Scheduler::finish_turn`] runs its phases. A search keeps
+    /// the state between the two ([`Scheduler::state`]) to resume from.
+    /// `false`: nothing is alive, the loop ended.
+    ///
+    /// # Errors
+    /// As [`Scheduler::run_loop`].
+    pub fn begin_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Result<bool, Halt<H::Stop, T::Prune>> {
         if !self.state.alive() {
             host.observe(LoopEvent::Exit {
                 turn: self.state.turn,
@@ -626,19 +644,54 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         }
         self.within_limits(host, LimitKind::Turns, self.state.last_phase)?;
         self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
-        self.run_turn(host)?;
+        self.state.turn += 1;
+        host.observe(LoopEvent::TurnStart {
+            turn: self.state.turn,
+            now: self.state.now,
+        });
+        self.state.slept = self
+            .timing
+            .turn_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
+            .map_err(Halt::Pruned)?;
         Ok(true)
     }
 
-    /// The loop's state between two turns (a search keeps it to resume
-    /// from, [`Scheduler::resume`]).
+    /// Rule 2, the rest of the turn [`Scheduler::begin_turn`] began: its
+    /// phases.
+    ///
+    /// # Errors
+    /// As [`Scheduler::run_loop`].
+    pub fn finish_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
+        if let Some(Slept { from, to }) = self.state.slept {
+            host.observe(LoopEvent::Sleep { from, to });
+        }
+        // A sleep to a completion of an immense `after` or job length.
+        self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
+        self.flush_pool_log(host);
+        let turn_start = self.state.now;
+        self.timers_phase(host)?;
+        if !self.timing.after_timers_phase(&self.state) {
+            return Ok(());
+        }
+        self.pending_phase(host)?;
+        self.poll_phase(host)?;
+        self.check_phase(host)?;
+        self.close_phase(host)?;
+        self.timing.turn_ends(&mut self.state, turn_start);
+        self.flush_pool_log(host);
+        Ok(())
+    }
+
+    /// The loop's state (a search keeps it where a turn began, to resume
+    /// from: [`Scheduler::resume`]).
     pub fn state(&self) -> &LoopState<C> {
         &self.state
     }
 
-    /// Puts the loop back in `state`, kept between two turns of a run with
-    /// the same file, module, limits and profile (the timing's own state is
-    /// its to put back: [`Scheduler::timing_mut`]).
+    /// Puts the loop back in `state`, kept where a turn began
+    /// ([`Scheduler::begin_turn`]) in a run with the same file, module,
+    /// limits and profile (the timing's own state is its to put back:
+    /// [`Scheduler::timing_mut`]); [`Scheduler::finish_turn`] goes on.
     pub fn resume(&mut self, state: LoopState<C>) {
         self.state = state;
     }
@@ -696,38 +749,6 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
             self.run_microtasks(host, DrainAfter::Callback)?;
         }
         self.drain_between_callbacks(host, DrainAfter::Callback)
-    }
-
-    /// Rule 2 — the turn: sleep, timers, pending, poll, check, close; a turn
-    /// lasts at least a tick (the timing's rules 2a and 2g).
-    fn run_turn<H: Host<C, Self>>(&mut self, host: &mut H) -> Step<H::Stop, T::Prune> {
-        self.state.turn += 1;
-        host.observe(LoopEvent::TurnStart {
-            turn: self.state.turn,
-            now: self.state.now,
-        });
-        self.state.slept = self
-            .timing
-            .turn_begins(&mut self.state, &|h| host.fingerprint(h), host.log_so_far())
-            .map_err(Halt::Pruned)?;
-        if let Some(Slept { from, to }) = self.state.slept {
-            host.observe(LoopEvent::Sleep { from, to });
-        }
-        // A sleep to a completion of an immense `after` or job length.
-        self.within_limits(host, LimitKind::Clock, self.state.last_phase)?;
-        self.flush_pool_log(host);
-        let turn_start = self.state.now;
-        self.timers_phase(host)?;
-        if !self.timing.after_timers_phase(&self.state) {
-            return Ok(());
-        }
-        self.pending_phase(host)?;
-        self.poll_phase(host)?;
-        self.check_phase(host)?;
-        self.close_phase(host)?;
-        self.timing.turn_ends(&mut self.state, turn_start);
-        self.flush_pool_log(host);
-        Ok(())
     }
 
     /// Rule 2b — the timers phase: `uv__run_timers` calling Node's
