@@ -1224,20 +1224,16 @@ impl Search {
         self.marks.clone_from(&at.marks);
         self.blocks.clone_from(&at.blocks);
         self.visits.clone_from(&at.visits);
-        self.path = at.visits.iter().map(|v| v.state).collect();
+        self.path.clear();
+        self.path.extend(at.visits.iter().map(|v| v.state));
     }
 
     /// The next sequence to replay: the last choice that has options left, advanced.
     fn next_prefix(&self) -> Option<Vec<usize>> {
-        let mut trail = self.trail.clone();
-        while let Some((choice, n)) = trail.pop() {
-            if choice + 1 < n {
-                let mut prefix: Vec<usize> = trail.iter().map(|&(c, _)| c).collect();
-                prefix.push(choice + 1);
-                return Some(prefix);
-            }
-        }
-        None
+        let last = self.trail.iter().rposition(|&(choice, n)| choice + 1 < n)?;
+        let mut prefix: Vec<usize> = self.trail[..last].iter().map(|&(c, _)| c).collect();
+        prefix.push(self.trail[last].0 + 1);
+        Some(prefix)
     }
 }
 
