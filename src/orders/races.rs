@@ -323,22 +323,8 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
         blocks.dedup();
         if blocks.len() > 1 {
             let model_block = model.get(start..end);
-            // Each distinct timing behind another order of this block (at most 3 named).
-            let mut timings: Vec<&str> = Vec::new();
-            for e in entries
-                .iter()
-                .filter(|e| Some(&e.logs[start..end]) != model_block && !e.race.is_empty())
-            {
-                if !timings.contains(&e.race.as_str()) {
-                    timings.push(&e.race);
-                }
-            }
-            let more = timings.len().saturating_sub(3);
-            timings.truncate(3);
-            let mut timing = timings.join("; or ");
-            if more > 0 {
-                timing.push_str(&format!("; or {more} other timing{}", if more == 1 { "" } else { "s" }));
-            }
+            let others = entries.iter().filter(|e| Some(&e.logs[start..end]) != model_block);
+            let timing = timings(others.map(|e| e.race.as_str()));
             let first = model_block.unwrap_or(blocks[0]);
             races.push(block_race(first, &blocks, timing, partial));
         }
@@ -495,11 +481,7 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
         Some(prev) => format!("after {}", quote(prev)),
         None => "first".to_string(),
     };
-    let timing = entries
-        .iter()
-        .find(|e| !e.race.is_empty() && e.logs.get(at) != model.get(at))
-        .map(|e| e.race.clone())
-        .unwrap_or_default();
+    let timing = timings(entries.iter().filter(|e| e.logs.get(at) != model.get(at)).map(|e| e.race.as_str()));
     let orders = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
     let what = if same_lines {
         format!(
@@ -520,6 +502,24 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
         },
         timing,
     }
+}
+
+/// The distinct timings of `races` (empty ones left out), the first three
+/// named: "A; or B; or C; or 4 other timings".
+fn timings<'e>(races: impl Iterator<Item = &'e str>) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut named: Vec<&str> = Vec::new();
+    for race in races.filter(|r| !r.is_empty()) {
+        if seen.insert(race) && named.len() < 3 {
+            named.push(race);
+        }
+    }
+    let more = seen.len() - named.len();
+    let mut text = named.join("; or ");
+    if more > 0 {
+        text.push_str(&format!("; or {more} other timing{}", if more == 1 { "" } else { "s" }));
+    }
+    text
 }
 
 fn list_or(lines: &[String]) -> String {
@@ -574,6 +574,35 @@ mod tests {
         assert_eq!(
             race.statement,
             "the orders print the same lines in other orders: after \u{201c}m\u{201d}, Node may print \u{201c}a\u{201d} or \u{201c}b\u{201d} (2 orders): a timing"
+        );
+    }
+
+    /// Where the orders first part, the statement names the distinct
+    /// timings of the orders that part there (three, then how many more),
+    /// not only the first one's.
+    #[test]
+    fn orders_that_part_name_their_timings() {
+        let model = strings("mab");
+        let mut others = vec![entry("mab")];
+        for (i, lines) in ["mba", "mxb", "mya", "mzb", "mbz", "mab"].into_iter().enumerate() {
+            let mut e = entry(lines);
+            e.race = format!("timing {}", i % 5);
+            others.push(e);
+        }
+        let race = differ(&model, &others, false, false);
+        assert_eq!(race.timing, "timing 0; or timing 1; or timing 2; or 2 other timings");
+        assert!(
+            race.statement
+                .ends_with("(7 orders): timing 0; or timing 1; or timing 2; or 2 other timings"),
+            "{}",
+            race.statement
+        );
+        // The last "mab" (timing 0) prints the model's line there: not
+        // counted. Without "mbz" (timing 4), one timing is left unnamed.
+        others.truncate(5);
+        assert_eq!(
+            differ(&model, &others, false, false).timing,
+            "timing 0; or timing 1; or timing 2; or 1 other timing"
         );
     }
 
