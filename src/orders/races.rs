@@ -507,15 +507,15 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
 /// The distinct timings of `races` (empty ones left out), the first three
 /// named: "A; or B; or C; or 4 other timings".
 fn timings<'e>(races: impl Iterator<Item = &'e str>) -> String {
-    let mut seen = std::collections::HashSet::new();
-    let mut named: Vec<&str> = Vec::new();
+    let mut distinct: Vec<&str> = Vec::new();
     for race in races.filter(|r| !r.is_empty()) {
-        if seen.insert(race) && named.len() < 3 {
-            named.push(race);
+        if !distinct.contains(&race) {
+            distinct.push(race);
         }
     }
-    let more = seen.len() - named.len();
-    let mut text = named.join("; or ");
+    let more = distinct.len().saturating_sub(3);
+    distinct.truncate(3);
+    let mut text = distinct.join("; or ");
     if more > 0 {
         text.push_str(&format!("; or {more} other timing{}", if more == 1 { "" } else { "s" }));
     }
