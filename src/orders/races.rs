@@ -323,8 +323,8 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
         blocks.dedup();
         if blocks.len() > 1 {
             let model_block = model.get(start..end);
-            let others = entries.iter().filter(|e| Some(&e.logs[start..end]) != model_block);
-            let timing = timings(others.map(|e| e.race.as_str()));
+            let others: Vec<&Entry> = entries.iter().filter(|e| Some(&e.logs[start..end]) != model_block).collect();
+            let timing = timings(&others);
             let first = model_block.unwrap_or(blocks[0]);
             races.push(block_race(first, &blocks, timing, partial));
         }
@@ -481,7 +481,8 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
         Some(prev) => format!("after {}", quote(prev)),
         None => "first".to_string(),
     };
-    let timing = timings(entries.iter().filter(|e| e.logs.get(at) != model.get(at)).map(|e| e.race.as_str()));
+    let others: Vec<&Entry> = entries.iter().filter(|e| e.logs.get(at) != model.get(at)).collect();
+    let timing = timings(&others);
     let orders = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
     let what = if same_lines {
         format!(
@@ -504,13 +505,13 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
     }
 }
 
-/// The distinct timings of `races` (empty ones left out), the first three
-/// named: "A; or B; or C; or 4 other timings".
-fn timings<'e>(races: impl Iterator<Item = &'e str>) -> String {
+/// The distinct timings of the entries `of` (empty ones left out), the
+/// first three named: "A; or B; or C; or 4 other timings".
+fn timings(of: &[&Entry]) -> String {
     let mut distinct: Vec<&str> = Vec::new();
-    for race in races.filter(|r| !r.is_empty()) {
-        if !distinct.contains(&race) {
-            distinct.push(race);
+    for e in of {
+        if !e.race.is_empty() && !distinct.contains(&e.race.as_str()) {
+            distinct.push(&e.race);
         }
     }
     let more = distinct.len().saturating_sub(3);
