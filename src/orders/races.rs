@@ -587,7 +587,7 @@ mod tests {
         let mut others = vec![entry("mab")];
         for (i, lines) in ["mba", "mxb", "mya", "mzb", "mbz", "mab"].into_iter().enumerate() {
             let mut e = entry(lines);
-            e.race = format!("timing {}", i % 5);
+            e.race = format!("timing {i}");
             others.push(e);
         }
         let race = differ(&model, &others, false, false);
@@ -598,8 +598,8 @@ mod tests {
             "{}",
             race.statement
         );
-        // The last "mab" (timing 0) prints the model's line there: not
-        // counted. Without "mbz" (timing 4), one timing is left unnamed.
+        // The last "mab" (timing 5) prints the model's line there: its
+        // timing is not counted. Without "mbz" (timing 4), one is left unnamed.
         others.truncate(5);
         assert_eq!(
             differ(&model, &others, false, false).timing,
