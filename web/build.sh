@@ -2,25 +2,36 @@
 # Builds the playground into web/dist/ (open it through any static server:
 # `python3 -m http.server -d web/dist`) and the npm package's npm/dist/: one
 # WebAssembly module (web/wasm) for both. Needs rustup, cargo and node (which
-# writes the examples' menu): it adds the wasm32-unknown-unknown target and
-# installs wasm-bindgen-cli, pinned, from crates.io into a cache folder
+# writes the examples' menu) and npm: it adds the wasm32-unknown-unknown
+# target, installs wasm-bindgen-cli, pinned, from crates.io and binaryen's
+# wasm-opt, pinned, from the npm registry, into a cache folder
 # ($LOOPSIM_TOOLS, default ~/.cache/loopsim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Must equal the wasm-bindgen crate's version in web/wasm/Cargo.toml.
 WASM_BINDGEN=0.2.130
+# binaryen (its npm package: wasm-opt compiled to JavaScript and WebAssembly).
+BINARYEN=132.0.0
 # The most WebAssembly the page (and the package) may load, gzipped (issue #15's budget).
 BUDGET=$((400 * 1024))
 
-tools="${LOOPSIM_TOOLS:-$HOME/.cache/loopsim}/wasm-bindgen-$WASM_BINDGEN"
+cache="${LOOPSIM_TOOLS:-$HOME/.cache/loopsim}"
+tools="$cache/wasm-bindgen-$WASM_BINDGEN"
 bindgen="$tools/bin/wasm-bindgen"
+binaryen="$cache/binaryen-$BINARYEN"
+wasm_opt="$binaryen/node_modules/.bin/wasm-opt"
 
 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
 if [ ! -x "$bindgen" ] || [ "$("$bindgen" --version)" != "wasm-bindgen $WASM_BINDGEN" ]; then
   echo "== installing wasm-bindgen-cli $WASM_BINDGEN into $tools (once)"
   # Not --locked: its lock file names a webpki-roots release this registry may lack.
   cargo install --quiet wasm-bindgen-cli --version "=$WASM_BINDGEN" --root "$tools"
+fi
+if [ ! -x "$wasm_opt" ]; then
+  echo "== installing binaryen $BINARYEN (wasm-opt) into $binaryen (once)"
+  mkdir -p "$binaryen"
+  npm install --silent --no-save --no-package-lock --prefix "$binaryen" "binaryen@$BINARYEN"
 fi
 
 out=web/wasm/target/wasm32-unknown-unknown/release/loopsim_web.wasm
@@ -51,6 +62,13 @@ cargo build --quiet --locked --release --target wasm32-unknown-unknown --manifes
 module=web/wasm/target/bindgen
 rm -rf "$module" web/dist npm/dist
 "$bindgen" "${flags[@]}" --out-name loopsim --out-dir "$module" "$out"
+# wasm-opt's -O1: 3.6 KB less gzipped (its -Os and -Oz make the module
+# smaller but less regular, 16 KB more gzipped). The features are those
+# rustc enables for wasm32-unknown-unknown.
+echo "== optimizing it (wasm-opt -O1)"
+"$wasm_opt" -O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-multivalue --enable-reference-types \
+  "$module/loopsim_bg.wasm" -o "$module/loopsim_bg.wasm"
 mkdir -p web/dist npm/dist
 cp -R "$module"/. web/dist/
 cp -R web/static/. web/dist/
