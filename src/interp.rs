@@ -628,7 +628,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Stops the run ([`Stop::Diverged`]) at the first log line that differs
-    /// from `target` (or goes past its end).
+    /// from `target` (or goes past its end), once that line is logged.
     pub(crate) fn with_target(mut self, target: &'a [String]) -> Self {
         self.target = Some(target);
         self
@@ -701,11 +701,11 @@ impl<'a> Interp<'a> {
         if self.trace.log_spans.len() >= MAX_TRACE_LOGS {
             return Err(self.output_limit(sched, span));
         }
-        if let Some(target) = self.target {
-            if target.get(self.trace.log_spans.len()) != Some(&text) {
-                return Err(Stop::Diverged);
-            }
-        }
+        // A line that leaves the target is logged, then the run stops: the
+        // search reports what Node printed where it parted from the target.
+        let diverged = self
+            .target
+            .is_some_and(|target| target.get(self.trace.log_spans.len()) != Some(&text));
         if self.trace.log_bytes.saturating_add(text.len()) > MAX_TRACE_LOG_BYTES {
             return Err(self.stop(sched, LimitKind::LogBytes, MAX_TRACE_LOG_BYTES as u64, self.frame_phase, span));
         }
@@ -718,6 +718,9 @@ impl<'a> Interp<'a> {
             self.notes.explain_log(self.entry);
         }
         self.push(sched, EventKind::Log { text });
+        if diverged {
+            return Err(Stop::Diverged);
+        }
         Ok(())
     }
 }

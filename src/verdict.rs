@@ -181,7 +181,7 @@ fn alternative(
     let found = match all {
         Some(all) => match all.race_of(&texts, stopped) {
             Some(race) => Some(Membership::Possible { race }),
-            None if !all.truncated => Some(Membership::Impossible),
+            None if !all.truncated => Some(Membership::Impossible { parting: None }),
             None => None,
         },
         None => None,
@@ -192,15 +192,21 @@ fn alternative(
     });
     match found {
         Membership::Possible { race } => Ok(Holds::Node(race)),
-        Membership::Impossible if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),
-        Membership::Impossible => Err(Verdict::fail(add_help(
-            wrong,
-            "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)",
-        ))),
+        Membership::Impossible { .. } if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),
+        Membership::Impossible { parting } => {
+            let why = "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)";
+            Err(Verdict::fail(add_help(
+                wrong,
+                &match parting.and_then(|p| parted(&p, texts.len())) {
+                    Some(at) => format!("{why}; {at}"),
+                    None => why.to_string(),
+                },
+            )))
+        }
         Membership::Undecided { cut } => Err(Verdict::Fail {
             problems: vec![add_help(
-            wrong,
-            &format!(
+                wrong,
+                &format!(
                 "the model prints another order, and whether real Node can print this one is undecided: the search was cut short {} ({})",
                 cut.describe(),
                 match cut {
@@ -212,6 +218,23 @@ fn alternative(
             limit: true,
         }),
     }
+}
+
+/// Where the closest order Node can print leaves a prediction of `lines`
+/// lines it cannot print; `None` where it prints them all and only ends otherwise.
+fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
+    let first = match p.agreed {
+        1 => "its first line".to_string(),
+        n => format!("its first {n} lines"),
+    };
+    Some(match (p.agreed, &p.next) {
+        (n, None) if n >= lines => return None,
+        (n, Some(next)) if n >= lines => format!("Node can print all its lines in this order, but then prints {next:?} too"),
+        (0, Some(next)) => format!("every order Node can print begins otherwise (one with {next:?})"),
+        (_, Some(next)) => format!("the closest order Node can print agrees with {first}, then prints {next:?}"),
+        (0, None) => "Node prints no line".to_string(),
+        (_, None) => format!("the closest order Node can print agrees with {first}, then ends"),
+    })
 }
 
 /// The block-level failure when real Node can print an order no alternative names.

@@ -504,6 +504,20 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
         "{err}"
     );
     assert!(err.contains("cannot print this order either"), "{err}");
+    let one_line = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        one_line.contains("every order Node can print begins otherwise (one with \"read\")"),
+        "{err}"
+    );
+    // A prediction that stops early: Node can print its lines, but not end there.
+    let short = "timeout 0 \"t\"\nimmediate \"i\"\nimmediate \"j\"\nexpect { \"t\" \"i\" }\n";
+    let o = loopsim(&["check", "s.loop"], Some(("s.loop", short)));
+    assert_eq!(o.status.code(), Some(1));
+    let one_line = stderr(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        one_line.contains("Node can print all its lines in this order, but then prints \"j\" too"),
+        "{one_line}"
+    );
     // Right order, wrong field: the order is the model's, so only the field is blamed.
     let field = "timeout 0 \"t\"\nexpect {\n  turn 2 \"t\"\n}\n";
     let o = loopsim(&["check", "f.loop"], Some(("f.loop", field)));

@@ -192,7 +192,7 @@ fn run_warns_of_a_race_only_where_there_is_one() {
 mod membership {
     use loopsim::interp::RunOptions;
     use loopsim::load::load_bytes;
-    use loopsim::orders::membership::{can_print, Membership};
+    use loopsim::orders::membership::{can_print, Membership, Parting};
     use loopsim::orders::SearchBounds;
 
     fn can(src: &str, order: &[&str]) -> Membership {
@@ -232,15 +232,29 @@ mod membership {
         );
     }
 
+    /// Impossible, where the closest order Node can print agrees with the
+    /// first `agreed` lines and then prints `next` (`None`: ends).
+    fn parted(agreed: usize, next: Option<&str>) -> Membership {
+        Membership::Impossible {
+            parting: Some(Parting {
+                agreed,
+                next: next.map(String::from),
+            }),
+        }
+    }
+
     #[test]
     fn an_order_no_schedule_prints_is_impossible() {
-        assert_eq!(can(P2, &["first", "read", "timer", "second"]), Membership::Impossible);
-        assert_eq!(can(P2, &["read", "first", "timer"]), Membership::Impossible, "a missing line");
+        // Every order begins with "read".
+        assert_eq!(can(P2, &["first", "read", "timer", "second"]), parted(0, Some("read")));
+        assert_eq!(can(P2, &["read", "first", "timer"]), parted(3, Some("second")), "a missing line");
         assert_eq!(
             can(P2, &["read", "first", "timer", "second", "more"]),
-            Membership::Impossible,
+            parted(4, None),
             "a line too many"
         );
+        // "second" is queued by "first": the closest order has "read", then "first".
+        assert_eq!(can(P2, &["read", "second", "first", "timer"]), parted(1, Some("first")));
     }
 
     #[test]

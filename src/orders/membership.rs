@@ -7,7 +7,7 @@
 //! prediction so far: it answers a membership question without enumerating
 //! the orders, and it is exact whenever it runs to the end (no bound hit).
 
-use super::{replay, Search, SearchBounds};
+use super::{replay, Ended, Search, SearchBounds};
 use crate::interp::{self, RunOptions};
 use crate::syntax::ast::File;
 
@@ -17,10 +17,39 @@ pub enum Membership {
     /// Yes: a schedule prints exactly this order; `race` says what timing
     /// produces it (as in [`super::Order::race`]).
     Possible { race: String },
-    /// No: every schedule that agrees with the prediction so far was explored.
-    Impossible,
+    /// No: every schedule that agrees with the prediction so far was
+    /// explored. `parting`: where the closest of them left it (`None` when
+    /// the answer came from a list of every order, not this search).
+    Impossible { parting: Option<Parting> },
     /// A search bound was hit before an answer: nothing is claimed.
     Undecided { cut: super::Cut },
+}
+
+/// Where the orders Node can print part from an order it cannot print: the
+/// schedule that agreed with most of its first lines (the first such, in the
+/// search's order: the closest to the default timing), and what it printed
+/// next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parting {
+    /// How many of the order's first lines it printed, in that order.
+    pub agreed: usize,
+    /// The line it printed next, instead of line `agreed + 1` or past the
+    /// order's end; `None`: it printed no more (or ended otherwise: stopped
+    /// by a limit where the order is not, or the other way round).
+    pub next: Option<String>,
+}
+
+impl Parting {
+    /// The closer of `self` and how one schedule ended (`logs`: its lines,
+    /// the last one not the target's when `diverged`).
+    fn closer(self, mut logs: Vec<String>, diverged: bool) -> Parting {
+        let next = if diverged { logs.pop() } else { None };
+        if logs.len() > self.agreed || self.agreed == usize::MAX {
+            Parting { agreed: logs.len(), next }
+        } else {
+            self
+        }
+    }
 }
 
 /// Whether real Node can print `logs` (and end stopped by a limit when
@@ -53,18 +82,36 @@ pub fn can_print_until(
     };
     search.restart(Vec::new());
     let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
+    // None yet (`agreed` past any count).
+    let mut parting = Parting {
+        agreed: usize::MAX,
+        next: None,
+    };
     loop {
-        let (printed, ended_stopped, spent) = replay(file, src, opts, &mut search, Some(logs));
+        let (ended, spent) = replay(file, src, opts, &mut search, Some(logs));
+        let (printed, ended_stopped) = match ended {
+            Ended::Order { logs, stopped } => (Some(logs), stopped),
+            Ended::Diverged { logs } => {
+                parting = parting.closer(logs, true);
+                (None, false)
+            }
+            Ended::Pruned { .. } | Ended::Nothing => (None, false),
+        };
         schedules += 1;
         if let Some(progress) = bounds.progress {
             progress.schedule();
         }
         callbacks = callbacks.saturating_add(spent.callbacks);
         statements = statements.saturating_add(spent.statements);
-        if printed.as_deref() == Some(logs) && ended_stopped == stopped {
-            return Membership::Possible {
-                race: search.race.clone().unwrap_or_else(|| super::NO_CROSSING.to_string()),
-            };
+        match printed {
+            Some(printed) if printed == logs && ended_stopped == stopped => {
+                return Membership::Possible {
+                    race: search.race.clone().unwrap_or_else(|| super::NO_CROSSING.to_string()),
+                };
+            }
+            // Fewer lines (a prefix of the target's), or the same lines ended otherwise.
+            Some(printed) => parting = parting.closer(printed, false),
+            None => {}
         }
         if let Some(cut) = search.halted {
             return Membership::Undecided { cut };
@@ -85,7 +132,11 @@ pub fn can_print_until(
             };
         }
         match search.next_prefix() {
-            None => return Membership::Impossible,
+            None => {
+                return Membership::Impossible {
+                    parting: (parting.agreed != usize::MAX).then_some(parting),
+                }
+            }
             Some(prefix) => search.restart(prefix),
         }
     }

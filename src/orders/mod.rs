@@ -617,7 +617,7 @@ impl<'a> Exploration<'a> {
                         }
                     }
                 }
-                Ended::Nothing => {}
+                Ended::Nothing | Ended::Diverged { .. } => {}
             }
             if let Some(progress) = bounds.progress {
                 progress.found(self.found.len());
@@ -890,15 +890,12 @@ struct Spent {
     statements: u64,
 }
 
-/// Runs one schedule; returns its log (`None` if pruned), whether it was
-/// stopped, and what it cost. With a `target`, a schedule is pruned at its
-/// first log line that differs from the target's.
-fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Option<Vec<String>>, bool, Spent) {
+/// Runs one schedule; returns how it ended and what it cost. With a
+/// `target`, a schedule stops at its first log line that differs from the
+/// target's ([`Ended::Diverged`]).
+fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target: Option<&[String]>) -> (Ended, Spent) {
     let (ended, spent, _) = replay_with_meta(file, src, opts, search, target, None);
-    match ended {
-        Ended::Order { logs, stopped } => (Some(logs), stopped, spent),
-        Ended::Pruned { .. } | Ended::Nothing => (None, false, spent),
-    }
+    (ended, spent)
 }
 
 /// How one schedule ended.
@@ -907,7 +904,9 @@ enum Ended {
     Order { logs: Vec<String>, stopped: bool },
     /// Abandoned at a state explored before: the lines up to it.
     Pruned { logs: Vec<String> },
-    /// With no order: cut short, or diverged from the target.
+    /// Left the target order: its lines, the last the one not in the target there.
+    Diverged { logs: Vec<String> },
+    /// With no order: cut short.
     Nothing,
 }
 
@@ -1059,7 +1058,8 @@ fn replay_with_meta<'a>(
     let ended = match result {
         Ok(()) => Ended::Order { logs, stopped: false },
         // A schedule that diverged from the target, or ran out of time, is no order.
-        Err(Halt::Host(interp::Stop::Diverged | interp::Stop::TimeUp)) => Ended::Nothing,
+        Err(Halt::Host(interp::Stop::Diverged)) => Ended::Diverged { logs },
+        Err(Halt::Host(interp::Stop::TimeUp)) => Ended::Nothing,
         Err(Halt::Host(interp::Stop::Limit(_))) => Ended::Order { logs, stopped: true },
         // The process ended (an unhandled rejection): the order ends there.
         Err(Halt::Host(interp::Stop::Exit(_))) => Ended::Order { logs, stopped: false },
