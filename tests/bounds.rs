@@ -397,7 +397,7 @@ fn a_cut_search_whose_model_run_hit_a_limit_says_a_run_that_ends_makes_it_short(
         first.starts_with(
             "at least 2 orders Node 26 can print (search cut short after 2 schedules: the orders listed are a \
              partial answer; the model's own run hit a limit, and each schedule may run as far: a run that \
-             ends (`times N` on an endless chain) is searched fast)."
+             ends (`times N` on an endless chain), or a lower limit (`--max-turns 50`), is searched fast)."
         ),
         "{first}"
     );

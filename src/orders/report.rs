@@ -118,7 +118,8 @@ pub fn cut_note(orders: &Orders) -> String {
             let more = match cut {
                 _ if model_stopped => {
                     "; the model's own run hit a limit, and each schedule may run as far: \
-                     a run that ends (`times N` on an endless chain) is searched fast"
+                     a run that ends (`times N` on an endless chain), or a lower limit \
+                     (`--max-turns 50`), is searched fast"
                 }
                 Cut::Seconds(_) => "; `--orders-time-limit SECONDS` gives it longer",
                 _ => "",
