@@ -19,7 +19,9 @@ pub fn problem(hit: &LimitHit) -> Problem {
     .at(hit.span)
 }
 
-/// "1 timer and 1 I/O callback left waiting", or "nothing else was waiting".
+/// "1 timer and 1 I/O callback left waiting", or "no timer, I/O, immediate or
+/// close callback was left waiting" (the loop's queues; the microtask and
+/// nextTick queues are named by the limit's own text).
 pub fn left_waiting(w: &Waiting) -> String {
     let mut parts = Vec::new();
     let mut add = |n: usize, one: &str, many: &str| {
@@ -37,7 +39,7 @@ pub fn left_waiting(w: &Waiting) -> String {
     add(w.immediates, "immediate", "immediates");
     add(w.close, "close callback", "close callbacks");
     match parts.len() {
-        0 => "nothing else was waiting".into(),
+        0 => "no timer, I/O, immediate or close callback was left waiting".into(),
         1 => format!("{} left waiting", parts[0]),
         n => format!("{} and {} left waiting", parts[..n - 1].join(", "), parts[n - 1]),
     }
