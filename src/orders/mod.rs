@@ -848,7 +848,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crat
     let span_of = |k: usize| trace.log_spans.get(k).copied();
     let first = span_of(i).or_else(|| trace.log_spans.last().copied()).unwrap_or_default();
     let count = if orders.truncated {
-        "several".to_string()
+        "other".to_string()
     } else {
         crate::render::thousands(orders.count.min(u64::MAX as u128) as u64)
     };

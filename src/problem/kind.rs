@@ -436,7 +436,8 @@ pub enum Diag {
     MissingOrder { node: String, order: String, race: String },
     /// The orders search was cut short (`cut` says how) after `found` orders.
     SearchCut { cut: String, found: usize },
-    /// Node 20 can print `count` orders, e.g. when `race`.
+    /// Node 20 can print `count` orders ("2", or "other" when the check
+    /// stopped at the second order), e.g. when `race`.
     Race {
         count: String,
         race: String,
