@@ -849,7 +849,9 @@ impl Diag {
                 )
             }
             BinaryFile { .. } => "a .loop file is UTF-8 text; is this a binary file?".into(),
-            InvalidUtf8 => "save the file as UTF-8".into(),
+            InvalidUtf8 => "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or, for a file saved as Windows-1252 or Latin-1, \
+                 `iconv -f WINDOWS-1252 -t UTF-8 OLD > NEW.loop`)"
+                .into(),
             NulByte => "a .loop file is text; is this a binary file?".into(),
             LoneCr { .. } => "lines end at LF (or CRLF), so a lone CR joins two lines (after `#`, the rest of the file is a comment): \
                  convert the file to LF line endings, e.g. `tr '\\r' '\\n' < OLD > NEW.loop`"
