@@ -708,7 +708,8 @@ impl<'h> Output<'h> {
     fn json_problems(&self, name: &str, problems: impl FnOnce() -> Vec<crate::problem::JsonProblem>) {
         if self.json {
             let doc = serde_json::json!({ "title": name, "diagnostics": problems() });
-            say!(self, "{doc}");
+            // Pretty-printed, as a trace is.
+            say!(self, "{}", crate::term::json_safe(serde_json::to_string_pretty(&doc).expect("json")));
         }
     }
 

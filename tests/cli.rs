@@ -163,6 +163,8 @@ fn json_of_an_invalid_file_is_its_diagnostics() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains("unknown statement `immedate`"), "{}", stderr(&o));
         let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON on stdout");
+        // Pretty-printed, as a trace is.
+        assert!(stdout(&o).starts_with("{\n  \"diagnostics\": [\n"), "{}", stdout(&o));
         assert!(doc["title"].as_str().unwrap().ends_with("bad.loop"), "{doc}");
         let d = &doc["diagnostics"][0];
         assert_eq!(d["severity"], "error");
