@@ -1418,3 +1418,20 @@ fn diagnostics_wrap_to_the_terminal_between_words() {
         assert!(help.iter().any(|l| l.contains("`loopsim run --all-orders`")), "{width}: {err}");
     }
 }
+
+/// `--all-orders` says how the process ends after the seed model's order when
+/// it does not exit with code 0: an unhandled rejection ends it with code 1.
+#[test]
+fn all_orders_says_an_unhandled_rejection_ends_the_process() {
+    let src = "then \"micro\"\nchain rejected\nlog \"sync\"\n";
+    let o = loopsim(&["run", "--all-orders", "u.loop"], Some(("u.loop", src)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "1 order Node 26 can print:\n\norder 1 (the seed model's order, then the process exits with code 1: the promise \
+         rejected at line 2 has no handler (rule 8k)):\n  sync\n  micro\n"
+    );
+    // Without the rejection, the order ends as the loop does.
+    let o = loopsim(&["run", "--all-orders", "f.loop"], Some(("f.loop", "then \"micro\"\nlog \"sync\"\n")));
+    assert_eq!(stdout(&o), "1 order Node 26 can print:\n\norder 1 (the seed model's order):\n  sync\n  micro\n");
+}

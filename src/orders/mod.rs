@@ -60,6 +60,11 @@ pub struct Orders {
     /// The limit that stopped the seed model's run, if one did (`run` exits 3 for it).
     #[serde(skip)]
     pub model_limit: Option<LimitHit>,
+    /// How the process ends after the seed model's order, when it exits
+    /// otherwise than with code 0 (an unhandled rejection, a top-level
+    /// `await` never settled: [`crate::trace::Ending::process_exit`]).
+    #[serde(skip)]
+    pub model_exit: Option<String>,
     /// Schedules the search replayed (the model's own run not counted; none
     /// when a limit stopped it in turn 0, see [`SearchBounds::turn_zero`]).
     pub schedules: usize,
@@ -329,7 +334,11 @@ pub fn all_orders_from(file: &File, src: &str, opts: RunOptions, bounds: SearchB
         Ending::Limit(hit) => Some(hit.clone()),
         Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
-    search(file, src, opts, bounds, into_texts(model), limit)
+    let exit = model.ending.process_exit();
+    Orders {
+        model_exit: exit,
+        ..search(file, src, opts, bounds, into_texts(model), limit)
+    }
 }
 
 /// [`all_orders_within`] for a file whose model run is `model` already.
@@ -338,7 +347,10 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
         Ending::Limit(hit) => Some(hit.clone()),
         Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
-    search(file, src, opts, bounds, texts(model), limit)
+    Orders {
+        model_exit: model.ending.process_exit(),
+        ..search(file, src, opts, bounds, texts(model), limit)
+    }
 }
 
 fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: Vec<String>, limit: Option<LimitHit>) -> Orders {
@@ -472,6 +484,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         cut,
         model_possible,
         model_limit: limit,
+        model_exit: None,
         schedules,
         node: opts.profile(file),
         lazily,

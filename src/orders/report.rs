@@ -51,7 +51,7 @@ pub fn text(orders: &Orders, list: bool) -> String {
     if !list && n > 1 {
         if let Some(model) = orders.orders.first() {
             let stopped = if model.stopped { STOPPED } else { "" };
-            let _ = writeln!(out, "\nthe seed model's order{stopped}:");
+            let _ = writeln!(out, "\nthe seed model's order{stopped}{}:", exit_note(orders));
             for line in &model.logs {
                 let _ = writeln!(out, "  {}", crate::term::escape(line));
             }
@@ -73,7 +73,7 @@ pub fn text(orders: &Orders, list: bool) -> String {
     }
     for (i, order) in orders.orders.iter().enumerate() {
         let why = if i == 0 {
-            "the seed model's order".to_string()
+            format!("the seed model's order{}", exit_note(orders))
         } else {
             order.race.clone()
         };
@@ -96,6 +96,12 @@ pub fn text(orders: &Orders, list: bool) -> String {
         );
     }
     out
+}
+
+/// ", then the process exits with code 1: …" after the seed model's order,
+/// when its process exits otherwise than with code 0.
+fn exit_note(orders: &Orders) -> String {
+    orders.model_exit.as_deref().map(|e| format!(", then {e}")).unwrap_or_default()
 }
 
 /// Said of an order whose run a limit stopped.
