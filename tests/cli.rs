@@ -1432,6 +1432,12 @@ fn all_orders_says_an_unhandled_rejection_ends_the_process() {
          rejected at line 2 has no handler (rule 8k)):\n  sync\n  micro\n"
     );
     // Without the rejection, the order ends as the loop does.
-    let o = loopsim(&["run", "--all-orders", "f.loop"], Some(("f.loop", "then \"micro\"\nlog \"sync\"\n")));
-    assert_eq!(stdout(&o), "1 order Node 26 can print:\n\norder 1 (the seed model's order):\n  sync\n  micro\n");
+    let o = loopsim(
+        &["run", "--all-orders", "f.loop"],
+        Some(("f.loop", "then \"micro\"\nlog \"sync\"\n")),
+    );
+    assert_eq!(
+        stdout(&o),
+        "1 order Node 26 can print:\n\norder 1 (the seed model's order):\n  sync\n  micro\n"
+    );
 }
