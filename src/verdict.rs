@@ -193,6 +193,23 @@ fn alternative(
     match found {
         Membership::Possible { race } => Ok(Holds::Node(race)),
         Membership::Impossible { .. } if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),
+        Membership::Impossible { parting: Some(p) } if node_parts_later(&p, &texts, &model) => {
+            // Node's closest order agrees with more of it than the model's
+            // trace: blamed where Node parts from it, not where the model does.
+            let span = match alt.lines.get(p.agreed) {
+                Some(line) => line.span,
+                None => crate::syntax::ast::Span::new(alt.span.end() - 1, alt.span.end()),
+            };
+            Err(Verdict::fail(
+                Diag::NodeParts {
+                    agreed: p.agreed,
+                    expected: texts.get(p.agreed).cloned(),
+                    next: p.next,
+                    model_at: first_difference(&texts, &model) + 1,
+                }
+                .at(span),
+            ))
+        }
         Membership::Impossible { parting } => {
             let why = "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)";
             Err(Verdict::fail(add_help(
@@ -218,6 +235,18 @@ fn alternative(
             limit: true,
         }),
     }
+}
+
+/// The first position where `a` and `b` differ (the shorter's length when one begins the other).
+fn first_difference(a: &[String], b: &[String]) -> usize {
+    a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()))
+}
+
+/// Whether the closest order Node can print (`p`) agrees with more of the
+/// prediction `texts` than the seed model's trace `model` does, and says
+/// where it parts (it does not only end otherwise: stopped by a limit).
+fn node_parts_later(p: &membership::Parting, texts: &[String], model: &[String]) -> bool {
+    p.agreed > first_difference(texts, model) && (p.agreed < texts.len() || p.next.is_some())
 }
 
 /// Where the closest order Node can print leaves a prediction of `lines`

@@ -511,13 +511,39 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
         one_line.contains("every order Node can print begins otherwise (one with \"read\")"),
         "{err}"
     );
-    // A prediction that stops early: Node can print its lines, but not end there.
+    // A prediction that stops early: Node can print its lines ("t" first
+    // when a millisecond passes), but not end there. The model's trace
+    // parts from it at line 1, Node's orders only after line 2: blamed there.
     let short = "timeout 0 \"t\"\nimmediate \"i\"\nimmediate \"j\"\nexpect { \"t\" \"i\" }\n";
     let o = loopsim(&["check", "s.loop"], Some(("s.loop", short)));
     assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("× prediction failed after log line 2: real Node prints more"), "{err}");
+    assert!(err.contains("s.loop:4:18]") && err.contains("╰── Node prints \"j\" next"), "{err}");
+    let one_line = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(one_line.contains("the seed model's trace parts from it at line 1"), "{one_line}");
+    // A wrong line after two Node can print: blamed at the wrong line, not
+    // at line 2, where the model's trace parts.
+    let wrong = "timeout 0 \"t\"\nimmediate \"i\"\nnextTick \"n\"\nexpect { \"n\" \"t\" \"x\" }\n";
+    let o = loopsim(&["check", "w.loop"], Some(("w.loop", wrong)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("× prediction failed at log line 3: real Node never prints \"x\" there"),
+        "{err}"
+    );
+    assert!(err.contains("w.loop:4:18]") && err.contains("╰── Node prints \"i\" here"), "{err}");
+    // Where the model's trace and Node's orders part at the same line, the
+    // model's difference is shown, with Node's in the help.
+    let same = "timeout 0 \"t\"\nimmediate \"i\"\nimmediate \"j\"\nexpect { \"i\" \"t\" }\n";
+    let o = loopsim(&["check", "m.loop"], Some(("m.loop", same)));
     let one_line = stderr(&o).split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        one_line.contains("Node can print all its lines in this order, but then prints \"j\" too"),
+        one_line.contains("prediction failed at log line 2: expected \"t\", got \"j\""),
+        "{one_line}"
+    );
+    assert!(
+        one_line.contains("the closest order Node can print agrees with its first line, then prints \"j\""),
         "{one_line}"
     );
     // Right order, wrong field: the order is the model's, so only the field is blamed.
