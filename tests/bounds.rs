@@ -484,7 +484,8 @@ fn a_run_a_limit_stopped_says_it_had_no_race_check() {
     );
     assert!(
         o.stderr.contains(&format!(
-            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders` searches for other orders\n"
+            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders` searches for other orders (with \
+             a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)\n"
         )),
         "{}",
         o.stderr

@@ -823,12 +823,15 @@ pub fn race_check(
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
         // orders that differ only in where it cut them, found first.)
-        let what = if matches!(model.ending, Ending::Limit(_)) {
-            "a limit stopped"
+        let (what, sooner) = if matches!(model.ending, Ending::Limit(_)) {
+            (
+                "a limit stopped",
+                " (with a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)",
+            )
         } else {
-            "this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines)"
+            ("this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines)", "")
         };
-        let note = format!("no race check for a run {what}: `loopsim run --all-orders` searches for other orders");
+        let note = format!("no race check for a run {what}: `loopsim run --all-orders` searches for other orders{sooner}");
         return (None, Some(note));
     }
     let found = all_orders_after(file, src, opts, bounds, model);
