@@ -1096,7 +1096,7 @@ impl Diag {
                 crate::render::thousands(*remaining as u64),
                 plural(*remaining as u64)
             ),
-            NeverPrinted { .. } => "delete this line and those after it, or change the program so that it runs".into(),
+            NeverPrinted { .. } => "delete this line and those after it, or change the program so that it prints this line".into(),
             WrongLimit { got, .. } => format!("write `limit {got}`"),
             LimitNotHit => "delete the `limit` line: every callback ran".into(),
             StoppedByLimit { got } => format!("if that is the point, end the expect block with `limit {got}`"),
