@@ -158,6 +158,9 @@ fn rule_6_between_callbacks() {
     );
 }
 
+/// (From an I/O callback the immediate always runs first: Node's orders and
+/// the model's trace part from the prediction at its first line, so the
+/// model's difference is shown, with why.)
 #[test]
 fn a_failed_prediction_explains_what_ran_there() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
@@ -170,13 +173,13 @@ fn a_failed_prediction_explains_what_ran_there() {
             c.stdin
                 .take()
                 .unwrap()
-                .write_all(b"timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"t\"\n}\n")?;
+                .write_all(b"io \"read\" {\n  timeout 0 \"t\"\n  immediate \"i\"\n}\nexpect {\n  \"t\"\n}\n")?;
             c.wait_with_output()
         })
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("why \"i\" ran there: immediate \"i\" (line 2) was scheduled at tick 0 from the main module"),
+        err.contains("why \"i\" ran there: immediate \"i\" (line 3) was scheduled at tick 0 from the poll phase of turn 1"),
         "{err}"
     );
 }
