@@ -202,9 +202,8 @@ fn alternative(
             };
             Err(Verdict::fail(
                 Diag::NodeParts {
-                    agreed: p.agreed,
                     expected: texts.get(p.agreed).cloned(),
-                    next: p.next,
+                    parting: p,
                     model_at: first_difference(&texts, &model) + 1,
                 }
                 .at(span),
@@ -252,17 +251,12 @@ fn node_parts_later(p: &membership::Parting, texts: &[String], model: &[String])
 /// Where the closest order Node can print leaves a prediction of `lines`
 /// lines it cannot print; `None` where it prints them all and only ends otherwise.
 fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
-    let first = match p.agreed {
-        1 => "its first line".to_string(),
-        n => format!("its first {n} lines"),
-    };
     Some(match (p.agreed, &p.next) {
         (n, None) if n >= lines => return None,
         (n, Some(next)) if n >= lines => format!("Node can print all its lines in this order, but then prints {next:?} too"),
         (0, Some(next)) => format!("every order Node can print begins otherwise (one with {next:?})"),
-        (_, Some(next)) => format!("the closest order Node can print agrees with {first}, then prints {next:?}"),
         (0, None) => "Node prints no line".to_string(),
-        (_, None) => format!("the closest order Node can print agrees with {first}, then ends"),
+        _ => p.closest(),
     })
 }
 

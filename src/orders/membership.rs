@@ -40,14 +40,26 @@ pub struct Parting {
 }
 
 impl Parting {
-    /// The closer of `self` and how one schedule ended (`logs`: its lines,
-    /// the last one not the target's when `diverged`).
-    fn closer(self, mut logs: Vec<String>, diverged: bool) -> Parting {
+    /// The closer of `best` (none yet: `None`) and how one schedule ended
+    /// (`logs`: its lines, the last one not the target's when `diverged`).
+    fn closer(best: Option<Parting>, mut logs: Vec<String>, diverged: bool) -> Option<Parting> {
         let next = if diverged { logs.pop() } else { None };
-        if logs.len() > self.agreed || self.agreed == usize::MAX {
-            Parting { agreed: logs.len(), next }
-        } else {
-            self
+        match best {
+            Some(best) if best.agreed >= logs.len() => Some(best),
+            _ => Some(Parting { agreed: logs.len(), next }),
+        }
+    }
+
+    /// "the closest order Node can print agrees with its first 2 lines, then
+    /// prints "j"" (or "then ends"), for at least one line agreed.
+    pub fn closest(&self) -> String {
+        let first = match self.agreed {
+            1 => "its first line".to_string(),
+            n => format!("its first {n} lines"),
+        };
+        match &self.next {
+            Some(next) => format!("the closest order Node can print agrees with {first}, then prints {next:?}"),
+            None => format!("the closest order Node can print agrees with {first}, then ends"),
         }
     }
 }
@@ -82,17 +94,13 @@ pub fn can_print_until(
     };
     search.restart(Vec::new());
     let (mut schedules, mut callbacks, mut statements) = (0usize, 0u64, 0u64);
-    // None yet (`agreed` past any count).
-    let mut parting = Parting {
-        agreed: usize::MAX,
-        next: None,
-    };
+    let mut parting = None;
     loop {
         let (ended, spent) = replay(file, src, opts, &mut search, Some(logs));
         let (printed, ended_stopped) = match ended {
             Ended::Order { logs, stopped } => (Some(logs), stopped),
             Ended::Diverged { logs } => {
-                parting = parting.closer(logs, true);
+                parting = Parting::closer(parting, logs, true);
                 (None, false)
             }
             Ended::Pruned { .. } | Ended::Nothing => (None, false),
@@ -110,7 +118,7 @@ pub fn can_print_until(
                 };
             }
             // Fewer lines (a prefix of the target's), or the same lines ended otherwise.
-            Some(printed) => parting = parting.closer(printed, false),
+            Some(printed) => parting = Parting::closer(parting, printed, false),
             None => {}
         }
         if let Some(cut) = search.halted {
@@ -132,11 +140,7 @@ pub fn can_print_until(
             };
         }
         match search.next_prefix() {
-            None => {
-                return Membership::Impossible {
-                    parting: (parting.agreed != usize::MAX).then_some(parting),
-                }
-            }
+            None => return Membership::Impossible { parting },
             Some(prefix) => search.restart(prefix),
         }
     }

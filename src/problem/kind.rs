@@ -430,14 +430,13 @@ pub enum Diag {
     /// An alternative real Node never prints.
     NeverPrintedByNode,
     /// A prediction neither the model nor real Node prints, blamed where the
-    /// closest order Node can print parts from it: its first `agreed` lines
-    /// agree, then that order prints `next` (`None`: it ends) where the
-    /// prediction has `expected` (`None`: past its last line). `model_at`:
-    /// the line where the seed model's trace parts from it.
+    /// closest order Node can print parts from it (`parting`: at least one
+    /// line agreed), where the prediction has `expected` (`None`: past its
+    /// last line). `model_at`: the line where the seed model's trace parts
+    /// from it.
     NodeParts {
-        agreed: usize,
+        parting: crate::orders::membership::Parting,
         expected: Option<String>,
-        next: Option<String>,
         model_at: usize,
     },
     /// An alternative that is not the model's order.
@@ -702,12 +701,17 @@ impl Diag {
             NeverPrintedByNodeVersion { node } => format!("real {node} never prints this order"),
             NeverPrintedByNode => "real Node never prints this order".into(),
             NodeParts {
-                agreed, expected: Some(e), ..
-            } => format!("prediction failed at log line {}: real Node never prints {e:?} there", agreed + 1),
+                parting,
+                expected: Some(e),
+                ..
+            } => format!(
+                "prediction failed at log line {}: real Node never prints {e:?} there",
+                parting.agreed + 1
+            ),
             NodeParts {
-                agreed, expected: None, ..
+                parting, expected: None, ..
             } => {
-                format!("prediction failed after log line {agreed}: real Node prints more")
+                format!("prediction failed after log line {}: real Node prints more", parting.agreed)
             }
             NotModelOrder => "this alternative is not the model's order".into(),
             MissingOrder { node, order, .. } => format!("real {node} can also print: {order}"),
@@ -838,17 +842,11 @@ impl Diag {
             StoppedByLimit { .. } => "the run did not finish".into(),
             WrongEnding { got, .. } => format!("actually: {}", got.unwrap_or("exit code 0")),
             NeverPrintedByNodeVersion { .. } | NeverPrintedByNode => "not a possible order".into(),
-            NodeParts {
-                next: Some(n),
-                expected: Some(_),
-                ..
-            } => format!("Node prints {n:?} here"),
-            NodeParts {
-                next: Some(n),
-                expected: None,
-                ..
-            } => format!("Node prints {n:?} next"),
-            NodeParts { next: None, .. } => "Node's output ends before this line".into(),
+            NodeParts { parting, expected, .. } => match (&parting.next, expected) {
+                (Some(n), Some(_)) => format!("Node prints {n:?} here"),
+                (Some(n), None) => format!("Node prints {n:?} next"),
+                (None, _) => "Node's output ends before this line".into(),
+            },
             NotModelOrder => "not the model's order".into(),
             MissingOrder { .. } => "an order is missing".into(),
             SearchCut { .. } => "not all checked".into(),
@@ -1104,24 +1102,11 @@ impl Diag {
             WrongEnding { want, got: None } => format!("delete the `{}` line", want.unwrap_or("")),
             NeverPrintedByNodeVersion { node } => format!("`loopsim run --all-orders` lists the orders {node} can print"),
             NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
-            NodeParts {
-                agreed, next, model_at, ..
-            } => {
-                let lines = match agreed {
-                    0 => "no line".to_string(),
-                    1 => "its first line".to_string(),
-                    n => format!("its first {n} lines"),
-                };
-                let then = match next {
-                    Some(n) => format!("then prints {n:?}"),
-                    None => "then ends".to_string(),
-                };
-                format!(
-                    "no timing of the loop gives this order (every schedule that agrees with it so far was tried): the closest order \
-                     real Node can print agrees with {lines}, {then}; the seed model's trace parts from it at line {model_at} \
-                     (`loopsim run --explain` shows it, and why)"
-                )
-            }
+            NodeParts { parting, model_at, .. } => format!(
+                "no timing of the loop gives this order (every schedule that agrees with it so far was tried): {}; the seed \
+                 model's trace parts from it at line {model_at} (`loopsim run --explain` shows it, and why)",
+                parting.closest()
+            ),
             NotModelOrder => return None,
             // An empty timing is the seed model's own (`loopsim run` prints it).
             MissingOrder { race, .. } if race.is_empty() => {
