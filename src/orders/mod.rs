@@ -330,30 +330,34 @@ pub fn all_orders_within(file: &File, src: &str, opts: RunOptions, bounds: Searc
 /// [`all_orders_after`], given the model's trace to keep: its lines are moved
 /// out, and the rest is freed before the search.
 pub fn all_orders_from(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: crate::trace::Trace) -> Orders {
-    let limit = match &model.ending {
-        Ending::Limit(hit) => Some(hit.clone()),
-        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
-    };
-    let exit = model.ending.process_exit();
-    Orders {
-        model_exit: exit,
-        ..search(file, src, opts, bounds, into_texts(model), limit)
-    }
+    let end = model_end(&model.ending);
+    search(file, src, opts, bounds, into_texts(model), end)
 }
 
 /// [`all_orders_within`] for a file whose model run is `model` already.
 pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: &crate::trace::Trace) -> Orders {
-    let limit = match &model.ending {
+    search(file, src, opts, bounds, texts(model), model_end(&model.ending))
+}
+
+/// How the seed model's run ended, as [`Orders`] keeps it: the limit that
+/// stopped it, if one did, and how the process exits after it, if not with
+/// code 0 ([`Orders::model_exit`]).
+fn model_end(ending: &Ending) -> (Option<LimitHit>, Option<String>) {
+    let limit = match ending {
         Ending::Limit(hit) => Some(hit.clone()),
         Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
     };
-    Orders {
-        model_exit: model.ending.process_exit(),
-        ..search(file, src, opts, bounds, texts(model), limit)
-    }
+    (limit, ending.process_exit())
 }
 
-fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model: Vec<String>, limit: Option<LimitHit>) -> Orders {
+fn search(
+    file: &File,
+    src: &str,
+    opts: RunOptions,
+    bounds: SearchBounds,
+    model: Vec<String>,
+    (limit, exit): (Option<LimitHit>, Option<String>),
+) -> Orders {
     let opts = interp::resolve_limits(file, opts);
     let model_stopped = limit.is_some();
     let deadline = bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs()));
@@ -484,7 +488,7 @@ fn search(file: &File, src: &str, opts: RunOptions, bounds: SearchBounds, model:
         cut,
         model_possible,
         model_limit: limit,
-        model_exit: None,
+        model_exit: exit,
         schedules,
         node: opts.profile(file),
         lazily,
