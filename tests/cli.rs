@@ -32,6 +32,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `text` with its wrapping undone: every run of whitespace one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 const P1: &str = "examples/phases/p01-read-callback-schedules-three.loop";
 
 #[test]
@@ -506,9 +511,8 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
         "{err}"
     );
     assert!(err.contains("cannot print this order either"), "{err}");
-    let one_line = err.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        one_line.contains("every order Node can print begins otherwise (one with \"read\")"),
+        one_line(&err).contains("every order Node can print begins otherwise (one with \"read\")"),
         "{err}"
     );
     // A prediction that stops early: Node can print its lines ("t" first
@@ -520,8 +524,7 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
     let err = stderr(&o);
     assert!(err.contains("× prediction failed after log line 2: real Node prints more"), "{err}");
     assert!(err.contains("s.loop:4:18]") && err.contains("╰── Node prints \"j\" next"), "{err}");
-    let one_line = err.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(one_line.contains("the seed model's trace parts from it at line 1"), "{one_line}");
+    assert!(one_line(&err).contains("the seed model's trace parts from it at line 1"), "{err}");
     // A wrong line after two Node can print: blamed at the wrong line, not
     // at line 2, where the model's trace parts.
     let wrong = "timeout 0 \"t\"\nimmediate \"i\"\nnextTick \"n\"\nexpect { \"n\" \"t\" \"x\" }\n";
@@ -537,25 +540,18 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
     // model's difference is shown, with Node's in the help.
     let same = "timeout 0 \"t\"\nimmediate \"i\"\nimmediate \"j\"\nexpect { \"i\" \"t\" }\n";
     let o = loopsim(&["check", "m.loop"], Some(("m.loop", same)));
-    let one_line = stderr(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    let err = one_line(&stderr(&o));
+    assert!(err.contains("prediction failed at log line 2: expected \"t\", got \"j\""), "{err}");
     assert!(
-        one_line.contains("prediction failed at log line 2: expected \"t\", got \"j\""),
-        "{one_line}"
-    );
-    assert!(
-        one_line.contains("the closest order Node can print agrees with its first line, then prints \"j\""),
-        "{one_line}"
+        err.contains("the closest order Node can print agrees with its first line, then prints \"j\""),
+        "{err}"
     );
     // Right order, wrong field: the order is the model's, so only the field is blamed.
     let field = "timeout 0 \"t\"\nexpect {\n  turn 2 \"t\"\n}\n";
     let o = loopsim(&["check", "f.loop"], Some(("f.loop", field)));
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .contains("the lines come in the model's order: what differs is a turn, tick or phase written on a line"),
+        one_line(&stderr(&o)).contains("the lines come in the model's order: what differs is a turn, tick or phase written on a line"),
         "{}",
         stderr(&o)
     );
