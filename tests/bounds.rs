@@ -664,6 +664,51 @@ fn the_search_holds_a_bounded_number_of_bytes_of_orders() {
     assert_eq!((o.orders.len(), o.cut), (2, None));
 }
 
+/// Past the bytes the orders held may take, an order without symmetries is
+/// counted without its lines (docs/orders.md "Orders counted, not held"):
+/// the count, its exactness and each order's timing are those of the whole
+/// search; the races are stated from the orders held, as a lower bound.
+#[test]
+fn past_the_bytes_of_orders_held_plain_orders_are_counted_without_their_lines() {
+    let src = "timeout 1 \"a\"\ntimeout 2 \"b\"\nio \"r\" after 1\nimmediate \"i\" { timeout 0 \"c\" }\n";
+    let unbounded = SearchBounds {
+        time_limit: None,
+        ..SearchBounds::default()
+    };
+    let whole = search(src, unbounded);
+    assert_eq!((whole.count, whole.count_exact, whole.cut, whole.counted.len()), (8, true, None, 0));
+    assert!(whole.entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()));
+    // Each order is 4 lines of 1 byte (25 bytes each with a `String`): room
+    // for the model's order and two orders found (one of them the model's).
+    let small = search(
+        src,
+        SearchBounds {
+            max_bytes: 300,
+            ..unbounded
+        },
+    );
+    assert_eq!((small.count, small.count_exact, small.cut), (8, true, None));
+    assert_eq!((small.entries.len(), small.counted.len(), small.orders.len()), (2, 6, 2));
+    for o in &whole.orders {
+        let timing = whole.race_of(&o.logs, o.stopped);
+        assert!(timing.is_some(), "{o:?}");
+        assert_eq!(small.race_of(&o.logs, o.stopped), timing, "{o:?}");
+    }
+    assert_eq!(small.race_of(&["a".to_string()], false), None);
+    let text = orders::report::text(&small, false);
+    assert!(
+        text.starts_with("8 orders Node 26 can print. The races among the 2 orders held (the other 6 were counted without their lines):\n"),
+        "{text}"
+    );
+    assert!(text.contains("(at least "), "{text}");
+    assert!(text.contains("(`--list` lists the first 2 of them.)"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&orders::report::json(&small)).unwrap();
+    assert_eq!(
+        (json["count"].as_u64(), json["countedOnly"].as_u64(), json["listed"].as_u64()),
+        (Some(8), Some(6), Some(2))
+    );
+}
+
 /// The default limits are raised for bounded statements only up to ten
 /// million callbacks: a chain of 49 million stops (exit 3) instead of running
 /// for many seconds.

@@ -50,6 +50,11 @@ pub struct Orders {
     /// The canonical orders of the search, each standing for its renamings.
     #[serde(skip)]
     pub entries: Vec<symmetry::Entry>,
+    /// Orders found once the orders held reached their bound on bytes,
+    /// counted (in `count`) without their lines (docs/orders.md "Orders
+    /// counted, not held"): their races are not stated.
+    #[serde(skip)]
+    pub counted: Counted,
     /// A search bound cut the exploration short: more orders may exist.
     pub truncated: bool,
     /// Which bound, when `truncated`.
@@ -108,7 +113,10 @@ impl Orders {
         if let Some(o) = self.orders.iter().find(|o| o.logs == logs && o.stopped == stopped) {
             return Some(o.race.clone());
         }
-        self.entries.iter().find(|e| e.contains(logs, stopped)).map(|e| e.race.clone())
+        if let Some(e) = self.entries.iter().find(|e| e.contains(logs, stopped)) {
+            return Some(e.race.clone());
+        }
+        self.counted.race_of(logs, stopped).map(str::to_string)
     }
 
     /// Whether every order is listed in [`Orders::orders`].
@@ -144,6 +152,43 @@ impl Cut {
     }
 }
 
+/// Orders counted without their lines: once the orders held reach
+/// [`SearchBounds::max_bytes`], each further order without symmetries (its
+/// lines are the order itself, not a canonical form standing for renamings)
+/// keeps only its key ([`lines_key`]: 128 bits natively) and the index of
+/// the timing behind it, about 40 bytes, so that the search goes on
+/// counting until it ends or another bound (time, orders) cuts it
+/// (docs/orders.md "Orders counted, not held"). Not in the WebAssembly
+/// build, whose key is the lines themselves.
+#[derive(Debug, Clone, Default)]
+pub struct Counted {
+    /// Each order's key and ending, with its timing's index in `timings`.
+    keys: IndexMap<(LinesKey, bool), u32>,
+    /// The distinct timings of the orders counted.
+    timings: indexmap::IndexSet<String>,
+}
+
+impl Counted {
+    /// How many orders are counted without their lines.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether no order is.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The timing that gives `logs` (ending stopped or not), if it is one of the orders counted.
+    pub fn race_of(&self, logs: &[String], stopped: bool) -> Option<&str> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let &t = self.keys.get(&(lines_key(logs), stopped))?;
+        self.timings.get_index(t as usize).map(String::as_str)
+    }
+}
+
 /// Bounds of the search.
 #[derive(Debug, Clone, Copy)]
 pub struct SearchBounds {
@@ -162,8 +207,10 @@ pub struct SearchBounds {
     pub max_listed: usize,
     /// Most states (fingerprints) remembered at once, so memory stays bounded.
     pub max_states: usize,
-    /// Most bytes of log text the orders found may hold (each line also
-    /// counts [`LINE_OVERHEAD`] bytes).
+    /// Most bytes of log text the orders held may hold (each line also
+    /// counts [`LINE_OVERHEAD`] bytes); past them an order without
+    /// symmetries is counted without its lines ([`Counted`], natively), and
+    /// any other cuts the search short.
     pub max_bytes: usize,
     /// Most bytes the graph of a memoised search may hold (its states,
     /// edges, lines and suffixes, as they lie in memory); past them it is
@@ -421,12 +468,16 @@ fn search(
     explored.run(file, src, opts, bounds);
     let schedules = schedules + explored.schedules;
     let lazily = explored.search.lazy;
-    let (found, cut) = (explored.found, explored.cut);
+    let (found, cut, counted) = (explored.found, explored.cut, explored.counted);
     let entries: Vec<symmetry::Entry> = found.into_values().flatten().collect();
-    let (mut count, count_exact) = symmetry::count(&entries);
+    let (held, held_exact) = symmetry::count(&entries);
+    // An order counted without its lines is not compared with the renamings
+    // of the orders held: with symmetries among those, the sum is an upper bound.
+    let count_exact = held_exact && (counted.is_empty() || entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()));
+    let mut count = held.saturating_add(counted.len() as u128);
     let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
-    let model_possible = model_at.is_some();
-    if model_at.is_none() {
+    let model_possible = model_at.is_some() || counted.race_of(&model, model_stopped).is_some();
+    if !model_possible {
         count = count.saturating_add(1);
     }
     // The list: the model's order first, then each entry's orbit, up to max_listed.
@@ -477,13 +528,16 @@ fn search(
             });
         }
     }
-    let races = races::statements(&orders, &entries, count, src, cut.is_some());
+    // The races are those of the orders held: with others counted only, or
+    // with the search cut short, a count taken from them is a lower bound.
+    let races = races::statements(&orders, &entries, count, src, cut.is_some() || !counted.is_empty());
     Orders {
         orders,
         count,
         count_exact: count_exact && cut.is_none(),
         races,
         entries,
+        counted,
         truncated: cut.is_some(),
         cut,
         model_possible,
@@ -510,6 +564,9 @@ struct Exploration<'a> {
     /// ([`lines_key`]) and ending: each order's lines are held once, in its
     /// entries (natively; twice in the WebAssembly build).
     found: IndexMap<(LinesKey, bool), Vec<symmetry::Entry>>,
+    /// The orders found past the bytes the orders held may take, counted
+    /// without their lines.
+    counted: Counted,
     /// Bytes of log text held by the model's order and those found.
     bytes: usize,
     schedules: usize,
@@ -547,6 +604,7 @@ impl<'a> Exploration<'a> {
             search,
             kept: Vec::new(),
             found,
+            counted: Counted::default(),
             bytes,
             schedules: 0,
             callbacks: 0,
@@ -637,13 +695,14 @@ impl<'a> Exploration<'a> {
                 Ended::Nothing | Ended::Diverged { .. } => {}
             }
             if let Some(progress) = bounds.progress {
-                progress.found(self.found.len());
+                progress.found(self.found_len());
             }
             if self.search.memoising() && self.search.memo.bytes() > self.search.memo_bytes {
                 self.forget_memo();
             }
+            let found = self.found_len();
             let search = &mut self.search;
-            self.cut = if self.found.len() >= bounds.max_orders {
+            self.cut = if found >= bounds.max_orders {
                 Some(Cut::Orders(bounds.max_orders))
             } else if self.schedules >= bounds.max_schedules {
                 Some(Cut::Schedules(bounds.max_schedules))
@@ -684,20 +743,40 @@ impl<'a> Exploration<'a> {
         bounds: &SearchBounds,
     ) -> bool {
         let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
-        match self.found.entry((lines_key(&entry.logs), stopped)) {
+        let key = (lines_key(&entry.logs), stopped);
+        let plain = entry.marks.is_empty() && entry.blocks.is_empty();
+        let was_counted = !self.counted.is_empty() && self.counted.keys.contains_key(&key);
+        if was_counted && plain {
+            return true;
+        }
+        match self.found.entry(key) {
             Entry::Vacant(v) => {
                 let more = order_bytes(&entry.logs);
-                if self.bytes.saturating_add(more) > bounds.max_bytes {
+                if self.bytes.saturating_add(more) <= bounds.max_bytes {
+                    self.bytes += more;
+                    v.insert(vec![entry]);
+                    // (An order counted before, now found with symmetries:
+                    // held, its orbit standing for it.)
+                    if was_counted {
+                        self.counted.keys.swap_remove(&key);
+                    }
+                } else if plain && COUNTS_PAST_BYTES {
+                    let (timing, _) = self.counted.timings.insert_full(entry.race);
+                    self.counted.keys.insert(key, timing as u32);
+                } else {
                     self.cut = Some(Cut::Bytes(bounds.max_bytes));
                     return false;
                 }
-                self.bytes += more;
-                v.insert(vec![entry]);
             }
             // The same lines, found with other symmetries: keep the widest orbits.
             Entry::Occupied(mut o) => symmetry::merge(o.get_mut(), entry),
         }
         true
+    }
+
+    /// Distinct orders found: held, and counted without their lines.
+    fn found_len(&self) -> usize {
+        self.found.len() + self.counted.len()
     }
 
     /// Drops the graph of states ([`Search::forget_memo`]) and the states
@@ -755,7 +834,7 @@ impl<'a> Exploration<'a> {
             if !self.add(full, suffix.stopped, race, lines_meta, marks, blocks, bounds) {
                 return false;
             }
-            if self.found.len() >= bounds.max_orders {
+            if self.found_len() >= bounds.max_orders {
                 return true;
             }
         }
@@ -797,6 +876,10 @@ fn lines_key(logs: &[String]) -> LinesKey {
 fn lines_key(logs: &[String]) -> LinesKey {
     logs.to_vec()
 }
+
+/// Whether orders past [`SearchBounds::max_bytes`] are counted without
+/// their lines ([`Counted`]): natively, where their key is 128 bits.
+const COUNTS_PAST_BYTES: bool = cfg!(not(target_arch = "wasm32"));
 
 /// What tells the orders found apart ([`lines_key`]).
 #[cfg(not(target_arch = "wasm32"))]

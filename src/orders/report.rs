@@ -29,16 +29,25 @@ pub fn text(orders: &Orders, list: bool) -> String {
     );
     if n > 1 && !orders.races.is_empty() {
         // A partial answer's races are those of the orders found: a fuller
-        // search may join or widen them.
-        let _ = writeln!(
-            out,
-            ". The races{}:",
-            if orders.truncated { " among the orders found so far" } else { "" }
-        );
+        // search may join or widen them; past the bytes the orders held may
+        // take, those of the orders held.
+        let among = if !orders.counted.is_empty() {
+            format!(
+                " among the {} orders held (the other {} {}counted without their lines)",
+                count(orders.entries.len() as u128),
+                count(orders.counted.len() as u128),
+                if orders.truncated { "found so far were " } else { "were " }
+            )
+        } else if orders.truncated {
+            " among the orders found so far".to_string()
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, ". The races{among}:");
         for (i, race) in orders.races.iter().enumerate() {
             let _ = writeln!(out, "  {}. {}", i + 1, crate::term::escape(&race.statement));
         }
-        if !super::races::independent(&orders.races, n) && !orders.truncated {
+        if !super::races::independent(&orders.races, n) && !orders.truncated && orders.counted.is_empty() {
             let _ = writeln!(
                 out,
                 "  (these races depend on each other: {} orders in all, not every combination)",
@@ -140,7 +149,9 @@ pub fn cut_note(orders: &Orders) -> String {
 
 /// `{"count": N, "races": [{"kind", "lines", "orders", "timing", "statement"}, …],
 /// "orders": [["text", …], …], "timings": […], "stopped": […], "listed": N,
-/// "truncated": bool, "cut": null | {"bound": "seconds" | "orders" | …, "max": N}}`.
+/// "countedOnly": N (orders counted without their lines, whose races are
+/// not stated: [`super::Counted`]), "truncated": bool,
+/// "cut": null | {"bound": "seconds" | "orders" | …, "max": N}}`.
 pub fn json(orders: &Orders) -> String {
     let value = serde_json::json!({
         "count": orders.count.min(u64::MAX as u128) as u64,
@@ -150,6 +161,7 @@ pub fn json(orders: &Orders) -> String {
         "timings": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),
         "stopped": orders.orders.iter().map(|o| o.stopped).collect::<Vec<_>>(),
         "listed": orders.orders.len(),
+        "countedOnly": orders.counted.len(),
         "truncated": orders.truncated,
         "cut": orders.cut,
     });
