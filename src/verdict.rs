@@ -200,17 +200,23 @@ fn alternative(
                 Some(line) => line.span,
                 None => crate::syntax::ast::Span::new(alt.span.end() - 1, alt.span.end()),
             };
-            Err(Verdict::fail(
-                Diag::NodeParts {
-                    expected: texts.get(p.agreed).cloned(),
-                    parting: p,
-                    model_at: first_difference(&texts, &model) + 1,
-                }
-                .at(span),
-            ))
+            let at = p.agreed;
+            let parts = Diag::NodeParts {
+                expected: texts.get(at).cloned(),
+                parting: p,
+                model_at: first_difference(&texts, &model) + 1,
+            };
+            let mut p = parts.at(span);
+            if let Some(hint) = typo_hint(texts.get(at), &model) {
+                p.help = Some(hint);
+            }
+            Err(Verdict::fail(p))
         }
         Membership::Impossible { parting } => {
             let why = "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)";
+            if let Some(hint) = typo_hint(texts.get(first_difference(&texts, &model)), &model) {
+                return Err(Verdict::fail(Problem { help: Some(hint), ..wrong }));
+            }
             Err(Verdict::fail(add_help(
                 wrong,
                 &match parting.and_then(|p| parted(&p, texts.len())) {
@@ -276,6 +282,29 @@ fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
         .at(expect.span)),
     }
 }
+
+/// "did you mean "timeout"? …" when the predicted line `expected` is
+/// printed nowhere in the model's lines (`model`) and is a near miss of one
+/// that is (the edit distance of misspelt keywords:
+/// [`crate::syntax::suggest::closest`], over the first
+/// [`MAX_TYPO_CANDIDATES`] lines): the whole help of a prediction Node
+/// cannot print, as why the other line ran there is beside the point.
+fn typo_hint(expected: Option<&String>, model: &[String]) -> Option<String> {
+    let expected = expected.filter(|e| !model.contains(e))?;
+    let mut lines: Vec<&str> = Vec::new();
+    for line in model.iter().take(MAX_TYPO_CANDIDATES) {
+        if !lines.contains(&line.as_str()) {
+            lines.push(line);
+        }
+    }
+    let near = crate::syntax::suggest::closest(expected, &lines)?;
+    Some(format!(
+        "did you mean {near:?}? this run prints no line {expected:?}, and no timing of the loop gives this order"
+    ))
+}
+
+/// Most of the model's lines [`typo_hint`] compares a predicted line with.
+const MAX_TYPO_CANDIDATES: usize = 1_000;
 
 /// `p` with `more` added to its help line.
 fn add_help(mut p: Problem, more: &str) -> Problem {

@@ -557,6 +557,45 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
     );
 }
 
+/// A predicted line the run never prints, a near miss of one it does: the
+/// help names that line instead of explaining the order (where the model's
+/// trace parts, and where Node's closest order does). A line far from any
+/// keeps the explanation.
+#[test]
+fn a_misspelt_prediction_line_is_named_as_a_near_miss() {
+    let src = "timeout 0 \"timeout\"\nimmediate \"i\"\nexpect {\n  \"tiemout\"\n  \"i\"\n}\n";
+    let o = loopsim(&["check", "t.loop"], Some(("t.loop", src)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = one_line(&stderr(&o));
+    assert!(
+        err.contains("prediction failed at log line 1: expected \"tiemout\", got \"i\""),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("help: did you mean \"timeout\"? this run prints no line \"tiemout\", and no timing of the loop gives this order"),
+        "{err}"
+    );
+    // Where Node's closest order parts later than the model's trace.
+    let later = "timeout 0 \"t\"\nimmediate \"i\"\nnextTick \"next\"\nexpect { \"next\" \"t\" \"j\" }\n";
+    let o = loopsim(&["check", "l.loop"], Some(("l.loop", later)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = one_line(&stderr(&o));
+    assert!(
+        err.contains("prediction failed at log line 3: real Node never prints \"j\" there"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("help: did you mean \"i\"? this run prints no line \"j\", and no timing of the loop gives this order"),
+        "{err}"
+    );
+    // Not a near miss: the order is explained.
+    let far = src.replace("tiemout", "elsewhere");
+    let o = loopsim(&["check", "f.loop"], Some(("f.loop", &far)));
+    let err = one_line(&stderr(&o));
+    assert!(!err.contains("did you mean"), "{err}");
+    assert!(err.contains("why \"i\" ran there"), "{err}");
+}
+
 #[test]
 fn test_on_a_folder_without_predictions_is_an_error() {
     let dir = tempfile::Builder::new().prefix("loopsim-empty-").tempdir().unwrap();
