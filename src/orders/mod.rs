@@ -181,7 +181,7 @@ impl Counted {
 
     /// The timing that gives `logs` (ending stopped or not), if it is one of the orders counted.
     pub fn race_of(&self, logs: &[String], stopped: bool) -> Option<&str> {
-        if self.keys.is_empty() {
+        if !COUNTS_PAST_BYTES || self.keys.is_empty() {
             return None;
         }
         let &t = self.keys.get(&(lines_key(logs), stopped))?;
@@ -745,7 +745,7 @@ impl<'a> Exploration<'a> {
         let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
         let key = (lines_key(&entry.logs), stopped);
         let plain = entry.marks.is_empty() && entry.blocks.is_empty();
-        let was_counted = !self.counted.is_empty() && self.counted.keys.contains_key(&key);
+        let was_counted = COUNTS_PAST_BYTES && !self.counted.is_empty() && self.counted.keys.contains_key(&key);
         if was_counted && plain {
             return true;
         }
@@ -754,15 +754,15 @@ impl<'a> Exploration<'a> {
                 let more = order_bytes(&entry.logs);
                 if self.bytes.saturating_add(more) <= bounds.max_bytes {
                     self.bytes += more;
-                    v.insert(vec![entry]);
                     // (An order counted before, now found with symmetries:
                     // held, its orbit standing for it.)
                     if was_counted {
-                        self.counted.keys.swap_remove(&key);
+                        self.counted.keys.swap_remove(v.key());
                     }
+                    v.insert(vec![entry]);
                 } else if plain && COUNTS_PAST_BYTES {
                     let (timing, _) = self.counted.timings.insert_full(entry.race);
-                    self.counted.keys.insert(key, timing as u32);
+                    self.counted.keys.insert(v.into_key(), timing as u32);
                 } else {
                     self.cut = Some(Cut::Bytes(bounds.max_bytes));
                     return false;
