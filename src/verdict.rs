@@ -283,14 +283,14 @@ fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
     }
 }
 
-/// "did you mean "timeout"? …" when the predicted line `expected` is
-/// printed nowhere in the model's lines (`model`) and is a near miss of one
+/// "did you mean "timeout"? …" when the predicted line `expected` (of at
+/// least [`MIN_TYPO_CHARS`] characters) is printed nowhere in the model's lines (`model`) and is a near miss of one
 /// that is (the edit distance of misspelt keywords:
 /// [`crate::syntax::suggest::closest`], over the first
 /// [`MAX_TYPO_CANDIDATES`] lines): the whole help of a prediction Node
 /// cannot print, as why the other line ran there is beside the point.
 fn typo_hint(expected: Option<&String>, model: &[String]) -> Option<String> {
-    let expected = expected.filter(|e| !model.contains(e))?;
+    let expected = expected.filter(|e| e.chars().count() >= MIN_TYPO_CHARS && !model.contains(e))?;
     let mut lines: Vec<&str> = Vec::new();
     for line in model.iter().take(MAX_TYPO_CANDIDATES) {
         if !lines.contains(&line.as_str()) {
@@ -302,6 +302,10 @@ fn typo_hint(expected: Option<&String>, model: &[String]) -> Option<String> {
         "did you mean {near:?}? this run prints no line {expected:?}, and no timing of the loop gives this order"
     ))
 }
+
+/// The shortest predicted line [`typo_hint`] takes for a misspelling, in
+/// characters: any one-letter label ("a", "b") is one edit from any other.
+const MIN_TYPO_CHARS: usize = 4;
 
 /// Most of the model's lines [`typo_hint`] compares a predicted line with.
 const MAX_TYPO_CANDIDATES: usize = 1_000;
