@@ -642,7 +642,6 @@ macro_rules! tell {
 /// A diagnostic's line cut into words for wrapping: after each run of
 /// spaces, but not inside a backticked span (`loopsim run --all-orders`,
 /// `timeout 5 "label"`), which stays one word.
-#[cfg(not(target_family = "wasm"))]
 fn words_keeping_code(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
     let mut words = Vec::new();
     let (mut start, mut in_code, mut after_space) = (0, false, false);
@@ -680,18 +679,17 @@ impl<'h> Output<'h> {
         } else {
             miette::GraphicalTheme::unicode_nocolor()
         };
-        let handler = miette::GraphicalReportHandler::new_themed(theme);
-        // On a terminal: wrapped to its width, between words only, and never
-        // inside a backticked span (a command a help line names, `loopsim run
-        // --all-orders`, stays whole on one line). Off a terminal, miette's
-        // own wrapping at 200 columns, which the npm package's matches.
-        // (Not in the WebAssembly build, for its size budget.)
+        // Wrapped between words only, and never inside a backticked span
+        // (a command a help line names, `loopsim run --all-orders`, stays
+        // whole on one line): on a terminal to its width, off one at
+        // miette's 200 columns, as the npm package's output is (the
+        // WebAssembly build asks no terminal).
+        let handler = miette::GraphicalReportHandler::new_themed(theme)
+            .with_word_separator(textwrap::WordSeparator::Custom(words_keeping_code))
+            .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
         #[cfg(not(target_family = "wasm"))]
         let handler = match host.stderr_width() {
-            Some(width) => handler
-                .with_width(width.max(MIN_WIDTH))
-                .with_word_separator(textwrap::WordSeparator::Custom(words_keeping_code))
-                .with_word_splitter(textwrap::WordSplitter::NoHyphenation),
+            Some(width) => handler.with_width(width.max(MIN_WIDTH)),
             None => handler,
         };
         Output {

@@ -599,6 +599,23 @@ fn a_misspelt_prediction_line_is_named_as_a_near_miss() {
     }
 }
 
+/// Off a terminal, diagnostics wrap at 200 columns between words only: the
+/// race warning's `loopsim run --all-orders`, which fell at the edge, was cut
+/// at its hyphen ("`loopsim run --all-" and "orders`").
+#[test]
+fn off_a_terminal_no_backticked_command_is_split() {
+    let src = "timeout 0 \"timeout\"\nimmediate \"immediate\"\n// a comment line that is long enough to be shown\n";
+    let o = loopsim(&["run", "p6.loop"], Some(("p6.loop", src)));
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(err.contains("loop::race"), "{err}");
+    assert!(err.contains("`loopsim run --all-orders` lists them"), "{err}");
+    for line in err.lines() {
+        assert_eq!(line.matches('`').count() % 2, 0, "{line:?} in {err}");
+        assert!(line.chars().count() <= 200, "{line:?}");
+    }
+}
+
 #[test]
 fn test_on_a_folder_without_predictions_is_an_error() {
     let dir = tempfile::Builder::new().prefix("loopsim-empty-").tempdir().unwrap();
