@@ -195,7 +195,10 @@ pub fn load_vec(name: &str, bytes: Vec<u8>) -> Result<Loaded, LoadError> {
             let lossy = String::from_utf8_lossy(&bytes).into_owned();
             let at = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).len();
             let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let p = Diag::InvalidUtf8.at(Span::new(at, end));
+            let p = Diag::InvalidUtf8 {
+                binary: looks_binary(&bytes),
+            }
+            .at(Span::new(at, end));
             return Err(LoadError::Invalid(FileProblems::new(name, &lossy, vec![p])));
         }
     };
@@ -295,6 +298,20 @@ struct Wide {
     little: bool,
     /// The byte-order mark the file starts with ("FF FE", …), if any.
     bom: Option<&'static str>,
+}
+
+/// Whether `bytes` (not UTF-8) look like binary data rather than text in
+/// another encoding: at least one in twenty of the first 4 KiB is a C0
+/// control character other than tab, line feed, form feed and carriage
+/// return, or DEL (text in Windows-1252 or Latin-1 has hardly any; random
+/// bytes have one in nine).
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(WIDE_HEAD)];
+    let control = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r')) || b == 0x7f)
+        .count();
+    control * 20 >= head.len().max(1)
 }
 
 /// "UTF-16 (little-endian)" and the like when `bytes` look like text in a

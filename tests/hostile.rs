@@ -530,6 +530,35 @@ fn crlf_line_endings_and_a_utf8_bom_are_read_as_usual() {
     }
 }
 
+/// Bytes that are not UTF-8: text in Windows-1252 gets the `iconv` hint;
+/// binary data without a NUL byte (random bytes, a compressed file) is
+/// named as such, not taken for text in another encoding.
+#[test]
+fn invalid_utf8_tells_binary_data_from_text_in_another_encoding() {
+    let help = |bytes: &[u8]| {
+        let Err(LoadError::Invalid(fp)) = load::load_bytes("b.loop", bytes) else {
+            panic!("{bytes:?}: accepted")
+        };
+        assert_eq!(fp.problems[0].message, "the file is not valid UTF-8");
+        fp.problems[0].help.clone().unwrap()
+    };
+    let latin = help(b"timeout 1 \"caf\xe9\"\nlog \"na\xefve\"\n");
+    assert!(latin.contains("`iconv -f WINDOWS-1252 -t UTF-8 OLD > NEW.loop`"), "{latin}");
+    // Bytes a fixed generator gives: a fifth are controls, none is NUL.
+    let mut x: u32 = 12345;
+    let random: Vec<u8> = (0..300)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            ((x >> 16) as u8).max(1)
+        })
+        .collect();
+    let binary = help(&random);
+    assert_eq!(
+        binary,
+        "a .loop file is UTF-8 text, and many of these bytes are control characters: is this a binary file?"
+    );
+}
+
 #[test]
 fn utf16_is_recognised_with_or_without_a_byte_order_mark() {
     let text16 = "log \"привет\"\nlog \"hello\"\n";

@@ -183,8 +183,9 @@ pub enum Diag {
     WideEncoding { encoding: &'static str, bom: Option<&'static str> },
     /// A NUL byte in the bytes, at byte `at`.
     BinaryFile { at: usize },
-    /// Bytes that are not UTF-8.
-    InvalidUtf8,
+    /// Bytes that are not UTF-8; `binary`: many of the first bytes are
+    /// control characters, as in binary data, not text in another encoding.
+    InvalidUtf8 { binary: bool },
     /// A NUL character in the text.
     NulByte,
     /// `count` carriage returns without a line feed.
@@ -494,7 +495,7 @@ impl Diag {
         use Diag::*;
         match self {
             TooLarge => Code::TooLarge,
-            WideEncoding { .. } | BinaryFile { .. } | InvalidUtf8 | NulByte => Code::Encoding,
+            WideEncoding { .. } | BinaryFile { .. } | InvalidUtf8 { .. } | NulByte => Code::Encoding,
             LoneCr { .. } => Code::LineEndings,
             Syntax { .. } => Code::Syntax,
             UnclosedBlock => Code::UnclosedBlock,
@@ -583,7 +584,7 @@ impl Diag {
             TooLarge => "the file is 4 GiB or more".into(),
             WideEncoding { encoding, .. } => format!("the file is {encoding} text: loopsim reads UTF-8"),
             BinaryFile { at } => format!("the file contains a NUL byte (at byte {at}): it is not text"),
-            InvalidUtf8 => "the file is not valid UTF-8".into(),
+            InvalidUtf8 { .. } => "the file is not valid UTF-8".into(),
             NulByte => "the file contains a NUL byte".into(),
             LoneCr { count } => format!(
                 "the file has {} carriage return{} (CR) without a line feed: old Mac line endings?",
@@ -758,7 +759,7 @@ impl Diag {
                 format!("read as {encoding}, as the NUL bytes in every other place suggest")
             }
             BinaryFile { .. } => "NUL byte".into(),
-            InvalidUtf8 => "invalid byte here".into(),
+            InvalidUtf8 { .. } => "invalid byte here".into(),
             NulByte => "NUL byte".into(),
             LoneCr { .. } => "CR without LF".into(),
             Syntax { .. } => "unexpected here".into(),
@@ -878,7 +879,8 @@ impl Diag {
                 )
             }
             BinaryFile { .. } => "a .loop file is UTF-8 text; is this a binary file?".into(),
-            InvalidUtf8 => "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or, for a file saved as Windows-1252 or Latin-1, \
+            InvalidUtf8 { binary: true } => "a .loop file is UTF-8 text, and many of these bytes are control characters: is this a binary file?".into(),
+            InvalidUtf8 { binary: false } => "save the file as UTF-8 (in an editor: the file's encoding, UTF-8; or, for a file saved as Windows-1252 or Latin-1, \
                  `iconv -f WINDOWS-1252 -t UTF-8 OLD > NEW.loop`)"
                 .into(),
             NulByte => "a .loop file is text; is this a binary file?".into(),
