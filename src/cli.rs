@@ -365,7 +365,15 @@ where
     };
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return host.usage_error(&e, color),
+        #[cfg_attr(target_family = "wasm", allow(unused_mut))]
+        Err(mut e) => {
+            #[cfg(not(target_family = "wasm"))]
+            if let Some(tip) = subcommand_tip(&e) {
+                use clap::error::{ContextKind, ContextValue};
+                e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
+            }
+            return host.usage_error(&e, color);
+        }
     };
     if let Some(conflict) = conflict(&cli.command) {
         use clap::CommandFactory;
@@ -382,6 +390,32 @@ where
         return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict), color);
     }
     execute(&cli, host)
+}
+
+/// A tip for a word taken for a subcommand that names what an option of
+/// `run` does, or a file: `loopsim explain FILE` gets "tip: `loopsim run
+/// --explain FILE` says why each line runs where it does", `loopsim
+/// FILE.loop` "tip: `loopsim run FILE.loop` runs the file". Not in the WebAssembly build (the npm package), whose
+/// size budget it would take 0.5 KB of.
+#[cfg(not(target_family = "wasm"))]
+fn subcommand_tip(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != clap::error::ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    Some(match word.as_str() {
+        "explain" => "`loopsim run --explain FILE` says why each line runs where it does".to_string(),
+        "orders" | "all-orders" => "`loopsim run --all-orders FILE` lists the orders Node can print".to_string(),
+        "svg" => "`loopsim run --format svg FILE` draws the run as an SVG picture".to_string(),
+        "html" => "`loopsim run --format html FILE` draws the run as an HTML page".to_string(),
+        "json" => "`loopsim run --format json FILE` prints the trace as JSON".to_string(),
+        "-" => "`loopsim run -` runs the program on standard input".to_string(),
+        w if w.ends_with(".loop") => format!("`loopsim run {}` runs the file", crate::term::escape(w)),
+        _ => return None,
+    })
 }
 
 /// The last `--color WHEN` (or `--color=WHEN`) among `args` before a `--`,

@@ -616,6 +616,30 @@ fn off_a_terminal_no_backticked_command_is_split() {
     }
 }
 
+/// A word taken for a command that names an option of `run`, or a file
+/// given without a command: the usage error names the command to type.
+#[test]
+fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
+    for (word, tip) in [
+        ("explain", "tip: `loopsim run --explain FILE` says why each line runs where it does"),
+        ("all-orders", "tip: `loopsim run --all-orders FILE` lists the orders Node can print"),
+        ("svg", "tip: `loopsim run --format svg FILE` draws the run as an SVG picture"),
+        ("p6.loop", "tip: `loopsim run p6.loop` runs the file"),
+        ("-", "tip: `loopsim run -` runs the program on standard input"),
+    ] {
+        let o = loopsim(&[word, "p6.loop"], None);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with(&format!("error: unrecognized subcommand '{word}'\n\n  {tip}\n\nUsage: loopsim")),
+            "{err}"
+        );
+    }
+    // Another word: clap's own error, no tip.
+    let err = stderr(&loopsim(&["frobnicate", "p6.loop"], None));
+    assert!(!err.contains("tip:"), "{err}");
+}
+
 #[test]
 fn test_on_a_folder_without_predictions_is_an_error() {
     let dir = tempfile::Builder::new().prefix("loopsim-empty-").tempdir().unwrap();
