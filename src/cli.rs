@@ -837,7 +837,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     }
     // A picture is drawn from a verbose trace: one run serves both.
     let picture = matches!(format, Format::Svg | Format::Html);
-    let trace = run_file(
+    let mut trace = run_file(
         &loaded,
         RunOptions {
             explain,
@@ -848,11 +848,26 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     if format != Format::Json {
         unbounded_note(out, &loaded, args);
     }
+    // The race check (up to 2 s) after the trace, which is shown at once,
+    // and after what stopped the run: a long trace does not push its
+    // warning out of sight. JSON waits for it, to hold its warning.
+    let json = format == Format::Json;
+    let mut race = if json { Some(run_race_check(&loaded, args, &trace)) } else { None };
     let mut stdout = out.stdout();
     let _ = match format {
         Format::Text => trace.write_text(&mut stdout, verbose, &Style { color: out.stdout_color }),
         // Written as it is serialized: a large trace is not held twice.
-        Format::Json => crate::term::write_json(&mut stdout, &trace).and_then(|()| stdout.write_all(b"\n")),
+        // The limit that stopped the run and the race warning, if any, as
+        // `"diagnostics"` (JSON problems, as for a file that cannot run).
+        Format::Json => {
+            let limit = match &trace.ending {
+                Ending::Limit(hit) => Some(crate::limit::problem(hit)),
+                _ => None,
+            };
+            let shown: Vec<Problem> = limit.into_iter().chain(race.as_ref().and_then(|r| r.0.clone())).collect();
+            trace.diagnostics = crate::problem::to_json(&loaded.src, &shown);
+            crate::term::write_json(&mut stdout, &trace).and_then(|()| stdout.write_all(b"\n"))
+        }
         Format::Svg => stdout.write_all(crate::render::to_svg(&trace).as_bytes()),
         Format::Html => stdout.write_all(crate::render::to_html(&trace).as_bytes()),
     };
@@ -866,24 +881,32 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             Exit::Limit
         }
     };
-    // The race check (up to 2 s) after the trace, which is shown at once,
-    // and after what stopped the run: a long trace does not push its
-    // warning out of sight.
-    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
-    let profile = args.options(false).profile(&loaded.file);
-    if !args.no_race_check && !predicted_all && profile != crate::sched::NodeProfile::Node10 {
-        let bounds = args.bounds(SearchBounds::race_check());
-        let (warning, note) = crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, &trace);
-        if let Some(warning) = warning {
-            out.one(&loaded, warning);
-        }
-        if let Some(note) = note {
-            tell!(out, "note: {}: {note}", escape(&loaded.name));
-        }
+    let (warning, note) = match race.take() {
+        Some(checked) => checked,
+        None => run_race_check(&loaded, args, &trace),
+    };
+    if let Some(warning) = warning {
+        out.one(&loaded, warning);
+    }
+    if let Some(note) = note {
+        tell!(out, "note: {}: {note}", escape(&loaded.name));
     }
     leave_to_exit(trace);
     leave_to_exit(loaded);
     code
+}
+
+/// `run`'s race check of `trace` ([`crate::orders::race_check`]): none with
+/// `--no-race-check`, for a file whose `expect … or …` names every order,
+/// or under Node 10.
+fn run_race_check(loaded: &Loaded, args: &RunArgs, trace: &Trace) -> (Option<Problem>, Option<String>) {
+    let predicted_all = loaded.file.expect.as_ref().is_some_and(|e| !e.or.is_empty());
+    let profile = args.options(false).profile(&loaded.file);
+    if args.no_race_check || predicted_all || profile == crate::sched::NodeProfile::Node10 {
+        return (None, None);
+    }
+    let bounds = args.bounds(SearchBounds::race_check());
+    crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, trace)
 }
 
 /// The note before a text answer naming the first statement that repeats

@@ -694,6 +694,7 @@ impl<'a> Interp<'a> {
             explanations: self.notes.explanations,
             explanations_cut: self.notes.cut,
             ending,
+            diagnostics: Vec::new(),
         }
     }
 

@@ -179,6 +179,10 @@ pub struct Trace {
     pub explanations_cut: bool,
     #[serde(flatten)]
     pub ending: Ending,
+    /// `run --format json`: the run's warnings and the limit that stopped
+    /// it, as JSON problems (empty, and left out, otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<crate::problem::JsonProblem>,
 }
 
 impl Trace {

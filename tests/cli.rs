@@ -640,6 +640,47 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
     assert!(!err.contains("tip:"), "{err}");
 }
 
+/// `run --format json` holds the run's warnings as `"diagnostics"` (the
+/// race warning, the limit that stopped the run), as a file that cannot run
+/// has its errors; stderr keeps the text. A run without them has no such field.
+#[test]
+fn run_as_json_holds_the_race_warning_and_the_limit() {
+    let race = "timeout 0 \"timeout\"\nimmediate \"immediate\"\n";
+    let o = loopsim(&["run", "--format", "json", "p6.loop"], Some(("p6.loop", race)));
+    assert_eq!(o.status.code(), Some(0));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["events"].as_array().map(Vec::len), Some(2));
+    let d = &doc["diagnostics"];
+    assert_eq!(d.as_array().map(Vec::len), Some(1), "{doc}");
+    assert_eq!(
+        (d[0]["severity"].as_str(), d[0]["code"].as_str()),
+        (Some("warning"), Some("loop::race"))
+    );
+    assert_eq!(d[0]["message"], "real Node 26 can print these lines in another order");
+    // At the line the model prints first, then at the one Node may print first.
+    assert_eq!(
+        (d[0]["labels"][0]["line"].as_u64(), d[0]["labels"][1]["line"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert!(stderr(&o).contains("loop::race"), "{}", stderr(&o));
+    // Stopped by a limit: its problem, and no race check (each schedule hits it too).
+    let o = loopsim(
+        &["run", "--format", "json", "--max-turns", "5", "i.loop"],
+        Some(("i.loop", "interval 1 \"a\"\n")),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["end"], "limit");
+    let d = doc["diagnostics"].as_array().unwrap();
+    assert_eq!(d.len(), 1, "{doc}");
+    assert_eq!(d[0]["severity"], "error");
+    assert_eq!(d[0]["labels"][0]["line"].as_u64(), Some(1));
+    // Nothing to say: no field.
+    let o = loopsim(&["run", "--format", "json", "one.loop"], Some(("one.loop", "immediate \"i\"\n")));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(doc.get("diagnostics").is_none(), "{doc}");
+}
+
 #[test]
 fn test_on_a_folder_without_predictions_is_an_error() {
     let dir = tempfile::Builder::new().prefix("loopsim-empty-").tempdir().unwrap();

@@ -8,7 +8,7 @@ use crate::syntax::ast::Span;
 use serde::Serialize;
 
 /// One problem: what it is and the places it labels.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct JsonProblem {
     /// `"error"` or `"warning"`.
     pub severity: &'static str,
@@ -21,7 +21,7 @@ pub struct JsonProblem {
 }
 
 /// A labelled place in the source.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct JsonLabel {
     /// Offset of its first character, in UTF-16 code units.
     pub start: usize,
