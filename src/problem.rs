@@ -99,8 +99,12 @@ impl Diagnostic for Problem {
 pub const MAX_SHOWN: usize = 50;
 /// Bytes of rendered diagnostics for one file after which the rest are only counted.
 pub const MAX_RENDERED: usize = 256 * 1024;
-/// Bytes of a message or help line shown; longer ones are cut with `…`.
+/// Bytes of a message shown; longer ones are cut with `…`.
 pub const MAX_MESSAGE: usize = 400;
+/// Bytes of a help line shown; longer ones are cut with `…`. More than a
+/// message: a failed prediction's help says where Node's orders part from
+/// it, then why the model's line ran there (about 400 bytes with short labels).
+pub const MAX_HELP: usize = 600;
 /// Bytes of a label shown.
 pub const MAX_LABEL: usize = 160;
 /// Labels shown per diagnostic.
@@ -315,7 +319,7 @@ impl Diagnostic for Shown<'_> {
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         let help = self.problem.help.as_ref()?;
-        Some(Box::new(term::cut(&term::escape(help), MAX_MESSAGE).into_owned()))
+        Some(Box::new(term::cut(&term::escape(help), MAX_HELP).into_owned()))
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(self.excerpt.labels.iter().cloned()))

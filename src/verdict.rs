@@ -217,13 +217,19 @@ fn alternative(
             if let Some(hint) = typo_hint(texts.get(first_difference(&texts, &model)), &model) {
                 return Err(Verdict::fail(Problem { help: Some(hint), ..wrong }));
             }
-            Err(Verdict::fail(add_help(
-                wrong,
-                &match parting.and_then(|p| parted(&p, texts.len())) {
-                    Some(at) => format!("{why}; {at}"),
-                    None => why.to_string(),
-                },
-            )))
+            // Before why the model's line ran there: the help is cut at
+            // MAX_HELP bytes, and where Node parts is the answer.
+            let node = match parting.and_then(|p| parted(&p, texts.len())) {
+                Some(at) => format!("{why}; {at}"),
+                None => why.to_string(),
+            };
+            Err(Verdict::fail(Problem {
+                help: Some(match wrong.help.as_deref() {
+                    Some(h) => format!("{node}; {h}"),
+                    None => node,
+                }),
+                ..wrong
+            }))
         }
         Membership::Undecided { cut } => Err(Verdict::Fail {
             problems: vec![add_help(

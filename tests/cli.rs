@@ -546,6 +546,17 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
         err.contains("the closest order Node can print agrees with its first line, then prints \"j\""),
         "{err}"
     );
+    // Where Node parts comes before why the model's line ran there, whole
+    // (fresh-clone helper 61: with the explanation first, the help was cut
+    // at 400 bytes just before "prints \"tick\"").
+    let chain = "log \"start\"\nthen \"a\" .then \"b\"\nnextTick \"tick\"\nexpect { \"start\" \"a\" \"tick\" \"b\" }\n";
+    let o = loopsim(&["check", "c.loop"], Some(("c.loop", chain)));
+    let err = one_line(&stderr(&o));
+    assert!(
+        err.contains("help: real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried); the closest order Node can print agrees with its first line, then prints \"tick\"; why \"tick\" ran there: nextTick \"tick\" (line 3)"),
+        "{err}"
+    );
+    assert!(err.ends_with("before any microtask (rule 6)"), "{err}");
     // Right order, wrong field: the order is the model's, so only the field is blamed.
     let field = "timeout 0 \"t\"\nexpect {\n  turn 2 \"t\"\n}\n";
     let o = loopsim(&["check", "f.loop"], Some(("f.loop", field)));
