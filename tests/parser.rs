@@ -347,3 +347,28 @@ fn texts_split_at_escapes_and_placeholders() {
     assert_eq!(problems[0].code, "loop::malformed");
     assert_eq!((problems[0].span.start(), problems[0].span.end()), (0, 9));
 }
+
+/// A NAME written as a string (`async "f" { … }`, `call "f"`), as a label
+/// is: the help says a NAME takes no quotes (fresh-clone helper 61).
+#[test]
+fn a_quoted_name_is_told_to_take_no_quotes() {
+    for (src, form) in [
+        ("async \"f\" { log \"x\" }\n", "async NAME { … }"),
+        ("async f { log \"x\" }\ncall \"f\"\n", "call NAME"),
+        (
+            "promise \"p\" = resolved\n",
+            "promise [NAME] { … } (.then|.catch|.finally …)*` or `promise NAME = EXPR",
+        ),
+    ] {
+        let problems = parse(src).expect_err(src);
+        let help = problems[0].help.as_deref().unwrap_or_default();
+        assert_eq!(
+            help,
+            format!("the form is `{form}`: a NAME is a bare word, without quotes"),
+            "{src}"
+        );
+    }
+    // Another mistake in such a statement keeps the plain form.
+    let problems = parse("async f log \"x\"\n").expect_err("no braces");
+    assert_eq!(problems[0].help.as_deref(), Some("the form is `async NAME { … }`"));
+}

@@ -214,8 +214,14 @@ pub enum Diag {
     },
     /// A statement `keyword` not in its `form` (its usage string).
     /// `quoted`: the text has typographic or single quotes or backticks
-    /// (`“x”`, `'x'`), which do not make a string.
-    Malformed { keyword: String, form: String, quoted: bool },
+    /// (`“x”`, `'x'`), which do not make a string. `quoted_name`: a string
+    /// stands where the form has a NAME (`async "f" { … }`, `call "f"`).
+    Malformed {
+        keyword: String,
+        form: String,
+        quoted: bool,
+        quoted_name: bool,
+    },
     /// A JavaScript `call`, the `.loop` `form` it becomes, and a `note` (or empty).
     Javascript {
         call: String,
@@ -911,6 +917,9 @@ impl Diag {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("a statement starts with one of: {keywords}"),
             },
+            Malformed { form, quoted_name: true, .. } => {
+                format!("the form is `{form}`: a NAME is a bare word, without quotes")
+            }
             Malformed { form, quoted: false, .. } => format!("the form is `{form}`"),
             Malformed { form, quoted: true, .. } => {
                 format!("the form is `{form}`; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’`, `'` or backticks")

@@ -1046,10 +1046,14 @@ fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     }
     if let Some(form) = suggest::form(word) {
         let quoted = super::lex::wrong_quotes(text);
+        // `async "f" { … }`, `call "f"`, `await call "f"`: a NAME quoted.
+        let rest = text[word.len()..].trim_start();
+        let quoted_name = form.contains("NAME") && (rest.starts_with('"') || rest.starts_with("call \""));
         return Diag::Malformed {
             keyword: word.to_string(),
             form: form.to_string(),
             quoted,
+            quoted_name,
         }
         .at(span);
     }
