@@ -368,7 +368,7 @@ where
         #[cfg_attr(target_family = "wasm", allow(unused_mut))]
         Err(mut e) => {
             #[cfg(not(target_family = "wasm"))]
-            if let Some(tip) = subcommand_tip(&e) {
+            if let Some(tip) = subcommand_tip(&e, &args) {
                 use clap::error::{ContextKind, ContextValue};
                 e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
             }
@@ -398,7 +398,7 @@ where
 /// FILE.loop` "tip: `loopsim run FILE.loop` runs the file". Not in the WebAssembly build (the npm package), whose
 /// size budget it would take 0.5 KB of.
 #[cfg(not(target_family = "wasm"))]
-fn subcommand_tip(e: &clap::Error) -> Option<String> {
+fn subcommand_tip(e: &clap::Error, args: &[OsString]) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
     if e.kind() != clap::error::ErrorKind::InvalidSubcommand {
         return None;
@@ -406,12 +406,18 @@ fn subcommand_tip(e: &clap::Error) -> Option<String> {
     let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
         return None;
     };
+    // The file named after the word, if one is (else FILE).
+    let after = args.iter().skip_while(|a| a.to_str() != Some(word.as_str())).skip(1);
+    let file = after
+        .filter_map(|a| a.to_str())
+        .find(|a| !a.starts_with('-') || *a == "-")
+        .map_or_else(|| "FILE".to_string(), |f| escape(f).into_owned());
     Some(match word.as_str() {
-        "explain" => "`loopsim run --explain FILE` says why each line runs where it does".to_string(),
-        "orders" | "all-orders" => "`loopsim run --all-orders FILE` lists the orders Node can print".to_string(),
-        "svg" => "`loopsim run --format svg FILE` draws the run as an SVG picture".to_string(),
-        "html" => "`loopsim run --format html FILE` draws the run as an HTML page".to_string(),
-        "json" => "`loopsim run --format json FILE` prints the trace as JSON".to_string(),
+        "explain" => format!("`loopsim run --explain {file}` says why each line runs where it does"),
+        "orders" | "all-orders" => format!("`loopsim run --all-orders {file}` lists the orders Node can print"),
+        "svg" => format!("`loopsim run --format svg {file}` draws the run as an SVG picture"),
+        "html" => format!("`loopsim run --format html {file}` draws the run as an HTML page"),
+        "json" => format!("`loopsim run --format json {file}` prints the trace as JSON"),
         "-" => "`loopsim run -` runs the program on standard input".to_string(),
         w if w.ends_with(".loop") => format!("`loopsim run {}` runs the file", crate::term::escape(w)),
         _ => return None,

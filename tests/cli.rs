@@ -632,9 +632,15 @@ fn off_a_terminal_no_backticked_command_is_split() {
 #[test]
 fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
     for (word, tip) in [
-        ("explain", "tip: `loopsim run --explain FILE` says why each line runs where it does"),
-        ("all-orders", "tip: `loopsim run --all-orders FILE` lists the orders Node can print"),
-        ("svg", "tip: `loopsim run --format svg FILE` draws the run as an SVG picture"),
+        (
+            "explain",
+            "tip: `loopsim run --explain p6.loop` says why each line runs where it does",
+        ),
+        (
+            "all-orders",
+            "tip: `loopsim run --all-orders p6.loop` lists the orders Node can print",
+        ),
+        ("svg", "tip: `loopsim run --format svg p6.loop` draws the run as an SVG picture"),
         ("p6.loop", "tip: `loopsim run p6.loop` runs the file"),
         ("-", "tip: `loopsim run -` runs the program on standard input"),
     ] {
@@ -646,6 +652,9 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             "{err}"
         );
     }
+    // No file after the word: FILE.
+    let err = stderr(&loopsim(&["explain"], None));
+    assert!(err.contains("tip: `loopsim run --explain FILE` says"), "{err}");
     // Another word: clap's own error, no tip.
     let err = stderr(&loopsim(&["frobnicate", "p6.loop"], None));
     assert!(!err.contains("tip:"), "{err}");
