@@ -478,7 +478,7 @@ fn search(
     let (held, held_exact) = symmetry::count(&entries);
     // An order counted without its lines is not compared with the renamings
     // of the orders held: with symmetries among those, the sum is an upper bound.
-    let count_exact = held_exact && (counted.is_empty() || entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()));
+    let count_exact = held_exact && (counted.is_empty() || entries.iter().all(symmetry::Entry::plain));
     let mut count = held.saturating_add(counted.len() as u128);
     let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
     let model_possible = model_at.is_some() || counted.race_of(&model, model_stopped).is_some();
@@ -749,7 +749,7 @@ impl<'a> Exploration<'a> {
     ) -> bool {
         let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
         let key = (lines_key(&entry.logs), stopped);
-        let plain = entry.marks.is_empty() && entry.blocks.is_empty();
+        let plain = entry.plain();
         let was_counted = !self.counted.is_empty() && self.counted.keys.contains_key(&key);
         if was_counted && plain {
             return true;

@@ -287,7 +287,7 @@ pub(crate) fn merge(entries: &mut Vec<Entry>, new: Entry) {
 /// most [`MAX_COMPARED`] orders in all, else their sum is an upper bound.
 pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
     let sum = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
-    if entries.len() <= 1 || entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()) {
+    if entries.len() <= 1 || entries.iter().all(Entry::plain) {
         return (sum, true);
     }
     let lines = entries.iter().map(|e| e.logs.len().max(1) as u128).max().unwrap_or(1);
@@ -322,6 +322,12 @@ fn covers(outer: &[Mark], inner: &[Mark]) -> bool {
 }
 
 impl Entry {
+    /// Whether it has no symmetries: its lines are the order itself, and its
+    /// orbit that one order.
+    pub fn plain(&self) -> bool {
+        self.marks.is_empty() && self.blocks.is_empty()
+    }
+
     /// Whether `logs` (ending stopped or not) is in this entry's orbit.
     pub fn contains(&self, logs: &[String], stopped: bool) -> bool {
         if stopped != self.stopped || logs.len() != self.logs.len() {
