@@ -201,16 +201,16 @@ fn alternative(
                 None => crate::syntax::ast::Span::new(alt.span.end() - 1, alt.span.end()),
             };
             let at = p.agreed;
-            let parts = Diag::NodeParts {
+            let mut parts = Diag::NodeParts {
                 expected: texts.get(at).cloned(),
                 parting: p,
                 model_at: first_difference(&texts, &model) + 1,
-            };
-            let mut p = parts.at(span);
-            if let Some(hint) = typo_hint(texts.get(at), &model) {
-                p.help = Some(hint);
             }
-            Err(Verdict::fail(p))
+            .at(span);
+            if let Some(hint) = typo_hint(texts.get(at), &model) {
+                parts.help = Some(hint);
+            }
+            Err(Verdict::fail(parts))
         }
         Membership::Impossible { parting } => {
             let why = "real Node cannot print this order either: no timing of the loop gives it (every schedule that agrees with the prediction so far was tried)";
@@ -223,12 +223,11 @@ fn alternative(
                 Some(at) => format!("{why}; {at}"),
                 None => why.to_string(),
             };
-            Err(Verdict::fail(Problem {
-                help: Some(match wrong.help.as_deref() {
-                    Some(h) => format!("{node}; {h}"),
-                    None => node,
-                }),
-                ..wrong
+            let mut wrong = wrong;
+            let model_why = wrong.help.replace(node);
+            Err(Verdict::fail(match model_why {
+                Some(h) => add_help(wrong, &h),
+                None => wrong,
             }))
         }
         Membership::Undecided { cut } => Err(Verdict::Fail {
