@@ -63,10 +63,12 @@ module=web/wasm/target/bindgen
 rm -rf "$module" web/dist npm/dist
 "$bindgen" "${flags[@]}" --out-name loopsim --out-dir "$module" "$out"
 # wasm-opt's -O1: 3.6 KB less gzipped (its -Os and -Oz make the module
-# smaller but less regular, 16 KB more gzipped). The features are those
-# rustc enables for wasm32-unknown-unknown.
-echo "== optimizing it (wasm-opt -O1)"
-"$wasm_opt" -O1 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+# smaller but less regular, 16 KB more gzipped); run to convergence (its
+# passes again while they shrink the module), 2.2 KB less again, in about
+# 17 s instead of 5. The features are those rustc enables for
+# wasm32-unknown-unknown.
+echo "== optimizing it (wasm-opt -O1 --converge)"
+"$wasm_opt" -O1 --converge --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-multivalue --enable-reference-types \
   "$module/loopsim_bg.wasm" -o "$module/loopsim_bg.wasm"
 mkdir -p web/dist npm/dist
