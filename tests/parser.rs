@@ -372,3 +372,24 @@ fn a_quoted_name_is_told_to_take_no_quotes() {
     let problems = parse("async f log \"x\"\n").expect_err("no braces");
     assert_eq!(problems[0].help.as_deref(), Some("the form is `async NAME { … }`"));
 }
+
+/// A statement whose block does not parse: what is wrong inside the block is
+/// reported, and its head too when the head is wrong as well (an empty block
+/// would not make it parse), all at once; a good head is not blamed
+/// (fresh-clone helper 61 found `async "a1" { logg "x" }` told only of
+/// `logg`).
+#[test]
+fn a_wrong_head_and_a_wrong_block_are_both_reported() {
+    let codes = |src: &str| -> Vec<(String, usize)> {
+        let problems = parse(src).expect_err(src);
+        problems.iter().map(|p| (p.code.to_string(), p.span.start())).collect()
+    };
+    let malformed = || "loop::malformed".to_string();
+    let unknown = || "loop::unknown-statement".to_string();
+    assert_eq!(codes("async \"a1\" {\n  logg \"x\"\n}\n"), [(malformed(), 0), (unknown(), 15)]);
+    // (The head's own diagnostic, as with a good block: the number is wrong.)
+    assert_eq!(codes("immediate \"i\" 5 {\n  logg \"x\"\n}\n"), [("loop::number".into(), 14), (unknown(), 20)]);
+    // A good head: only the block's line.
+    assert_eq!(codes("async a1 {\n  logg \"x\"\n}\n"), [(unknown(), 13)]);
+    assert_eq!(codes("timeout 5 \"t\" {\n  logg \"x\"\n}\n"), [(unknown(), 18)]);
+}

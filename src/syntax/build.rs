@@ -536,11 +536,12 @@ impl Builder {
                     self.push(unknown_statement(head, matches!(inside, "i" | "n" | "k")));
                     return None;
                 } else if let Some(inner) = body.map(|b| self.body_problems(&b)).filter(|p| !p.is_empty()) {
-                    // The block is what did not parse: report what is wrong
-                    // inside it; and the head too where it starts with no
-                    // keyword (`function main() {`, `timout 5 {`), which a
-                    // good block would not have made parse either.
-                    if suggest::form(word).is_none() {
+                    // The block did not parse: report what is wrong inside
+                    // it; and the head too where a good block would not have
+                    // made it parse either: it starts with no keyword
+                    // (`function main() {`, `timout 5 {`), or with an empty
+                    // block it is still no statement (`async "f" {`).
+                    if suggest::form(word).is_none() || !parses_with_empty_block(head.as_str()) {
                         self.push(unknown_statement(head, false));
                     }
                     for p in inner {
@@ -1004,6 +1005,18 @@ fn is_expect_line(line: &str) -> bool {
         i += 1;
     }
     true
+}
+
+/// Whether the head of a statement (its text up to its block) is a
+/// statement when an empty block follows it.
+fn parses_with_empty_block(head: &str) -> bool {
+    let text = format!("{} {{}}", head.trim_end());
+    LoopParser::parse(Rule::file, &text).is_ok_and(|mut pairs| {
+        pairs
+            .next()
+            .and_then(|file| file.into_inner().next())
+            .is_some_and(|item| item.as_rule() != Rule::unknown)
+    })
 }
 
 /// `placeholder`: a `{i}`, `{n}` or `{k}` follows it (`after {i}`).
