@@ -44,36 +44,6 @@ pub fn check(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
     Err(best.expect("at least one alternative").1)
 }
 
-/// For a racy file, the alternatives must be exactly the orders real Node 20
-/// can print (text and limit only: turns, ticks and phases are the model's).
-///
-/// # Errors
-/// At an alternative Node never prints (only said after a complete search),
-/// or at the block when Node can print an order no alternative names. `Ok`
-/// after a search cut short ([`crate::orders::Orders::truncated`]) means only
-/// that no order found so far is missing.
-pub fn check_orders(expect: &Expect, orders: &crate::orders::Orders) -> Result<(), Problem> {
-    let texts = |alt: &Expect| -> (Vec<String>, bool) { (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some()) };
-    // A search cut short may not have met an alternative yet: only a complete
-    // one says that Node never prints it. An order found is possible either way.
-    for alt in expect.alternatives().filter(|_| !orders.truncated) {
-        let (logs, stopped) = texts(alt);
-        if !orders.contains(&logs, stopped) {
-            return Err(Diag::NeverPrintedByNodeVersion { node: orders.node }.at(alt.span));
-        }
-    }
-    let named: Vec<(Vec<String>, bool)> = expect.alternatives().map(texts).collect();
-    if let Some(missing) = orders.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
-        return Err(Diag::MissingOrder {
-            node: orders.node.to_string(),
-            order: missing.logs.join(" | "),
-            race: missing.race.clone(),
-        }
-        .at(expect.span));
-    }
-    Ok(())
-}
-
 /// Compares the run's log lines with one alternative's lines one to one, in
 /// order, comparing only the fields written. `Ok` if the prediction holds.
 ///

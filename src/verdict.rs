@@ -118,7 +118,7 @@ pub fn verdict(
     }
     let mut race = None;
     if let Some(all) = all {
-        if let Err(p) = missing_order(expect, &all) {
+        if let Err(p) = missing_order(expect, &all, &loaded.src) {
             return Verdict::fail(p);
         }
         if let Some(cut) = all.cut {
@@ -271,18 +271,43 @@ fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
     })
 }
 
-/// The block-level failure when real Node can print an order no alternative names.
-fn missing_order(expect: &Expect, all: &orders::Orders) -> Result<(), Problem> {
-    let named: Vec<(Vec<String>, bool)> = expect
-        .alternatives()
-        .map(|alt| (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some()))
-        .collect();
-    match all.orders.iter().find(|o| !named.contains(&(o.logs.clone(), o.stopped))) {
+/// The block-level failure when real Node can print an order no alternative
+/// names: one of the orders listed, else (past [`orders::MAX_LISTED`]) one
+/// more than the distinct alternatives, by an exact count, shown from the
+/// orbits of the orders found when one of them is unnamed.
+fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result<(), Problem> {
+    let mut named: Vec<(Vec<String>, bool)> = Vec::new();
+    for alt in expect.alternatives() {
+        let order = (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some());
+        if !named.contains(&order) {
+            named.push(order);
+        }
+    }
+    let unnamed = |logs: &[String], stopped: bool| !named.iter().any(|(l, s)| l == logs && *s == stopped);
+    let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.stopped)) {
+        Some(o) => Some((o.logs.join(" | "), o.race.clone())),
+        None if all.count_exact && all.count > named.len() as u128 => Some(
+            all.entries
+                .iter()
+                .find_map(|e| {
+                    let logs = e.expand_until(named.len() + 1, None).into_iter().find(|l| unnamed(l, e.stopped))?;
+                    let race = if logs == e.logs && e.as_found {
+                        e.race.clone()
+                    } else {
+                        orders::symmetry::orbit_timing(e, src)
+                    };
+                    Some((logs.join(" | "), race))
+                })
+                .unwrap_or_else(|| (format!("{} orders in all, not listed", all.count), String::new())),
+        ),
+        None => None,
+    };
+    match missing {
         None => Ok(()),
-        Some(missing) => Err(Diag::MissingOrder {
+        Some((order, race)) => Err(Diag::MissingOrder {
             node: all.node.to_string(),
-            order: missing.logs.join(" | "),
-            race: missing.race.clone(),
+            order,
+            race,
         }
         .at(expect.span)),
     }
@@ -322,4 +347,49 @@ fn add_help(mut p: Problem, more: &str) -> Problem {
         None => more.to_string(),
     });
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past the orders listed, the count says an order is missing: a
+    /// prediction naming every order listed (two, here) but not all five
+    /// fails at one of the others, with its timing.
+    #[test]
+    fn an_order_past_those_listed_is_missing_by_the_count() {
+        let body = "timeout 0 \"t\"\nimmediate \"i\"\nsubmit \"s\" 0\n";
+        let with = |alternatives: &[&str]| {
+            let blocks: Vec<String> = alternatives.iter().map(|a| format!("{{\n{a}}}\n")).collect();
+            let src = format!("{body}expect {}", blocks.join("or "));
+            crate::load::load_bytes("three.loop", src.as_bytes()).expect("valid")
+        };
+        let lines = |order: &str| order.split(' ').map(|l| format!("  \"{l}\"\n")).collect::<String>();
+        let listed = [lines("s i t"), lines("i s t")];
+        let loaded = with(&[&listed[0], &listed[1]]);
+        let bounds = SearchBounds {
+            max_listed: 2,
+            ..SearchBounds::default()
+        };
+        let all = orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+        assert_eq!((all.count, all.count_exact, all.orders.len()), (5, true, 2));
+        let expect = loaded.file.expect.as_ref().expect("a prediction");
+        let p = missing_order(expect, &all, &loaded.src).expect_err("three orders unnamed");
+        assert_eq!(p.message, "real Node 26 can also print: t | s | i");
+        assert_eq!(
+            p.help.as_deref(),
+            Some("it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { … }`")
+        );
+        // All five named (one of them twice): none is missing.
+        let five = ["s i t", "i s t", "t s i", "i t s", "t i s", "s i t"].map(lines);
+        let loaded = with(&five.iter().map(String::as_str).collect::<Vec<_>>());
+        let expect = loaded.file.expect.as_ref().expect("a prediction");
+        assert!(missing_order(expect, &all, &loaded.src).is_ok());
+        // Five blocks, one twice and "t i s" left out: the count still tells.
+        let four = [&five[..4], &five[..1]].concat();
+        let loaded = with(&four.iter().map(String::as_str).collect::<Vec<_>>());
+        let expect = loaded.file.expect.as_ref().expect("a prediction");
+        let p = missing_order(expect, &all, &loaded.src).expect_err("one order unnamed");
+        assert_eq!(p.message, "real Node 26 can also print: t | i | s");
+    }
 }
