@@ -274,8 +274,12 @@ fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
 /// The block-level failure when real Node can print an order no alternative
 /// names: one of the orders listed, else (past [`orders::MAX_LISTED`]) one
 /// more than the distinct alternatives, by an exact count, shown from the
-/// orbits of the orders found when one of them is unnamed.
-fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result<(), Problem> {
+/// orbits of the orders found when one of them is unnamed. `src`: the
+/// file's text (the timing of a renamed order names its statements).
+///
+/// # Errors
+/// [`Diag::MissingOrder`] at the block, for the first order missing.
+pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result<(), Problem> {
     let mut named: Vec<(Vec<String>, bool)> = Vec::new();
     for alt in expect.alternatives() {
         let order = (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some());

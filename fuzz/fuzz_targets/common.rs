@@ -118,7 +118,7 @@ pub fn orders(data: &[u8]) {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
     }
     if let Some(expect) = &loaded.file.expect {
-        if let Err(p) = loopsim::expect::check_orders(expect, &found) {
+        if let Err(p) = loopsim::verdict::missing_order(expect, &found, &loaded.src) {
             check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![p]));
         }
     }
