@@ -419,6 +419,12 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString]) -> Option<String> {
         "html" => format!("`loopsim run --format html {file}` draws the run as an HTML page"),
         "json" => format!("`loopsim run --format json {file}` prints the trace as JSON"),
         "-" => "`loopsim run -` runs the program on standard input".to_string(),
+        w if w.ends_with(".loop") && !Path::new(w).exists() => {
+            format!(
+                "`loopsim run FILE` runs a file, but there is no file {} here",
+                crate::term::escape(w)
+            )
+        }
         w if w.ends_with(".loop") => format!("`loopsim run {}` runs the file", crate::term::escape(w)),
         _ => return None,
     })
@@ -771,7 +777,12 @@ impl<'h> Output<'h> {
     /// Loads a file for a command; `node`: the `--node` it runs with, if any
     /// (else the file's `node N`, else Node 26).
     fn load(&self, path: &Path, node: Option<crate::sched::NodeProfile>) -> Result<Loaded, Exit> {
-        let name = path.display().to_string();
+        // Standard input is named as compilers name it, not by the file it is read as.
+        let name = if path == Path::new(STDIN) {
+            "<stdin>".into()
+        } else {
+            path.display().to_string()
+        };
         let loaded = self
             .host
             .read(path)

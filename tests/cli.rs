@@ -641,7 +641,10 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             "tip: `loopsim run --all-orders p6.loop` lists the orders Node can print",
         ),
         ("svg", "tip: `loopsim run --format svg p6.loop` draws the run as an SVG picture"),
-        ("p6.loop", "tip: `loopsim run p6.loop` runs the file"),
+        (
+            "nothere.loop",
+            "tip: `loopsim run FILE` runs a file, but there is no file nothere.loop here",
+        ),
         ("-", "tip: `loopsim run -` runs the program on standard input"),
     ] {
         let o = loopsim(&[word, "p6.loop"], None);
@@ -652,6 +655,12 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             "{err}"
         );
     }
+    // A file that exists: the command that runs it.
+    let o = loopsim(&["p6.loop"], Some(("p6.loop", "log \"a\"\n")));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let tip = err.lines().find_map(|l| l.strip_prefix("  tip: `loopsim run ")).unwrap_or_default();
+    assert!(tip.ends_with("p6.loop` runs the file"), "{err}");
     // No file after the word: FILE.
     let err = stderr(&loopsim(&["explain"], None));
     assert!(err.contains("tip: `loopsim run --explain FILE` says"), "{err}");
@@ -1039,7 +1048,7 @@ fn an_undecided_prediction_names_the_bound_that_stopped_the_search() {
 }
 
 /// `-` as FILE reads standard input (as `/dev/stdin`: a pipe or a redirected
-/// file), for `run`, `check` and `emit-js`; a terminal or device there is
+/// file; named `<stdin>`), for `run`, `check` and `emit-js`; a terminal or device there is
 /// refused with exit 2 and a hint, never waited on; named twice, refused.
 #[test]
 #[cfg(unix)]
@@ -1068,10 +1077,10 @@ fn a_dash_reads_the_file_from_standard_input() {
     assert_eq!(logs, ["main", "t"]);
     let out = piped(&["check", "-"], "log \"a\"\nexpect {\n  \"b\"\n}\n");
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("/dev/stdin"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("[<stdin>:3:3]"), "{}", stderr(&out));
     let out = piped(&["test", "-"], "log \"a\"\nexpect {\n  \"a\"\n}\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "PASS  /dev/stdin (1 line)\n1 passed, 0 failed\n");
+    assert_eq!(stdout(&out), "PASS  <stdin> (1 line)\n1 passed, 0 failed\n");
     let out = piped(&["emit-js", "-"], "log \"a`${x}\"\n");
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains(r#""a`${x}""#), "{}", stdout(&out));
