@@ -388,7 +388,10 @@ fn a_wrong_head_and_a_wrong_block_are_both_reported() {
     let unknown = || "loop::unknown-statement".to_string();
     assert_eq!(codes("async \"a1\" {\n  logg \"x\"\n}\n"), [(malformed(), 0), (unknown(), 15)]);
     // (The head's own diagnostic, as with a good block: the number is wrong.)
-    assert_eq!(codes("immediate \"i\" 5 {\n  logg \"x\"\n}\n"), [("loop::number".into(), 14), (unknown(), 20)]);
+    assert_eq!(
+        codes("immediate \"i\" 5 {\n  logg \"x\"\n}\n"),
+        [("loop::number".into(), 14), (unknown(), 20)]
+    );
     // A good head: only the block's line.
     assert_eq!(codes("async a1 {\n  logg \"x\"\n}\n"), [(unknown(), 13)]);
     assert_eq!(codes("timeout 5 \"t\" {\n  logg \"x\"\n}\n"), [(unknown(), 18)]);
