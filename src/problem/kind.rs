@@ -1115,7 +1115,7 @@ impl Diag {
             NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
             NodeParts { parting, model_at, .. } => format!(
                 "no timing of the loop gives this order (every schedule that agrees with it so far was tried): {}; the seed \
-                 model's trace parts from it at line {model_at} (`loopsim run --explain` shows it, and why)",
+                 model's trace first differs from it at line {model_at} (`loopsim run --explain` shows it, and why)",
                 parting.closest()
             ),
             NotModelOrder => return None,
