@@ -150,7 +150,8 @@ fn differs(line: &ExpectLine, event: &Event, text: &str) -> Option<String> {
     None
 }
 
-/// "turn 2, tick 1, timers: \"timer\"".
+/// What ran, written as an expect line (`turn 2 at 1 timers "timer"`), so
+/// that it can be copied into the prediction.
 pub fn actual(event: &Event, text: &str) -> String {
     format!("turn {} at {} {} \"{text}\"", event.turn, event.tick, event.phase)
 }
