@@ -365,10 +365,8 @@ where
     };
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        #[cfg_attr(target_family = "wasm", allow(unused_mut))]
         Err(mut e) => {
-            #[cfg(not(target_family = "wasm"))]
-            if let Some(tip) = subcommand_tip(&e, &args) {
+            if let Some(tip) = subcommand_tip(&e, &args, host) {
                 use clap::error::{ContextKind, ContextValue};
                 e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
             }
@@ -395,10 +393,9 @@ where
 /// A tip for a word taken for a subcommand that names what an option of
 /// `run` does, or a file: `loopsim explain FILE` gets "tip: `loopsim run
 /// --explain FILE` says why each line runs where it does", `loopsim
-/// FILE.loop` "tip: `loopsim run FILE.loop` runs the file". Not in the WebAssembly build (the npm package), whose
-/// size budget it would take 0.5 KB of.
-#[cfg(not(target_family = "wasm"))]
-fn subcommand_tip(e: &clap::Error, args: &[OsString]) -> Option<String> {
+/// FILE.loop` "tip: `loopsim run FILE.loop` runs the file" (or that there
+/// is no such file, asking `host`).
+fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
     if e.kind() != clap::error::ErrorKind::InvalidSubcommand {
         return None;
@@ -419,7 +416,7 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString]) -> Option<String> {
         "html" => format!("`loopsim run --format html {file}` draws the run as an HTML page"),
         "json" => format!("`loopsim run --format json {file}` prints the trace as JSON"),
         "-" => "`loopsim run -` runs the program on standard input".to_string(),
-        w if w.ends_with(".loop") && !Path::new(w).exists() => {
+        w if w.ends_with(".loop") && host.kind(Path::new(w), true).is_err() => {
             format!(
                 "`loopsim run FILE` runs a file, but there is no file {} here",
                 crate::term::escape(w)

@@ -524,7 +524,10 @@ fn a_failed_prediction_says_whether_node_can_print_it_at_all() {
     let err = stderr(&o);
     assert!(err.contains("× prediction failed after log line 2: real Node prints more"), "{err}");
     assert!(err.contains("s.loop:4:18]") && err.contains("╰── Node prints \"j\" next"), "{err}");
-    assert!(one_line(&err).contains("the seed model's trace first differs from it at line 1"), "{err}");
+    assert!(
+        one_line(&err).contains("the seed model's trace first differs from it at line 1"),
+        "{err}"
+    );
     // A wrong line after two Node can print: blamed at the wrong line, not
     // at line 2, where the model's trace parts.
     let wrong = "timeout 0 \"t\"\nimmediate \"i\"\nnextTick \"n\"\nexpect { \"n\" \"t\" \"x\" }\n";

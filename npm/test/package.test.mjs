@@ -71,6 +71,9 @@ const same = [
   ['run', path.join(cases, 'odd/bytes.loop')],
   ['run', '--explain', '--format', 'svg', p02],
   ['run', '--bogus', p02],
+  [p02],
+  ['no-such-file.loop'],
+  ['explain', p02],
   ['--help'],
   ['run', '--help'],
   ['--version'],
@@ -93,6 +96,13 @@ test('`test examples` ends with the Rust binary\'s summary line', () => {
   assert.match(last(r.stdout), /^\d+ passed, 0 failed$/);
   assert.equal(last(n.stdout), last(r.stdout));
   assert.equal(n.status, 0);
+});
+
+test('a file or an option given as a command gets the command to type', () => {
+  const tip = (args) => both(args)[1].stderr.split('\n').find((l) => l.startsWith('  tip: '));
+  assert.equal(tip([p02]), `  tip: \`loopsim run ${p02}\` runs the file`);
+  assert.equal(tip(['nothere.loop']), '  tip: `loopsim run FILE` runs a file, but there is no file nothere.loop here');
+  assert.equal(tip(['explain', p02]), `  tip: \`loopsim run --explain ${p02}\` says why each line runs where it does`);
 });
 
 test('colour follows --color always in both', () => {
