@@ -566,6 +566,16 @@ fn file_arg(arg: &str) -> Result<PathBuf, std::convert::Infallible> {
 /// The file standard input is read as (`-`).
 const STDIN: &str = "/dev/stdin";
 
+/// A FILE as diagnostics and results name it: standard input as compilers
+/// name it (`<stdin>`), not by the file it is read as.
+fn shown(path: &Path) -> String {
+    if path == Path::new(STDIN) {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Runs a parsed command line.
 fn execute(cli: &Cli, host: &dyn Host) -> u8 {
     let mut out = Output::new(cli.color, host);
@@ -774,12 +784,7 @@ impl<'h> Output<'h> {
     /// Loads a file for a command; `node`: the `--node` it runs with, if any
     /// (else the file's `node N`, else Node 26).
     fn load(&self, path: &Path, node: Option<crate::sched::NodeProfile>) -> Result<Loaded, Exit> {
-        // Standard input is named as compilers name it, not by the file it is read as.
-        let name = if path == Path::new(STDIN) {
-            "<stdin>".into()
-        } else {
-            path.display().to_string()
-        };
+        let name = shown(path);
         let loaded = self
             .host
             .read(path)
@@ -1119,7 +1124,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     let mut files = Vec::new();
     for root in &roots {
         if let Err(e) = collect(out, root, &mut files) {
-            tell!(out, "error: cannot read {}: {e}", escape(&root.display().to_string()));
+            tell!(out, "error: cannot read {}: {e}", escape(&shown(root)));
             return Exit::Invalid;
         }
     }
@@ -1134,7 +1139,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                 say!(
                     out,
                     "ERROR {}: unreadable or not a valid .loop file (see the error above)",
-                    escape(&path.display().to_string())
+                    escape(&shown(path))
                 );
                 failed += 1;
                 worst = worst.max(code);
@@ -1196,7 +1201,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         n => say!(out, "{passed} passed, {failed} failed ({n} stopped by a limit)"),
     }
     if passed + failed == 0 {
-        let under: Vec<String> = roots.iter().map(|r| escape(&r.display().to_string()).into_owned()).collect();
+        let under: Vec<String> = roots.iter().map(|r| escape(&shown(r)).into_owned()).collect();
         tell!(
             out,
             "error: nothing was checked: no .loop file with an expect block among {}",

@@ -1084,6 +1084,19 @@ fn a_dash_reads_the_file_from_standard_input() {
     let out = piped(&["test", "-"], "log \"a\"\nexpect {\n  \"a\"\n}\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "PASS  <stdin> (1 line)\n1 passed, 0 failed\n");
+    let out = piped(&["test", "-"], "logg \"a\"\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stdout(&out),
+        "ERROR <stdin>: unreadable or not a valid .loop file (see the error above)\n0 passed, 1 failed\n"
+    );
+    let out = piped(&["test", "-"], "log \"a\"\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with("no .loop file with an expect block among <stdin>\n"),
+        "{}",
+        stderr(&out)
+    );
     let out = piped(&["emit-js", "-"], "log \"a`${x}\"\n");
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains(r#""a`${x}""#), "{}", stdout(&out));
