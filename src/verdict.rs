@@ -133,7 +133,7 @@ pub fn verdict(
             };
         }
     } else if race_check && matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
-        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
+        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace, None);
         race = warning;
         notes.extend(note);
     }

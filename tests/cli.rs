@@ -672,6 +672,38 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
     assert!(!err.contains("tip:"), "{err}");
 }
 
+/// `run` on a file whose `expect … or …` names several orders warns only
+/// of an order the alternatives leave out (fresh-clone helper 64 found it
+/// silent whatever they named): two or four of the five orders get the
+/// warning, with the order left out as the other order; all five, none.
+#[test]
+fn run_warns_of_an_order_the_alternatives_leave_out() {
+    let five = ["s i t", "i s t", "t s i", "i t s", "t i s"];
+    let file = |n: usize| {
+        let blocks: Vec<String> = five[..n]
+            .iter()
+            .map(|o| format!("{{ {} }}", o.split(' ').map(|l| format!("\"{l}\"")).collect::<Vec<_>>().join(" ")))
+            .collect();
+        format!("timeout 0 \"t\"\nimmediate \"i\"\nsubmit \"s\" 0\nexpect {}\n", blocks.join(" or "))
+    };
+    for (n, timing) in [
+        (2, "a millisecond boundary passed before the timers phase of turn 1"),
+        (4, "a millisecond boundary passed before submit \"s\" started"),
+    ] {
+        let o = loopsim(&["--color", "never", "run", "f.loop"], Some(("f.loop", &file(n))));
+        assert_eq!(o.status.code(), Some(0));
+        let err = one_line(&stderr(&o));
+        assert!(err.contains("⚠ real Node 26 can print these lines in another order"), "{err}");
+        assert!(err.contains(&format!("e.g. when {timing};")), "{n}: {err}");
+        assert!(
+            err.ends_with("the prediction's alternatives leave out an order (`loopsim check` shows it)"),
+            "{err}"
+        );
+    }
+    let o = loopsim(&["run", "f.loop"], Some(("f.loop", &file(5))));
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+}
+
 /// `run --format json` holds the run's warnings as `"diagnostics"` (the
 /// race warning, the limit that stopped the run), as a file that cannot run
 /// has its errors; stderr keeps the text. A run without them has no such field.

@@ -904,13 +904,16 @@ const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ra
 /// limit): the race warning ([`race_warning`]) when Node can print another
 /// order, else a note when the check was not made (a run too large for it,
 /// [`SearchBounds::worth_checking`]) or cut short by a bound before a second
-/// order; a run stopped by a limit gets neither.
+/// order; a run stopped by a limit gets neither. `named`: for a prediction
+/// with alternatives, whether it names an order (search one more order than
+/// it names): then only an order it leaves out is warned of.
 pub fn race_check(
     file: &File,
     src: &str,
     opts: RunOptions,
     bounds: SearchBounds,
     model: &crate::trace::Trace,
+    named: Option<&dyn Fn(&Order) -> bool>,
 ) -> (Option<crate::problem::Problem>, Option<String>) {
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
@@ -926,8 +929,21 @@ pub fn race_check(
         let note = format!("no race check for a run {what}: `loopsim run --all-orders` searches for other orders{sooner}");
         return (None, Some(note));
     }
-    let found = all_orders_after(file, src, opts, bounds, model);
-    if let Some(warning) = race_warning(model, &found) {
+    let mut found = all_orders_after(file, src, opts, bounds, model);
+    // A prediction naming several orders: warned only of an order it leaves
+    // out (the model's, or another put second), if one is found.
+    match named.map(|named| found.orders.iter().position(|o| !named(o))) {
+        Some(None) => found.orders.truncate(1),
+        Some(Some(i)) if i > 1 => found.orders.swap(1, i),
+        _ => {}
+    }
+    if let Some(mut warning) = race_warning(model, &found) {
+        if named.is_some() {
+            let help = warning.help.take().unwrap_or_default();
+            warning.help = Some(format!(
+                "{help}; the prediction's alternatives leave out an order (`loopsim check` shows it)"
+            ));
+        }
         return (Some(warning), None);
     }
     let note = found.cut.filter(|c| !matches!(c, Cut::Orders(_))).map(|cut| {
