@@ -304,6 +304,8 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
         }),
         None => None,
     };
+    // Labelled over every alternative, from the first block's `{` to the last's `}`.
+    let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
     match missing {
         None => Ok(()),
         Some((order, race)) => Err(Diag::MissingOrder {
@@ -311,7 +313,7 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
             order,
             race,
         }
-        .at(expect.span)),
+        .at(crate::syntax::ast::Span::new(expect.span.start(), last.end()))),
     }
 }
 
@@ -378,6 +380,9 @@ mod tests {
         let expect = loaded.file.expect.as_ref().expect("a prediction");
         let p = missing_order(expect, &all, &loaded.src).expect_err("three orders unnamed");
         assert_eq!(p.message, "real Node 26 can also print: t | s | i");
+        // Labelled over both alternatives.
+        let labelled = &loaded.src[p.span.start()..p.span.end()];
+        assert_eq!(labelled, format!("{{\n{}}}\nor {{\n{}}}", listed[0], listed[1]));
         assert_eq!(
             p.help.as_deref(),
             Some("it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { … }`")

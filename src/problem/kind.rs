@@ -855,7 +855,7 @@ impl Diag {
                 (None, _) => "Node's output ends before this line".into(),
             },
             NotModelOrder => "not the model's order".into(),
-            MissingOrder { .. } => "an order is missing".into(),
+            MissingOrder { .. } => "no alternative names it".into(),
             SearchCut { .. } => "not all checked".into(),
             Race { .. } => "the seed model prints this here".into(),
             #[cfg(not(target_family = "wasm"))]
