@@ -365,7 +365,9 @@ where
     };
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
+        #[cfg_attr(target_family = "wasm", allow(unused_mut))]
         Err(mut e) => {
+            #[cfg(not(target_family = "wasm"))]
             if let Some(tip) = subcommand_tip(&e, &args, host) {
                 use clap::error::{ContextKind, ContextValue};
                 e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
@@ -394,7 +396,9 @@ where
 /// `run` does, or a file: `loopsim explain FILE` gets "tip: `loopsim run
 /// --explain FILE` says why each line runs where it does", `loopsim
 /// FILE.loop` "tip: `loopsim run FILE.loop` runs the file" (or that there
-/// is no such file, asking `host`).
+/// is no such file, asking `host`). Not in the WebAssembly build (the npm
+/// package), whose size budget it would take 1.1 KB of.
+#[cfg(not(target_family = "wasm"))]
 fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
     if e.kind() != clap::error::ErrorKind::InvalidSubcommand {
