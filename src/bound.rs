@@ -36,9 +36,8 @@ pub const HEADROOM: u64 = 1_000_000;
 
 /// How [`default_limits`] raised the default `limit` (turns or callbacks) to
 /// `max` for a file whose statements can run `callbacks` callbacks
-/// ([`callbacks`]): "1,000,000 plus 1, one for each callback the file's
-/// statements can run, an endless chain counting once, so that no finite
-/// run reaches it" (`bounded`: the file has no endless chain, so that clause is
+/// ([`callbacks`]): "1,000,000 raised by 1 for the file's callbacks (an
+/// endless chain counts one), so that only an endless run reaches it" (`bounded`: the file has no endless chain, so that clause is
 /// left out), with ", capped at 10,000,000" when [`CAP`] held it down and
 /// ", above the default 5,000,000" for callbacks. None when `max` is not
 /// such a raised default: not above the default, or another limit (the
@@ -56,12 +55,12 @@ pub fn raise(limit: LimitKind, max: u64, bounded: bool, callbacks: u64) -> Optio
         return None;
     }
     let mut text = format!(
-        "{} plus {}, one for each callback the file's statements can run",
+        "{} raised by {} for the file's callbacks",
         thousands(HEADROOM),
         thousands(callbacks)
     );
     if !bounded {
-        text.push_str(", an endless chain counting once");
+        text.push_str(" (an endless chain counts one)");
     }
     if limit == LimitKind::Callbacks {
         text.push_str(&format!(", above the default {}", thousands(base)));
@@ -69,15 +68,15 @@ pub fn raise(limit: LimitKind, max: u64, bounded: bool, callbacks: u64) -> Optio
     if need > CAP {
         text.push_str(&format!(", capped at {}", thousands(CAP)));
     } else {
-        text.push_str(", so that no finite run reaches it");
+        text.push_str(", so that only an endless run reaches it");
     }
     Some(text)
 }
 
 /// Where the turn or callback limit `max` that stopped a run came from, as
-/// the diagnostic says it in parentheses: "the turn limit: 1,000,000 plus 1,
-/// one for each callback the file's statements can run, an endless chain
-/// counting once, so that no finite run reaches it; --max-turns" for a
+/// the diagnostic says it in parentheses: "the turn limit: 1,000,000 raised
+/// by 1 for the file's callbacks (an endless chain counts one), so that only
+/// an endless run reaches it; --max-turns" for a
 /// default raised for the file ([`raise`], `raised_for` being the callbacks
 /// it was raised for), else the flag that sets it ("--max-turns",
 /// "--max-callbacks").
@@ -200,19 +199,19 @@ mod tests {
         // `interval 1 "tick"`: one callback, counted once.
         assert_eq!(
             turns(1_000_001, false, 1).as_deref(),
-            Some("1,000,000 plus 1, one for each callback the file's statements can run, an endless chain counting once, so that no finite run reaches it")
+            Some("1,000,000 raised by 1 for the file's callbacks (an endless chain counts one), so that only an endless run reaches it")
         );
         assert_eq!(
             turns(1_000_250, true, 250).as_deref(),
-            Some("1,000,000 plus 250, one for each callback the file's statements can run, so that no finite run reaches it")
+            Some("1,000,000 raised by 250 for the file's callbacks, so that only an endless run reaches it")
         );
         assert_eq!(
             turns(CAP, true, 49_000_000).as_deref(),
-            Some("1,000,000 plus 49,000,000, one for each callback the file's statements can run, capped at 10,000,000")
+            Some("1,000,000 raised by 49,000,000 for the file's callbacks, capped at 10,000,000")
         );
         assert_eq!(
             callbacks(7_000_001, false, 6_000_001).as_deref(),
-            Some("1,000,000 plus 6,000,001, one for each callback the file's statements can run, an endless chain counting once, above the default 5,000,000, so that no finite run reaches it")
+            Some("1,000,000 raised by 6,000,001 for the file's callbacks (an endless chain counts one), above the default 5,000,000, so that only an endless run reaches it")
         );
         // Not raised: the default itself, a flag's value, the statement limit.
         assert_eq!(turns(1_000_000, false, 0), None);
@@ -222,7 +221,7 @@ mod tests {
         assert_eq!(raise(LimitKind::Output, 2_000_000, false, 1), None);
         assert_eq!(
             limit_source(LimitKind::Turns, 1_000_001, false, Some(1)),
-            "the turn limit: 1,000,000 plus 1, one for each callback the file's statements can run, an endless chain counting once, so that no finite run reaches it; --max-turns"
+            "the turn limit: 1,000,000 raised by 1 for the file's callbacks (an endless chain counts one), so that only an endless run reaches it; --max-turns"
         );
         assert_eq!(limit_source(LimitKind::Turns, 1_000_001, false, None), "--max-turns");
         assert_eq!(limit_source(LimitKind::Callbacks, 5_000_000, false, Some(2)), "--max-callbacks");
