@@ -420,6 +420,9 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
         "html" => format!("`loopsim run --format html {file}` draws the run as an HTML page"),
         "json" => format!("`loopsim run --format json {file}` prints the trace as JSON"),
         "-" => "`loopsim run -` runs the program on standard input".to_string(),
+        w if host.kind(Path::new(w), true).is_ok_and(|k| k == Kind::Dir) => {
+            format!("`loopsim test {}` checks the predictions of a folder", crate::term::escape(w))
+        }
         w if w.ends_with(".loop") && host.kind(Path::new(w), true).is_err() => {
             format!(
                 "`loopsim run FILE` runs a file, but there is no file {} here",

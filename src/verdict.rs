@@ -306,15 +306,27 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
     };
     // Labelled over every alternative, from the first block's `{` to the last's `}`.
     let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
-    match missing {
-        None => Ok(()),
-        Some((order, race)) => Err(Diag::MissingOrder {
-            node: all.node.to_string(),
-            order,
-            race,
-        }
-        .at(crate::syntax::ast::Span::new(expect.span.start(), last.end()))),
+    let Some((order, race)) = missing else {
+        return Ok(());
+    };
+    let p = Diag::MissingOrder {
+        node: all.node.to_string(),
+        order,
+        race,
     }
+    .at(crate::syntax::ast::Span::new(expect.span.start(), last.end()));
+    // Every alternative is an order Node prints (checked before): by an
+    // exact count, how many more are missing.
+    let more = all.count.saturating_sub(named.len() as u128 + 1);
+    if !all.count_exact || more == 0 {
+        return Err(p);
+    }
+    let n = if more == 1 { "order is" } else { "orders are" };
+    let more = crate::render::thousands(more.min(u64::MAX.into()) as u64);
+    Err(add_help(
+        p,
+        &format!("{more} more {n} missing too (`loopsim run --all-orders --list` lists every order)"),
+    ))
 }
 
 /// "did you mean "timeout"? …" when the predicted line `expected` (of at
@@ -385,7 +397,10 @@ mod tests {
         assert_eq!(labelled, format!("{{\n{}}}\nor {{\n{}}}", listed[0], listed[1]));
         assert_eq!(
             p.help.as_deref(),
-            Some("it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { … }`")
+            Some(
+                "it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { … }`; \
+                 2 more orders are missing too (`loopsim run --all-orders --list` lists every order)"
+            )
         );
         // All five named (one of them twice): none is missing.
         let five = ["s i t", "i s t", "t s i", "i t s", "t i s", "s i t"].map(lines);
@@ -398,5 +413,6 @@ mod tests {
         let expect = loaded.file.expect.as_ref().expect("a prediction");
         let p = missing_order(expect, &all, &loaded.src).expect_err("one order unnamed");
         assert_eq!(p.message, "real Node 26 can also print: t | i | s");
+        assert!(p.help.as_deref().is_some_and(|h| !h.contains("more")), "{:?}", p.help);
     }
 }

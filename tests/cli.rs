@@ -649,6 +649,7 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             "tip: `loopsim run FILE` runs a file, but there is no file nothere.loop here",
         ),
         ("-", "tip: `loopsim run -` runs the program on standard input"),
+        ("examples", "tip: `loopsim test examples` checks the predictions of a folder"),
     ] {
         let o = loopsim(&[word, "p6.loop"], None);
         assert_eq!(o.status.code(), Some(2));
