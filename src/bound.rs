@@ -37,8 +37,9 @@ pub const HEADROOM: u64 = 1_000_000;
 /// How [`default_limits`] raised the default `limit` (turns or callbacks) to
 /// `max` for a file whose statements can run `callbacks` callbacks
 /// ([`callbacks`]): "1,000,000 raised by 1 for the file's callbacks (an
-/// endless chain counts one), so that only an endless run reaches it" (`bounded`: the file has no endless chain, so that clause is
-/// left out), with ", capped at 10,000,000" when [`CAP`] held it down and
+/// endless chain counts one), so that only an endless run reaches it"
+/// (`bounded`: the file has no endless chain, so that clause is left out),
+/// with ", capped at 10,000,000" when [`CAP`] held it down and
 /// ", above the default 5,000,000" for callbacks. None when `max` is not
 /// such a raised default: not above the default, or another limit (the
 /// statement limit, ten times the callbacks', also stops a run as
