@@ -36,9 +36,9 @@ pub const HEADROOM: u64 = 1_000_000;
 
 /// How [`default_limits`] raised the default `limit` (turns or callbacks) to
 /// `max` for a file whose statements can run `callbacks` callbacks
-/// ([`callbacks`]): "1,000,000 raised by 1 for the file's callbacks (an
-/// endless chain counts one), so that only an endless run reaches it"
-/// (`bounded`: the file has no endless chain, so that clause is left out),
+/// ([`callbacks`]): "1,000,000 plus 1 per callback the file schedules, an
+/// endless chain counted once" (`bounded`: the file has no endless chain,
+/// so that clause is left out),
 /// with ", capped at 10,000,000" when [`CAP`] held it down and
 /// ", above the default 5,000,000" for callbacks. None when `max` is not
 /// such a raised default: not above the default, or another limit (the
@@ -55,29 +55,23 @@ pub fn raise(limit: LimitKind, max: u64, bounded: bool, callbacks: u64) -> Optio
     if max <= base || max != base.max(need.min(CAP)) {
         return None;
     }
-    let mut text = format!(
-        "{} raised by {} for the file's callbacks",
-        thousands(HEADROOM),
-        thousands(callbacks)
-    );
+    let mut text = format!("{} plus 1 per callback the file schedules", thousands(HEADROOM));
     if !bounded {
-        text.push_str(" (an endless chain counts one)");
+        text.push_str(", an endless chain counted once");
     }
     if limit == LimitKind::Callbacks {
         text.push_str(&format!(", above the default {}", thousands(base)));
     }
     if need > CAP {
         text.push_str(&format!(", capped at {}", thousands(CAP)));
-    } else {
-        text.push_str(", so that only an endless run reaches it");
     }
     Some(text)
 }
 
 /// Where the turn or callback limit `max` that stopped a run came from, as
-/// the diagnostic says it in parentheses: "the turn limit: 1,000,000 raised
-/// by 1 for the file's callbacks (an endless chain counts one), so that only
-/// an endless run reaches it; --max-turns" for a
+/// the diagnostic says it in parentheses: "the turn limit: 1,000,000 plus 1
+/// per callback the file schedules, an endless chain counted once;
+/// --max-turns" for a
 /// default raised for the file ([`raise`], `raised_for` being the callbacks
 /// it was raised for), else the flag that sets it ("--max-turns",
 /// "--max-callbacks").
@@ -200,19 +194,19 @@ mod tests {
         // `interval 1 "tick"`: one callback, counted once.
         assert_eq!(
             turns(1_000_001, false, 1).as_deref(),
-            Some("1,000,000 raised by 1 for the file's callbacks (an endless chain counts one), so that only an endless run reaches it")
+            Some("1,000,000 plus 1 per callback the file schedules, an endless chain counted once")
         );
         assert_eq!(
             turns(1_000_250, true, 250).as_deref(),
-            Some("1,000,000 raised by 250 for the file's callbacks, so that only an endless run reaches it")
+            Some("1,000,000 plus 1 per callback the file schedules")
         );
         assert_eq!(
             turns(CAP, true, 49_000_000).as_deref(),
-            Some("1,000,000 raised by 49,000,000 for the file's callbacks, capped at 10,000,000")
+            Some("1,000,000 plus 1 per callback the file schedules, capped at 10,000,000")
         );
         assert_eq!(
             callbacks(7_000_001, false, 6_000_001).as_deref(),
-            Some("1,000,000 raised by 6,000,001 for the file's callbacks (an endless chain counts one), above the default 5,000,000, so that only an endless run reaches it")
+            Some("1,000,000 plus 1 per callback the file schedules, an endless chain counted once, above the default 5,000,000")
         );
         // Not raised: the default itself, a flag's value, the statement limit.
         assert_eq!(turns(1_000_000, false, 0), None);
@@ -222,7 +216,7 @@ mod tests {
         assert_eq!(raise(LimitKind::Output, 2_000_000, false, 1), None);
         assert_eq!(
             limit_source(LimitKind::Turns, 1_000_001, false, Some(1)),
-            "the turn limit: 1,000,000 raised by 1 for the file's callbacks (an endless chain counts one), so that only an endless run reaches it; --max-turns"
+            "the turn limit: 1,000,000 plus 1 per callback the file schedules, an endless chain counted once; --max-turns"
         );
         assert_eq!(limit_source(LimitKind::Turns, 1_000_001, false, None), "--max-turns");
         assert_eq!(limit_source(LimitKind::Callbacks, 5_000_000, false, Some(2)), "--max-callbacks");

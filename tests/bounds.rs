@@ -719,7 +719,7 @@ fn default_limits_stop_a_bounded_chain_past_ten_million_callbacks() {
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(
         words(&o.stderr).contains(
-            "stopped after 10,000,000 turns (the turn limit: 1,000,000 raised by 49,000,000 for the file's callbacks, capped at 10,000,000; --max-turns)"
+            "stopped after 10,000,000 turns (the turn limit: 1,000,000 plus 1 per callback the file schedules, capped at 10,000,000; --max-turns)"
         ),
         "{}",
         o.stderr
@@ -744,8 +744,7 @@ fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
     assert!(
         o.stderr.starts_with(
             "note: `interval 1 \"tick\"` (line 1) has no `times`: it repeats until a limit stops the run: \
-             1,000,001 turns (1,000,000 raised by 1 for the file's callbacks (an endless chain counts one), \
-             so that only an endless run reaches it) \
+             1,000,001 turns (1,000,000 plus 1 per callback the file schedules, an endless chain counted once) \
              or 5,000,000 callbacks (--max-turns, --max-callbacks)\n"
         ),
         "{}",
@@ -753,9 +752,8 @@ fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
     );
     assert!(
         words(&o.stderr).contains(
-            "1 timer left waiting; stopped after 1,000,001 turns (the turn limit: 1,000,000 raised by 1 for the file's \
-             callbacks (an endless chain counts one), so that only an endless run reaches it; --max-turns). \
-             Bound the chain"
+            "1 timer left waiting; stopped after 1,000,001 turns (the turn limit: 1,000,000 plus 1 per callback \
+             the file schedules, an endless chain counted once; --max-turns). Bound the chain"
         ),
         "{}",
         o.stderr
