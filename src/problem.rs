@@ -68,6 +68,15 @@ impl Problem {
         self.help = Some(help.into());
         self
     }
+
+    /// Adds `more` to the help line, after a `; ` (or as the help line).
+    pub fn add_help(mut self, more: &str) -> Self {
+        self.help = Some(match self.help.take() {
+            Some(h) => format!("{h}; {more}"),
+            None => more.to_string(),
+        });
+        self
+    }
 }
 
 impl fmt::Display for Problem {

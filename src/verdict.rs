@@ -167,16 +167,14 @@ fn alternative(
     let stopped = alt.limit.is_some();
     let model: Vec<String> = trace.logs().map(|(_, t)| t.to_string()).collect();
     if texts == model && stopped == expect::limit_queue(trace).is_some() {
-        return Err(Verdict::fail(add_help(
-            wrong,
+        return Err(Verdict::fail(wrong.add_help(
             "the lines come in the model's order: what differs is a turn, tick or phase written on a line, or the `limit` line",
         )));
     }
     if opts.profile(&loaded.file) == NodeVersion::Node10 {
-        return Err(Verdict::fail(add_help(
-            wrong,
-            "whether real Node can print this order is searched for Node 20 and later only",
-        )));
+        return Err(Verdict::fail(
+            wrong.add_help("whether real Node can print this order is searched for Node 20 and later only"),
+        ));
     }
     let found = match all {
         Some(all) => match all.race_of(&texts, stopped) {
@@ -226,22 +224,19 @@ fn alternative(
             let mut wrong = wrong;
             let model_why = wrong.help.replace(node);
             Err(Verdict::fail(match model_why {
-                Some(h) => add_help(wrong, &h),
+                Some(h) => wrong.add_help(&h),
                 None => wrong,
             }))
         }
         Membership::Undecided { cut } => Err(Verdict::Fail {
-            problems: vec![add_help(
-                wrong,
-                &format!(
+            problems: vec![wrong.add_help(&format!(
                 "the model prints another order, and whether real Node can print this one is undecided: the search was cut short {} ({})",
                 cut.describe(),
                 match cut {
                     Cut::Seconds(_) => "`--orders-time-limit SECONDS` gives it longer",
                     _ => "a bound on the search's size, not its time, stopped it; a smaller file can be decided",
                 }
-            ),
-            )],
+            ))],
             limit: true,
         }),
     }
@@ -304,11 +299,11 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
         }),
         None => None,
     };
-    // Labelled over every alternative, from the first block's `{` to the last's `}`.
-    let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
     let Some((order, race)) = missing else {
         return Ok(());
     };
+    // Labelled over every alternative, from the first block's `{` to the last's `}`.
+    let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
     let p = Diag::MissingOrder {
         node: all.node.to_string(),
         order,
@@ -323,10 +318,9 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
     }
     let n = if more == 1 { "order is" } else { "orders are" };
     let more = crate::render::thousands(more.min(u64::MAX.into()) as u64);
-    Err(add_help(
-        p,
-        &format!("{more} more {n} missing too (`loopsim run --all-orders --list` lists every order)"),
-    ))
+    Err(p.add_help(&format!(
+        "{more} more {n} missing too (`loopsim run --all-orders --list` lists every order)"
+    )))
 }
 
 /// "did you mean "timeout"? …" when the predicted line `expected` (of at
@@ -355,15 +349,6 @@ const MIN_TYPO_CHARS: usize = 4;
 
 /// Most of the model's lines [`typo_hint`] compares a predicted line with.
 const MAX_TYPO_CANDIDATES: usize = 1_000;
-
-/// `p` with `more` added to its help line.
-fn add_help(mut p: Problem, more: &str) -> Problem {
-    p.help = Some(match p.help.take() {
-        Some(h) => format!("{h}; {more}"),
-        None => more.to_string(),
-    });
-    p
-}
 
 #[cfg(test)]
 mod tests {

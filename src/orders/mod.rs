@@ -937,13 +937,11 @@ pub fn race_check(
         Some(Some(i)) if i > 1 => found.orders.swap(1, i),
         _ => {}
     }
-    if let Some(mut warning) = race_warning(model, &found) {
-        if named.is_some() {
-            let help = warning.help.take().unwrap_or_default();
-            warning.help = Some(format!(
-                "{help}; the prediction's alternatives leave out an order (`loopsim check` shows it)"
-            ));
-        }
+    if let Some(warning) = race_warning(model, &found) {
+        let warning = match named {
+            Some(_) => warning.add_help("the prediction's alternatives leave out an order (`loopsim check` shows it)"),
+            None => warning,
+        };
         return (Some(warning), None);
     }
     let note = found.cut.filter(|c| !matches!(c, Cut::Orders(_))).map(|cut| {
