@@ -396,8 +396,10 @@ where
 /// `run` does, or a file: `loopsim explain FILE` gets "tip: `loopsim run
 /// --explain FILE` says why each line runs where it does", `loopsim
 /// FILE.loop` "tip: `loopsim run FILE.loop` runs the file" (or that there
-/// is no such file, asking `host`). Not in the WebAssembly build (the npm
-/// package), whose size budget it would take 1.1 KB of.
+/// is no such file, asking `host`). The command keeps the arguments after
+/// the word, each quoted for a POSIX shell where it needs it
+/// ([`shell_word`]). Not in the WebAssembly build (the npm package), whose
+/// size budget it would take 1.1 KB of.
 #[cfg(not(target_family = "wasm"))]
 fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<String> {
     use clap::error::{ContextKind, ContextValue};
@@ -407,31 +409,89 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
     let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
         return None;
     };
-    // The file named after the word, if one is (else FILE).
-    let after = args.iter().skip_while(|a| a.to_str() != Some(word.as_str())).skip(1);
-    let file = after
-        .filter_map(|a| a.to_str())
-        .find(|a| !a.starts_with('-') || *a == "-")
-        .map_or_else(|| "FILE".to_string(), |f| escape(f).into_owned());
+    // The arguments after the word (a word that is not UTF-8 shown lossily,
+    // escaped: the tip is text to read, not to run blindly).
+    let rest: Vec<String> = args
+        .iter()
+        .skip_while(|a| a.to_str() != Some(word.as_str()))
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    // The file among them, if one is named: a word not an option nor the
+    // value of one of `run`'s options that take one (`--format svg`).
+    let file = {
+        use clap::CommandFactory;
+        let mut command = Cli::command();
+        command.build(); // gives `run` the global options (`--color`)
+        let run = command.find_subcommand("run").expect("run is a subcommand");
+        let takes_value = |option: &str| {
+            run.get_arguments().any(|a| {
+                a.get_action().takes_values()
+                    && (option.strip_prefix("--").is_some_and(|l| a.get_long() == Some(l))
+                        || option.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short())
+            })
+        };
+        let mut file = None;
+        let mut words = rest.iter();
+        while let Some(w) = words.next() {
+            if w == "--" {
+                file = words.next();
+                break;
+            } else if !w.starts_with('-') || w == "-" {
+                file = Some(w);
+                break;
+            } else if !w.contains('=') && takes_value(w) {
+                words.next();
+            }
+        }
+        file
+    };
+    let missing = file.filter(|f| *f != "-" && host.kind(Path::new(f.as_str()), true).is_err());
+    // `loopsim run OPTIONS…` followed by the arguments after the word (FILE
+    // when none names a file), and ", but there is no file F here" when the
+    // file named does not exist.
+    let command = |options: &str| {
+        let mut words: Vec<String> = vec!["loopsim run".to_string()];
+        words.extend((!options.is_empty()).then(|| options.to_string()));
+        words.extend(rest.iter().map(|a| shell_word(a)));
+        if file.is_none() {
+            words.push("FILE".to_string());
+        }
+        words.join(" ")
+    };
+    let but = missing.map_or_else(String::new, |f| format!(", but there is no file {} here", escape(f)));
+    let option = |options: &str, does: &str| format!("`{}` {does}{but}", command(options));
     Some(match word.as_str() {
-        "explain" => format!("`loopsim run --explain {file}` says why each line runs where it does"),
-        "orders" | "all-orders" => format!("`loopsim run --all-orders {file}` lists the orders Node can print"),
-        "svg" => format!("`loopsim run --format svg {file}` draws the run as an SVG picture"),
-        "html" => format!("`loopsim run --format html {file}` draws the run as an HTML page"),
-        "json" => format!("`loopsim run --format json {file}` prints the trace as JSON"),
+        "explain" => option("--explain", "says why each line runs where it does"),
+        "orders" | "all-orders" => option("--all-orders", "lists the orders Node can print"),
+        "svg" => option("--format svg", "draws the run as an SVG picture"),
+        "html" => option("--format html", "draws the run as an HTML page"),
+        "json" => option("--format json", "prints the trace as JSON"),
         "-" => "`loopsim run -` runs the program on standard input".to_string(),
         w if host.kind(Path::new(w), true).is_ok_and(|k| k == Kind::Dir) => {
-            format!("`loopsim test {}` checks the predictions of a folder", crate::term::escape(w))
+            format!("`loopsim test {}` checks the predictions of a folder", shell_word(w))
         }
         w if w.ends_with(".loop") && host.kind(Path::new(w), true).is_err() => {
-            format!(
-                "`loopsim run FILE` runs a file, but there is no file {} here",
-                crate::term::escape(w)
-            )
+            format!("`loopsim run FILE` runs a file, but there is no file {} here", escape(w))
         }
-        w if w.ends_with(".loop") => format!("`loopsim run {}` runs the file", crate::term::escape(w)),
+        w if w.ends_with(".loop") => {
+            let words: Vec<String> = std::iter::once(w).chain(rest.iter().map(String::as_str)).map(shell_word).collect();
+            format!("`loopsim run {}` runs the file", words.join(" "))
+        }
         _ => return None,
     })
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds only
+/// letters, digits and `_-./:=@%+,`, else between single quotes (a `'` in
+/// it written `'\''`); control characters escaped ([`escape`]) either way.
+#[cfg(not(target_family = "wasm"))]
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", escape(&word.replace('\'', "'\\''")))
 }
 
 /// The last `--color WHEN` (or `--color=WHEN`) among `args` before a `--`,
