@@ -983,29 +983,14 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
 }
 
 /// `run`'s race check of `trace` ([`crate::orders::race_check`]): none with
-/// `--no-race-check` or under Node 10; for a file whose `expect … or …`
-/// names several orders, a warning only of an order no alternative names,
-/// looked for among one order more than they name.
+/// `--no-race-check` or under Node 10.
 fn run_race_check(loaded: &Loaded, args: &RunArgs, trace: &Trace) -> (Option<Problem>, Option<String>) {
     let profile = args.options(false).profile(&loaded.file);
     if args.no_race_check || profile == crate::sched::NodeProfile::Node10 {
         return (None, None);
     }
-    let mut bounds = args.bounds(SearchBounds::race_check());
-    let named: Vec<(Vec<&str>, bool)> = match loaded.file.expect.as_ref().filter(|e| !e.or.is_empty()) {
-        Some(e) => e
-            .alternatives()
-            .map(|a| (a.lines.iter().map(|l| l.text.as_str()).collect(), a.limit.is_some()))
-            .collect(),
-        None => Vec::new(),
-    };
-    let is_named = |o: &crate::orders::Order| named.iter().any(|(l, s)| *s == o.stopped && l.iter().eq(o.logs.iter()));
-    if !named.is_empty() {
-        bounds.max_orders = named.len() + 1;
-        bounds.max_listed = named.len() + 1;
-    }
-    let named_check: Option<&dyn Fn(&crate::orders::Order) -> bool> = (!named.is_empty()).then_some(&is_named);
-    crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, trace, named_check)
+    let bounds = args.bounds(SearchBounds::race_check());
+    crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, trace)
 }
 
 /// The note before a text answer naming the first statement that repeats

@@ -8,6 +8,42 @@ use crate::sched::LimitKind;
 use crate::syntax::ast::{Expect, ExpectLine, LimitQueue, Span};
 use crate::trace::{Ending, Event, Trace};
 
+/// The distinct orders a prediction's alternatives name (`expect { … } or
+/// { … }`, docs/language.md "Alternatives"): each its lines' texts and
+/// whether a limit ends it; looked up in constant time (a file may have
+/// thousands of alternatives).
+#[derive(Debug, Clone, Default)]
+pub struct Named {
+    /// The orders a limit does not end, and those it ends.
+    orders: [rustc_hash::FxHashSet<Vec<String>>; 2],
+}
+
+impl Named {
+    /// The orders `expect`'s alternatives name.
+    pub fn of(expect: &Expect) -> Named {
+        let mut named = Named::default();
+        for alt in expect.alternatives() {
+            named.orders[usize::from(alt.limit.is_some())].insert(alt.lines.iter().map(|l| l.text.clone()).collect());
+        }
+        named
+    }
+
+    /// How many distinct orders they name.
+    pub fn len(&self) -> usize {
+        self.orders.iter().map(|o| o.len()).sum()
+    }
+
+    /// Whether they name none (a prediction always names one).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether they name the order `logs`, ended by a limit (`stopped`) or not.
+    pub fn names(&self, logs: &[String], stopped: bool) -> bool {
+        self.orders[usize::from(stopped)].contains(logs)
+    }
+}
+
 /// The queue a limit hit is reported as, in `limit` terms.
 pub fn limit_queue(trace: &Trace) -> Option<LimitQueue> {
     use crate::sched::Phase;

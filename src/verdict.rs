@@ -133,7 +133,7 @@ pub fn verdict(
             };
         }
     } else if race_check && matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
-        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace, None);
+        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
         race = warning;
         notes.extend(note);
     }
@@ -275,14 +275,8 @@ fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
 /// # Errors
 /// [`Diag::MissingOrder`] at the block, for the first order missing.
 pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result<(), Problem> {
-    let mut named: Vec<(Vec<String>, bool)> = Vec::new();
-    for alt in expect.alternatives() {
-        let order = (alt.lines.iter().map(|l| l.text.clone()).collect(), alt.limit.is_some());
-        if !named.contains(&order) {
-            named.push(order);
-        }
-    }
-    let unnamed = |logs: &[String], stopped: bool| !named.iter().any(|(l, s)| l == logs && *s == stopped);
+    let named = expect::Named::of(expect);
+    let unnamed = |logs: &[String], stopped: bool| !named.names(logs, stopped);
     let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.stopped)) {
         Some(o) => Some((o.logs.join(" | "), o.race.clone())),
         // (The orders held are never all named while others were counted

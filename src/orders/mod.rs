@@ -904,16 +904,15 @@ const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ra
 /// limit): the race warning ([`race_warning`]) when Node can print another
 /// order, else a note when the check was not made (a run too large for it,
 /// [`SearchBounds::worth_checking`]) or cut short by a bound before a second
-/// order; a run stopped by a limit gets neither. `named`: for a prediction
-/// with alternatives, whether it names an order (search one more order than
-/// it names): then only an order it leaves out is warned of.
+/// order; a run stopped by a limit gets neither. For a file whose
+/// prediction has alternatives (`expect … or …`), one order more than they
+/// name is searched for, and only an order they leave out is warned of.
 pub fn race_check(
     file: &File,
     src: &str,
     opts: RunOptions,
-    bounds: SearchBounds,
+    mut bounds: SearchBounds,
     model: &crate::trace::Trace,
-    named: Option<&dyn Fn(&Order) -> bool>,
 ) -> (Option<crate::problem::Problem>, Option<String>) {
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
@@ -929,17 +928,40 @@ pub fn race_check(
         let note = format!("no race check for a run {what}: `loopsim run --all-orders` searches for other orders{sooner}");
         return (None, Some(note));
     }
+    let named = file.expect.as_ref().filter(|e| !e.or.is_empty()).map(crate::expect::Named::of);
+    if let Some(named) = &named {
+        bounds.max_orders = named.len() + 1;
+        bounds.max_listed = named.len() + 1;
+    }
     let mut found = all_orders_after(file, src, opts, bounds, model);
     // A prediction naming several orders: warned only of an order it leaves
     // out (the model's, or another put second), if one is found.
-    match named.map(|named| found.orders.iter().position(|o| !named(o))) {
-        Some(None) => found.orders.truncate(1),
-        Some(Some(i)) if i > 1 => found.orders.swap(1, i),
-        _ => {}
+    let mut left_out = 0;
+    if let Some(named) = &named {
+        let unnamed: Vec<usize> = (0..found.orders.len())
+            .filter(|&i| !named.names(&found.orders[i].logs, found.orders[i].stopped))
+            .collect();
+        left_out = unnamed.len();
+        match unnamed.first() {
+            None => found.orders.truncate(1),
+            Some(&i) if i > 1 => found.orders.swap(1, i),
+            _ => {}
+        }
     }
     if let Some(warning) = race_warning(model, &found) {
-        let warning = match named {
-            Some(_) => warning.add_help("the prediction's alternatives leave out an order (`loopsim check` shows it)"),
+        // (A search cut short at one order more than they name may have
+        // left out more.)
+        let how_many = match (left_out, found.cut.is_none()) {
+            (0, _) => None,
+            (1, true) => Some("an order (`loopsim check` shows it)".to_string()),
+            (1, false) => Some("at least one order (`loopsim check` tells which)".to_string()),
+            (n, exact) => Some(format!(
+                "{}{n} orders (`loopsim check` tells which)",
+                if exact { "" } else { "at least " }
+            )),
+        };
+        let warning = match how_many {
+            Some(n) => warning.add_help(&format!("the prediction's alternatives leave out {n}")),
             None => warning,
         };
         return (Some(warning), None);
