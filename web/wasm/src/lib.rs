@@ -317,15 +317,15 @@ pub fn run(source: &str, options: &str) -> String {
     .to_string()
 }
 
-/// The race warning `run` shows, as a diagnostic (`message`, `help`, the
-/// labels at the two statements).
+/// The race warning `run` shows ([`orders::race_check`]: for a prediction
+/// with alternatives, only of an order they leave out), as a diagnostic
+/// (`message`, `help`, the labels at the two statements).
 fn race_warning(loaded: &Loaded, opts: &Options, trace: &loopsim::trace::Trace, source: &str) -> Value {
     let bounds = SearchBounds {
         time_limit: Some(std::time::Duration::from_millis(opts.time_limit_ms())),
         ..SearchBounds::race_check()
     };
-    let found = orders::all_orders_after(&loaded.file, &loaded.src, opts.run_options(), bounds, trace);
-    match orders::race_warning(trace, &found) {
+    match orders::race_check(&loaded.file, &loaded.src, opts.run_options(), bounds, trace).0 {
         Some(w) => serde_json::to_value(w.json(source)).unwrap_or(Value::Null),
         None => Value::Null,
     }
@@ -680,6 +680,31 @@ mod tests {
         assert_eq!(steps[1]["queues"][0]["name"], "timers");
         assert_eq!(steps[1]["queues"][0]["items"][0], "timeout \"t\" (line 1), due at 1");
         assert!(out["raceWarning"]["message"].as_str().unwrap().contains("another order"));
+    }
+
+    /// The page's race warning follows `run`'s rule for `expect … or …`:
+    /// of the order the alternatives leave out, the CLI's text; none when
+    /// they name every order.
+    #[test]
+    fn the_race_warning_names_an_order_the_alternatives_leave_out() {
+        let five = [["s", "i", "t"], ["i", "s", "t"], ["t", "s", "i"], ["i", "t", "s"], ["t", "i", "s"]];
+        let file = |n: usize| {
+            let blocks: Vec<String> = five[..n].iter().map(|o| format!("{{ \"{}\" }}", o.join("\" \""))).collect();
+            format!("timeout 0 \"t\"\nimmediate \"i\"\nsubmit \"s\" 0\nexpect {}\n", blocks.join(" or "))
+        };
+        let out: Value = serde_json::from_str(&run(&file(2), "{}")).unwrap();
+        let help = out["raceWarning"]["help"].as_str().unwrap();
+        assert!(
+            help.contains("e.g. when a millisecond boundary passed before the timers phase of turn 1;"),
+            "{help}"
+        );
+        assert!(
+            help.ends_with("the prediction's alternatives leave out at least one order (`loopsim check` tells which)"),
+            "{help}"
+        );
+        let out: Value = serde_json::from_str(&run(&file(5), "{}")).unwrap();
+        assert_eq!(out["raceWarning"], Value::Null);
+        assert_eq!(out["exit"], 0);
     }
 
     #[test]
