@@ -109,7 +109,7 @@ pub fn not_regular(what: &str) -> std::io::Error {
 pub fn too_large() -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
-        format!("the file is larger than {} MiB, the most loopsim reads", MAX_FILE_BYTES >> 20),
+        format!("it is larger than {} MiB, the most loopsim reads", MAX_FILE_BYTES >> 20),
     )
 }
 

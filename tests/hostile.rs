@@ -276,7 +276,7 @@ fn a_file_over_the_cap_is_refused_by_its_size() {
     assert_eq!(
         text(&o.stderr),
         format!(
-            "error: cannot read {}: the file is larger than 16 MiB, the most loopsim reads\n",
+            "error: cannot read {}: it is larger than 16 MiB, the most loopsim reads\n",
             path.display()
         )
     );
@@ -352,12 +352,32 @@ fn a_pipe_that_never_ends_is_read_up_to_the_cap_only() {
     assert_eq!(
         text(&o.stderr),
         format!(
-            "error: cannot read {}: the file is larger than 16 MiB, the most loopsim reads\n",
+            "error: cannot read {}: it is larger than 16 MiB, the most loopsim reads\n",
             pipe.display()
         )
     );
     let written = w.join().unwrap() as u64;
     assert!(written <= load::MAX_FILE_BYTES + 2 * CHUNK.len() as u64, "{written} bytes written");
+    // Standard input too, named as such ("it", not "the file": helper 65).
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feed = std::thread::spawn(move || {
+        use std::io::Write;
+        (0..20).try_for_each(|_| stdin.write_all(CHUNK)).is_ok()
+    });
+    let o = child.wait_with_output().unwrap();
+    feed.join().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "error: cannot read <stdin>: it is larger than 16 MiB, the most loopsim reads\n"
+    );
 }
 
 #[cfg(unix)]
