@@ -85,7 +85,8 @@ pub fn run(data: &[u8]) {
 }
 
 /// `orders`: load → one explained run → every order Node 20 can print, with
-/// small bounds → text and JSON reports, race warning, `expect … or …` check.
+/// small bounds → text and JSON reports, race warning, `run`'s race check,
+/// `expect … or …` check.
 pub fn orders(data: &[u8]) {
     let Ok(loaded) = load_bytes("fuzz.loop", data) else {
         return;
@@ -115,6 +116,18 @@ pub fn orders(data: &[u8]) {
     let _ = orders::report::text(&found, true);
     let _ = orders::report::json(&found);
     if let Some(warning) = orders::race_warning(&model, &found) {
+        check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
+    }
+    // `run`'s race check, which with `expect … or …` warns only of an order
+    // the alternatives leave out.
+    let check = SearchBounds {
+        max_schedules: 200,
+        max_callbacks: 50_000,
+        max_statements: 200_000,
+        time_limit: None,
+        ..SearchBounds::race_check()
+    };
+    if let (Some(warning), _) = orders::race_check(&loaded.file, &loaded.src, opts, check, &model) {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
     }
     if let Some(expect) = &loaded.file.expect {
