@@ -50,10 +50,22 @@ pub enum EventKind {
     PoolStart { thread: usize, job: u64, until: u64 },
     /// A pool thread finished a job.
     PoolFinish { thread: usize, job: u64 },
-    /// An async function (or the ES module body) suspended at the `await` of `line`.
-    Suspend { line: usize },
-    /// A suspended async function resumed after its `await` at `line`.
-    Resume { line: usize },
+    /// An async function (or the ES module body) suspended at the `await` of
+    /// `line`; `by`: whose body it is ("worker" for `call worker`, "the
+    /// module", "\"beat\"" for an async callback or link labelled `beat`),
+    /// absent for an unlabelled link.
+    Suspend {
+        line: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+    },
+    /// A suspended async function resumed after its `await` at `line` (`by`
+    /// as for [`EventKind::Suspend`]).
+    Resume {
+        line: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+    },
     /// Nothing left: the loop exits.
     Exit,
     /// Verbose events stop here: the trace holds at most `events` of them and
@@ -296,6 +308,11 @@ impl Trace {
     }
 }
 
+/// "worker " for a ⏸ or ▶ line whose body is named ([`EventKind::Suspend`]'s `by`), else "".
+fn subject(by: &Option<String>) -> String {
+    by.as_ref().map(|b| format!("{b} ")).unwrap_or_default()
+}
+
 fn describe(e: &Event) -> (String, String) {
     let phase = e.phase.name().to_string();
     let quoted = |l: &Option<String>| l.as_ref().map(|l| format!(" \"{l}\"")).unwrap_or_default();
@@ -313,8 +330,8 @@ fn describe(e: &Event) -> (String, String) {
         }
         EventKind::PoolFinish { thread, job } => return ("pool".into(), format!("thread {thread} finishes job {job}")),
         EventKind::Exit => return ("──".into(), "nothing left: the loop exits".into()),
-        EventKind::Suspend { line } => format!("⏸ suspends at the await of line {line}"),
-        EventKind::Resume { line } => format!("▶ resumes after the await of line {line}"),
+        EventKind::Suspend { line, by } => format!("⏸ {}suspends at the await of line {line}", subject(by)),
+        EventKind::Resume { line, by } => format!("▶ {}resumes after the await of line {line}", subject(by)),
         // (Its count is the constant `MAX_SHOWN_SUSPENSIONS`, written out.)
         EventKind::SuspensionsCut { .. } => {
             return (

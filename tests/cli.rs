@@ -108,7 +108,7 @@ fn failed_prediction_exits_1_pointing_at_the_line_with_what_ran() {
 /// not log lines (found by the fresh-clone check: the help blamed rule 1).
 #[test]
 fn a_copied_await_note_in_a_prediction_is_named_as_a_note() {
-    let src = "async main {\n  log \"start\"\n  await timeout 1\n  log \"end\"\n}\ncall main\nlog \"sync\"\nexpect {\n  \"start\"\n  \"\u{23f8} suspends at the await of line 3\"\n  \"sync\"\n  \"end\"\n}\n";
+    let src = "async main {\n  log \"start\"\n  await timeout 1\n  log \"end\"\n}\ncall main\nlog \"sync\"\nexpect {\n  \"start\"\n  \"\u{23f8} main suspends at the await of line 3\"\n  \"sync\"\n  \"end\"\n}\n";
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", src)));
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
@@ -117,11 +117,14 @@ fn a_copied_await_note_in_a_prediction_is_named_as_a_note() {
         "{err}"
     );
     // Without the note, the prediction holds.
-    let src = src.replace("  \"\u{23f8} suspends at the await of line 3\"\n", "");
+    let src = src.replace("  \"\u{23f8} main suspends at the await of line 3\"\n", "");
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", &src)));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // A note copied as the last line (after every log line) is named too.
-    let last = src.replace("  \"end\"\n}", "  \"end\"\n  \"\u{25b6} resumes after the await of line 3\"\n}");
+    let last = src.replace(
+        "  \"end\"\n}",
+        "  \"end\"\n  \"\u{25b6} main resumes after the await of line 3\"\n}",
+    );
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", &last)));
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);

@@ -491,9 +491,9 @@ fn a_trace_shows_suspensions_and_how_the_process_ends() {
         lines,
         [
             "a",
-            "⏸ suspends at the await of line 1",
+            "⏸ w suspends at the await of line 1",
             "main",
-            "▶ resumes after the await of line 1",
+            "▶ w resumes after the await of line 1",
             "b"
         ]
     );
@@ -553,7 +553,7 @@ fn recursion_and_await_loops_stop_at_their_bounds() {
     let cut = "⏸/▶ lines stop here: a trace shows the first 10,000 (`--verbose` shows them all)";
     assert_eq!(out.matches(cut).count(), 1, "{out}");
     let shown = out.split(cut).next().unwrap();
-    assert_eq!(shown.matches("⏸ suspends").count() + shown.matches("▶ resumes").count(), 10_000);
+    assert_eq!(shown.matches("⏸ f suspends").count() + shown.matches("▶ f resumes").count(), 10_000);
     assert!(!out.split(cut).nth(1).unwrap().contains('⏸'), "none after the note");
     // In JSON, the event carries the count shown.
     let (_, json, _) = loopsim_on("async f {\n  await timeout 1\n  call f\n}\ncall f\n", &["run", "--format", "json"]);

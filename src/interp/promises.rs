@@ -356,6 +356,31 @@ enum Root {
     Main,
 }
 
+/// Whose body suspends at an `await`: named in the trace's ⏸ and ▶ lines.
+#[derive(Clone, Copy)]
+pub(super) enum Who<'a> {
+    /// The ES module's body (top-level `await`).
+    Module,
+    /// The async function of this name (`call worker`).
+    Function(&'a str),
+    /// An `async` callback or link with this label, and its `{i}`.
+    Labelled(&'a Text, Option<u64>),
+    /// An `async` link without a label.
+    Unnamed,
+}
+
+impl Who<'_> {
+    /// How the trace names it ("worker", "the module", "\"beat\""), if it can.
+    fn words(self) -> Option<String> {
+        match self {
+            Who::Module => Some("the module".to_string()),
+            Who::Function(name) => Some(name.to_string()),
+            Who::Labelled(text, index) => Some(format!("\"{}\"", super::label_text(text, index))),
+            Who::Unnamed => None,
+        }
+    }
+}
+
 /// A suspended async frame.
 #[derive(Clone)]
 struct Cont<'a> {
@@ -364,6 +389,8 @@ struct Cont<'a> {
     /// Outermost block first.
     path: Vec<Pos>,
     root: Root,
+    /// Whose body it is.
+    who: Who<'a>,
     /// The `await` it waits at.
     at: Site,
 }
@@ -725,7 +752,7 @@ impl<'a> Interp<'a> {
     /// The main module's body; an ES module's may suspend at a top-level `await` (rule 8l).
     pub(super) fn main_body<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, body: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
         let flow = self.block(sched, body, &frame)?;
-        self.finish_body(sched, flow, Root::Main, body, frame)
+        self.finish_body(sched, flow, (Root::Main, Who::Module), body, frame)
     }
 
     /// A callback's body or label; an `async` body runs as an async function whose promise
@@ -737,8 +764,9 @@ impl<'a> Interp<'a> {
         frame: Frame<'a>,
     ) -> Result<(), Stop> {
         match self.parts(&inst) {
-            (_, _, Some(body)) if self.is_async(&inst) => {
-                self.call_async(sched, body, frame, site_of(self.site_span(&inst)))?;
+            (label, _, Some(body)) if self.is_async(&inst) => {
+                let who = label.map_or(Who::Unnamed, |l| Who::Labelled(l, frame.index));
+                self.call_async(sched, body, frame, site_of(self.site_span(&inst)), who)?;
             }
             (_, _, Some(body)) => {
                 self.block_inline(sched, body, &frame)?;
@@ -880,7 +908,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `call NAME`: runs the async function now until its first `await`; its promise.
-    fn call_named<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, name: &Name, frame: &Frame<'a>, site: Site) -> Result<Value, Stop> {
+    fn call_named<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, name: &'a Name, frame: &Frame<'a>, site: Site) -> Result<Value, Stop> {
         let Binding::Async { body, env, executor } = self.lookup(frame.env, name) else {
             return Ok(Value::Plain);
         };
@@ -893,7 +921,7 @@ impl<'a> Interp<'a> {
             executor,
         };
         // It runs inside the caller's callback (the trace's lines stay the caller's).
-        let p = self.call_async(sched, body, inner, site)?;
+        let p = self.call_async(sched, body, inner, site, Who::Function(&name.text))?;
         Ok(Value::Promise(p))
     }
 
@@ -904,6 +932,7 @@ impl<'a> Interp<'a> {
         body: &'a [Stmt],
         frame: Frame<'a>,
         site: Site,
+        who: Who<'a>,
     ) -> Result<PromiseId, Stop> {
         let p = self.op(sched, site, |e, _| e.async_function_enter(site))?;
         self.deeper(sched, site)?;
@@ -912,7 +941,7 @@ impl<'a> Interp<'a> {
         self.notes.why = outer;
         self.rt.depth -= 1;
         let flow = flow?;
-        self.finish_body(sched, flow, Root::Async(p), body, frame)?;
+        self.finish_body(sched, flow, (Root::Async(p), who), body, frame)?;
         Ok(p)
     }
 
@@ -921,7 +950,7 @@ impl<'a> Interp<'a> {
         &mut self,
         sched: &mut L,
         flow: Flow,
-        root: Root,
+        (root, who): (Root, Who<'a>),
         body: &'a [Stmt],
         frame: Frame<'a>,
     ) -> Result<(), Stop> {
@@ -941,13 +970,14 @@ impl<'a> Interp<'a> {
                 }
                 if self.shows_suspensions(sched) {
                     let line = self.site_line(at);
-                    self.push(sched, EventKind::Suspend { line });
+                    self.push(sched, EventKind::Suspend { line, by: who.words() });
                 }
                 self.rt.conts[k as usize] = Some(Cont {
                     body,
                     frame,
                     path,
                     root,
+                    who,
                     at,
                 });
                 Ok(())
@@ -1226,7 +1256,10 @@ impl<'a> Interp<'a> {
         };
         let site = site_of(span);
         let returned = match body {
-            Some(body) if is_async => Returned::Promise(self.call_async(sched, body, frame, site)?),
+            Some(body) if is_async => {
+                let who = label.map_or(Who::Unnamed, |l| Who::Labelled(l, frame.index));
+                Returned::Promise(self.call_async(sched, body, frame, site, who)?)
+            }
             Some(body) => {
                 self.deeper(sched, site)?;
                 let flow = self.block(sched, body, &frame);
@@ -1353,7 +1386,13 @@ impl<'a> Interp<'a> {
             };
             self.push(sched, kind);
         } else if self.shows_suspensions(sched) {
-            self.push(sched, EventKind::Resume { line });
+            self.push(
+                sched,
+                EventKind::Resume {
+                    line,
+                    by: cont.who.words(),
+                },
+            );
         }
         self.rt.resume = Some(Resuming {
             path: cont.path,
@@ -1365,7 +1404,7 @@ impl<'a> Interp<'a> {
         self.rt.depth -= 1;
         self.rt.resume = None;
         let flow = flow?;
-        self.finish_body(sched, flow, cont.root, cont.body, cont.frame)?;
+        self.finish_body(sched, flow, (cont.root, cont.who), cont.body, cont.frame)?;
         if verbose {
             self.push(sched, EventKind::Return);
         }

@@ -95,8 +95,9 @@ fn lane_of(phase: Phase) -> usize {
 enum Body {
     Log(String),
     Work(u64),
-    /// An async function suspended at the `await` of this line.
-    Suspend(usize),
+    /// An async function suspended at the `await` of this line (and whose
+    /// body it is, [`EventKind::Suspend`]'s `by`).
+    Suspend(usize, Option<String>),
 }
 
 /// A callback that ran, from its `Call` to its `Return`.
@@ -301,9 +302,9 @@ fn collect(trace: &Trace) -> Collected {
                     call.body.push(Body::Work(*ticks));
                 }
             }
-            EventKind::Suspend { line } => {
+            EventKind::Suspend { line, by } => {
                 if let Some(call) = open.as_mut() {
-                    call.body.push(Body::Suspend(*line));
+                    call.body.push(Body::Suspend(*line, by.clone()));
                 }
             }
             EventKind::Return => {
@@ -482,7 +483,10 @@ fn place_call(call: &Call, x: f64) -> Placed {
             full.push(match body {
                 Body::Log(text) => text.clone(),
                 Body::Work(n) => format!("work {n}"),
-                Body::Suspend(line) => format!("suspends at the await of line {line}"),
+                Body::Suspend(line, by) => match by {
+                    Some(by) => format!("{by} suspends at the await of line {line}"),
+                    None => format!("suspends at the await of line {line}"),
+                },
             });
         } else {
             more += 1;
@@ -502,7 +506,7 @@ fn place_call(call: &Call, x: f64) -> Placed {
                 }
             }
             Body::Work(n) => show(note(&format!("⋯ work {n}"), inner), &mut lines),
-            Body::Suspend(line) => show(note(&format!("suspends at await, line {line}"), inner), &mut lines),
+            Body::Suspend(line, _) => show(note(&format!("suspends at await, line {line}"), inner), &mut lines),
         }
     }
     if hidden > 0 {
