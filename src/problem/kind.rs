@@ -1196,6 +1196,7 @@ fn syntax_hint(hint: SyntaxHint) -> String {
             let name = match c {
                 '\u{a0}' => "a no-break space",
                 '\u{200b}' => "a zero-width space",
+                '\u{2060}' => "a word joiner",
                 _ => "a Unicode space",
             };
             return format!(

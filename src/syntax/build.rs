@@ -1019,6 +1019,24 @@ fn parses_with_empty_block(head: &str) -> bool {
     })
 }
 
+/// The first character of `text` outside its strings that looks like a
+/// blank but is none to the grammar ([`pest_error::is_odd_space`]), and
+/// where it is (bytes).
+fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            c if !in_string && pest_error::is_odd_space(c) => return Some((at, c)),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `placeholder`: a `{i}`, `{n}` or `{k}` follows it (`after {i}`).
 fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     let text = head.as_str().trim_end();
@@ -1029,6 +1047,18 @@ fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     if let Some(open) = super::lex::open_quote(text) {
         let at = head.as_span().start() + open;
         return Diag::UnterminatedString.at(Span::new(at, span.end()));
+    }
+    // A no-break or zero-width space outside a string, where the grammar
+    // takes a space (`log\u{a0}"x"`, pasted from a web page): named, as the
+    // grammar's own errors name it (`immediate\u{a0}"x"`).
+    if let Some((at, c)) = odd_space_outside_strings(text) {
+        let start = head.as_span().start() + at;
+        return Diag::Syntax {
+            expected: "a space".to_string(),
+            found: format!("`{}`", pest_error::odd_spaces_escaped(&c.to_string())),
+            hint: crate::problem::SyntaxHint::OddSpace(c),
+        }
+        .at(Span::new(start, start + c.len_utf8()));
     }
     let input = head.as_span().get_input();
     // (A UTF-8 byte-order mark before the first line is no statement before it.)

@@ -119,7 +119,7 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
 /// Whether `c` looks like a blank (or like nothing) but is none to the
 /// grammar, which takes a space or a tab: a no-break space, a typographic or
 /// zero-width space, a word joiner. Text copied from a web page brings them.
-fn is_odd_space(c: char) -> bool {
+pub(super) fn is_odd_space(c: char) -> bool {
     matches!(
         c,
         '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200b}' | '\u{202f}' | '\u{205f}' | '\u{2060}' | '\u{3000}' | '\u{feff}'
@@ -128,7 +128,7 @@ fn is_odd_space(c: char) -> bool {
 
 /// `found` with each [`is_odd_space`] character written `\u{a0}`, so that
 /// "found …" shows what is there.
-fn odd_spaces_escaped(found: &str) -> String {
+pub(super) fn odd_spaces_escaped(found: &str) -> String {
     let mut out = String::with_capacity(found.len());
     for c in found.chars() {
         if is_odd_space(c) {
