@@ -657,13 +657,21 @@ impl<'a> Interp<'a> {
         f: impl FnOnce(&mut Engine<'a>, &mut Sink<'a>) -> Result<R, crate::promise::LimitError>,
     ) -> Result<R, Stop> {
         let result = f(&mut self.rt.engine, &mut self.rt.out);
+        self.queue_jobs(sched);
+        result.map_err(|e| self.promise_limit(sched, u64::from(e.limit), site))
+    }
+
+    /// Queues the jobs an engine operation queued ([`Interp::op`]) on the
+    /// microtask queue, in order (once per event loop type, not per
+    /// operation, in the WebAssembly build: 0.9 KB smaller gzipped).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    fn queue_jobs<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) {
         let queued = std::mem::take(&mut self.rt.out);
         for job in queued {
             let site = job_site(&job);
             let id = self.rt.store_job(job);
             sched.queue_microtask(Task::Job { id, site });
         }
-        result.map_err(|e| self.promise_limit(sched, u64::from(e.limit), site))
     }
 
     fn promise_limit<L: EventLoop<Task<'a>>>(&self, sched: &L, max: u64, site: Site) -> Stop {
