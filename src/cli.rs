@@ -494,6 +494,22 @@ fn shell_word(word: &str) -> String {
     format!("'{}'", escape(&word.replace('\'', "'\\''")))
 }
 
+/// An I/O error in words: "there is no such file" (`what`), "permission
+/// denied", not the system's "No such file or directory (os error 2)"
+/// (which the npm package's and the playground's hosts repeat); other
+/// kinds, and loopsim's own errors ("the file name is empty"), as they are.
+fn io_words(e: &std::io::Error, what: &str) -> String {
+    let text = e.to_string();
+    if !text.ends_with(')') || !text.contains("(os error ") {
+        return text;
+    }
+    match e.kind() {
+        std::io::ErrorKind::NotFound => format!("there is no such {what}"),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => text,
+    }
+}
+
 /// The last `--color WHEN` (or `--color=WHEN`) among `args` before a `--`,
 /// if it names a choice: read before clap parses them, for clap's own errors.
 fn color_asked(args: &[OsString]) -> Option<ColorChoice> {
@@ -884,8 +900,9 @@ impl<'h> Output<'h> {
                     ""
                 };
                 let message = format!(
-                    "cannot read {}: {error}{hint}",
-                    if name.is_empty() { "''".into() } else { escape(&name) }
+                    "cannot read {}: {}{hint}",
+                    if name.is_empty() { "''".into() } else { escape(&name) },
+                    io_words(&error, "file")
                 );
                 self.json_problems(&name, || {
                     vec![crate::problem::JsonProblem {
@@ -1189,7 +1206,12 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     let mut files = Vec::new();
     for root in &roots {
         if let Err(e) = collect(out, root, &mut files) {
-            tell!(out, "error: cannot read {}: {e}", escape(&shown(root)));
+            tell!(
+                out,
+                "error: cannot read {}: {}",
+                escape(&shown(root)),
+                io_words(&e, "file or folder")
+            );
             return Exit::Invalid;
         }
     }
