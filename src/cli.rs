@@ -1142,6 +1142,7 @@ fn lines(n: usize) -> String {
 
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     let mut worst = Exit::Ok;
+    let mut passed = 0;
     for (i, path) in files.iter().enumerate() {
         let last = i + 1 == files.len();
         let code = match out.load(path, args.node_version()) {
@@ -1155,7 +1156,12 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
                 code
             }
         };
+        passed += usize::from(code == Exit::Ok);
         worst = worst.max(code);
+    }
+    // Several files: how many held (an unreadable or invalid file failed).
+    if files.len() > 1 {
+        say!(out, "{passed} passed, {} failed", files.len() - passed);
     }
     worst
 }

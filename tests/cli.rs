@@ -1720,3 +1720,33 @@ fn all_orders_says_an_unhandled_rejection_ends_the_process() {
         "1 order Node 26 can print:\n\norder 1 (the seed model's order):\n  sync\n  micro\n"
     );
 }
+
+/// `check` given several files ends with how many held, an unreadable file
+/// counted as failed (fresh-clone helper 67 found no summary); one file
+/// gets none.
+#[test]
+fn check_of_several_files_ends_with_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ok.loop"), "log \"a\"\nexpect { \"a\" }\n").unwrap();
+    std::fs::write(dir.path().join("wrong.loop"), "log \"a\"\nexpect { \"b\" }\n").unwrap();
+    let check = |files: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .arg("check")
+            .args(files)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let o = check(&["ok.loop", "wrong.loop", "nosuch.loop"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "ok: ok.loop (1 line as predicted)\n1 passed, 2 failed\n");
+    assert!(
+        stderr(&o).contains("error: cannot read nosuch.loop: there is no such file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = check(&["ok.loop", "ok.loop"]);
+    assert_eq!((o.status.code(), stdout(&o).lines().last()), (Some(0), Some("2 passed, 0 failed")));
+    let o = check(&["ok.loop"]);
+    assert_eq!(stdout(&o), "ok: ok.loop (1 line as predicted)\n");
+}
