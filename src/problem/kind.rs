@@ -237,8 +237,10 @@ pub enum Diag {
         names: String,
     },
     /// An expect block line that cannot be read; `quoted`: it has
-    /// typographic or single quotes or backticks, which make no string.
-    ExpectLine { quoted: bool },
+    /// typographic or single quotes or backticks, which make no string;
+    /// `row`: it is a row of `loopsim run`'s table, and this expect line
+    /// says the same (empty for a note row, ⏸, ▶, …, which says none).
+    ExpectLine { quoted: bool, row: Option<String> },
     /// An expect line whose `turn` or `at` has no number after it, or whose
     /// `limit` has a quoted queue: the grammar read the keyword as a phase.
     ExpectField { field: &'static str },
@@ -937,10 +939,16 @@ impl Diag {
                 "write `limit nextTick` as the block's last line (queues: {})",
                 crate::syntax::ast::LimitQueue::NAMES.join(", ")
             ),
-            ExpectLine { quoted: false } => {
+            ExpectLine { row: Some(row), .. } if row.is_empty() => {
+                "this row of `loopsim run`'s table is a note of the trace, not a log line: leave it out of `expect`".into()
+            }
+            ExpectLine { row: Some(row), .. } => {
+                format!("this is a row of `loopsim run`'s table: as an expect line it is `{row}` (the text alone is enough)")
+            }
+            ExpectLine { quoted: false, .. } => {
                 "an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last".into()
             }
-            ExpectLine { quoted: true } => "an expect line's text takes straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks".into(),
+            ExpectLine { quoted: true, .. } => "an expect line's text takes straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks".into(),
             SecondExpect => {
                 "merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`".into()
             }

@@ -967,11 +967,36 @@ fn bad_expect_lines(body: &Pair<Rule>) -> Vec<Problem> {
         if !trimmed.is_empty() && !is_expect_line(trimmed) {
             let at = offset + lead;
             let quoted = super::lex::wrong_quotes(trimmed);
-            found.push(Diag::ExpectLine { quoted }.at(Span::new(at, at + trimmed.len())));
+            let row = table_row(trimmed);
+            found.push(Diag::ExpectLine { quoted, row }.at(Span::new(at, at + trimmed.len())));
         }
         offset += line.len();
     }
     found
+}
+
+/// A row of `loopsim run`'s table (`1    20  timers     start 1`) pasted
+/// into an expect block: the expect line that says the same (`turn 1 at 20
+/// timers "start 1"`), or "" for a note row (`⏸ …`, `▶ …`, a `--verbose`
+/// row), which is no log line.
+fn table_row(line: &str) -> Option<String> {
+    let word = |s: &'_ str| {
+        let s = s.trim_start();
+        let end = s.find(char::is_whitespace).unwrap_or(s.len());
+        (s[..end].to_string(), s[end..].to_string())
+    };
+    let (turn, rest) = word(line);
+    let (tick, rest) = word(&rest);
+    let (phase, rest) = word(&rest);
+    let text = rest.trim();
+    if turn.parse::<u64>().is_err() || tick.parse::<u64>().is_err() || crate::sched::Phase::from_name(&phase).is_none() || text.is_empty() {
+        return None;
+    }
+    if text.starts_with(['⏸', '▶', '◀', '+', '×', '⋯']) {
+        return Some(String::new());
+    }
+    let text = text.replace('\\', "\\\\").replace('"', "\\\"");
+    Some(format!("turn {turn} at {tick} {phase} \"{text}\""))
 }
 
 /// Whether a line of a failed expect block reads as expect lines to the
