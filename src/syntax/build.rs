@@ -980,23 +980,18 @@ fn bad_expect_lines(body: &Pair<Rule>) -> Vec<Problem> {
 /// timers "start 1"`), or "" for a note row (`⏸ …`, `▶ …`, a `--verbose`
 /// row), which is no log line.
 fn table_row(line: &str) -> Option<String> {
-    let word = |s: &'_ str| {
-        let s = s.trim_start();
-        let end = s.find(char::is_whitespace).unwrap_or(s.len());
-        (s[..end].to_string(), s[end..].to_string())
-    };
-    let (turn, rest) = word(line);
-    let (tick, rest) = word(&rest);
-    let (phase, rest) = word(&rest);
-    let text = rest.trim();
-    if turn.parse::<u64>().is_err() || tick.parse::<u64>().is_err() || crate::sched::Phase::from_name(&phase).is_none() || text.is_empty() {
+    let mut words = line.split_whitespace();
+    let (turn, tick, phase) = (words.next()?, words.next()?, words.next()?);
+    let number = |w: &str| w.bytes().all(|b| b.is_ascii_digit());
+    // (The phase is the first word with a letter: the rest after it is the text.)
+    let text = line[line.find(phase)? + phase.len()..].trim();
+    if !number(turn) || !number(tick) || crate::sched::Phase::from_name(phase).is_none() || text.is_empty() {
         return None;
     }
     if text.starts_with(['⏸', '▶', '◀', '+', '×', '⋯']) {
         return Some(String::new());
     }
-    let text = text.replace('\\', "\\\\").replace('"', "\\\"");
-    Some(format!("turn {turn} at {tick} {phase} \"{text}\""))
+    Some(format!("turn {turn} at {tick} {phase} {}", super::print::quote(text)))
 }
 
 /// Whether a line of a failed expect block reads as expect lines to the

@@ -73,7 +73,7 @@ fn module_name(m: crate::sched::Module) -> &'static str {
 }
 
 /// A string literal: `"`, `\` and newlines escaped as the grammar reads them.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut q = String::with_capacity(s.len() + 2);
     q.push('"');
     for c in s.chars() {
