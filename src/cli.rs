@@ -867,6 +867,12 @@ impl<'h> Output<'h> {
     /// Loads a file for a command; `node`: the `--node` it runs with, if any
     /// (else the file's `node N`, else Node 26).
     fn load(&self, path: &Path, node: Option<crate::sched::NodeProfile>) -> Result<Loaded, Exit> {
+        self.load_warning_if(path, node, |_| true)
+    }
+
+    /// [`Output::load`], its warnings printed only when `warn` says so of
+    /// the file (`test` skips a file without an `expect` block, silently).
+    fn load_warning_if(&self, path: &Path, node: Option<crate::sched::NodeProfile>, warn: fn(&Loaded) -> bool) -> Result<Loaded, Exit> {
         let name = shown(path);
         let loaded = self
             .host
@@ -877,7 +883,7 @@ impl<'h> Output<'h> {
             Ok(loaded) => {
                 // `--node 10` with promise statements: refused (V8 6.8's await took 3 hops).
                 let refused = crate::check::promises::node_version(&loaded.file, node);
-                let mut shown = loaded.warnings.clone();
+                let mut shown = if warn(&loaded) { loaded.warnings.clone() } else { Vec::new() };
                 shown.extend(refused.clone());
                 if refused.is_some() {
                     self.json_problems(&loaded.name, || crate::problem::to_json(&loaded.src, &shown));
@@ -1226,7 +1232,9 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
     let mut stopped = 0;
     let mut unpredicted = Vec::new();
     for path in &files {
-        let loaded = match out.load(path, args.node_version()) {
+        // (A file without a prediction is skipped: its warnings would be
+        // about a file `test` does not check.)
+        let loaded = match out.load_warning_if(path, args.node_version(), |l| l.file.expect.is_some()) {
             Ok(l) => l,
             Err(code) => {
                 say!(

@@ -1750,3 +1750,29 @@ fn check_of_several_files_ends_with_a_summary() {
     let o = check(&["ok.loop"]);
     assert_eq!(stdout(&o), "ok: ok.loop (1 line as predicted)\n");
 }
+
+/// `test` warns only of the files it checks: a file without an `expect`
+/// block is skipped without its warnings (fresh-clone helper 67 saw a
+/// `loop::delay` warning for a file then skipped).
+#[test]
+fn test_warns_only_of_the_files_it_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("skipped.loop"), "timeout 5000000000 \"far\"\n").unwrap();
+    std::fs::write(dir.path().join("checked.loop"), "timeout 5000000001 \"far\"\nexpect { \"far\" }\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["--color", "never", "test", "."])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("`timeout 5000000001`: a delay above 2147483647 becomes 1 tick"),
+        "{err}"
+    );
+    assert!(!err.contains("5000000000"), "{err}");
+    assert!(
+        err.contains("skipped 1 file without an expect block (nothing to check): ./skipped.loop"),
+        "{err}"
+    );
+}
