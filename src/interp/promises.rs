@@ -381,6 +381,11 @@ impl Who<'_> {
     }
 }
 
+/// The callbacks that fulfil a promise (rule 8j) as `--verbose` names them:
+/// a `timers/promises` timer and immediate, an `fs.promises` call's last
+/// round trip.
+const SETTLERS: [&str; 3] = ["timers/promises setTimeout", "timers/promises setImmediate", "fs.promises call"];
+
 /// A suspended async frame.
 #[derive(Clone)]
 struct Cont<'a> {
@@ -894,11 +899,18 @@ impl<'a> Interp<'a> {
             Operand::Timeout(n, _) => {
                 let p = self.op(sched, site, |en, _| en.new_promise(site))?;
                 sched.set_timeout(n.value, Task::Settle { promise: p, site });
+                if self.verbose() {
+                    let due = sched.now().saturating_add(crate::sched::coerce_delay(n.value));
+                    self.push_settler(sched, SETTLERS[0], Some(format!("due at {due}")), site);
+                }
                 Value::Promise(p)
             }
             Operand::Immediate(_) => {
                 let p = self.op(sched, site, |en, _| en.new_promise(site))?;
                 sched.set_immediate(Task::Settle { promise: p, site });
+                if self.verbose() {
+                    self.push_settler(sched, SETTLERS[1], Some("queued for the check phase".to_string()), site);
+                }
                 Value::Promise(p)
             }
             Operand::File(op, _) => {
@@ -909,6 +921,10 @@ impl<'a> Interp<'a> {
                 };
                 let then = FsThen::Settle { promise: p, site };
                 sched.submit(0, Task::Fs(Box::new(FsTask { then, left })));
+                if self.verbose() {
+                    let detail = "thread-pool round trips, the promise fulfilled after the last".to_string();
+                    self.push_settler(sched, SETTLERS[2], Some(detail), site);
+                }
                 Value::Promise(p)
             }
         };
@@ -1431,8 +1447,38 @@ impl<'a> Interp<'a> {
         if let Some(map) = self.rt.settled_by.as_mut() {
             map.insert(p, by);
         }
+        let verbose = self.verbose();
+        if verbose {
+            let kind = match by {
+                explain::SettledBy::Timer(Phase::Check) => SETTLERS[1],
+                explain::SettledBy::Timer(_) => SETTLERS[0],
+                _ => SETTLERS[2],
+            };
+            self.push_settler(sched, kind, None, site);
+        }
         self.op(sched, site, |e, s| Ok(e.resolve_promise(p, Value::Plain, site, s)))?;
+        if verbose {
+            self.push(sched, EventKind::Return);
+        }
         Ok(())
+    }
+
+    /// `--verbose`: a callback that fulfils a promise (rule 8j) scheduled
+    /// (with its `detail`), or starting (`None`).
+    #[cold]
+    #[inline(never)]
+    fn push_settler<L: EventLoop<Task<'a>>>(&mut self, sched: &L, kind: &'static str, detail: Option<String>, site: Site) {
+        let line = self.site_line(site);
+        let event = match detail {
+            Some(detail) => EventKind::Schedule {
+                kind,
+                label: None,
+                detail,
+                line,
+            },
+            None => EventKind::Call { kind, label: None, line },
+        };
+        self.push(sched, event);
     }
 
     /// Node's `processPromiseRejections` at the end of a drain (rule 8k): 'rejectionHandled'
