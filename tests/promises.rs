@@ -563,3 +563,40 @@ fn recursion_and_await_loops_stop_at_their_bounds() {
     let (code, _, _) = loopsim_on("async f { await value  call f }\ncall f\nexpect { limit microtask }\n", &["check"]);
     assert_eq!(code, Some(0));
 }
+
+/// `--verbose` shows the `timers/promises` timer that fulfils an `await`'s
+/// promise: scheduled in the main module, run in the timers phase before the
+/// resumption in microtask (fresh-clone helper 67 saw the resumption first,
+/// as if before the timers phase).
+#[test]
+fn verbose_shows_the_timer_that_fulfils_an_await() {
+    let src = "async main {\n  await timeout 5\n  log \"resumed\"\n}\ncall main\ntimeout 5 \"plain timer\"\n";
+    let (code, out, _) = loopsim_on(src, &["run", "--verbose"]);
+    assert_eq!(code, Some(0));
+    let rows: Vec<String> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "main ▶ main (line 1)",
+            "main + timers/promises setTimeout: due at 5 (line 2)",
+            "main ⏸ main suspends at the await of line 2",
+            "main + timeout \"plain timer\": due at 5 (line 6)",
+            "main ◀ returns",
+            "── turn 1 begins",
+            "sleep poll sleeps from tick 0 to 5",
+            "timers ▶ timers/promises setTimeout (line 2)",
+            "timers ◀ returns",
+            "microtask ▶ resume (line 2)",
+            "microtask resumed",
+            "microtask ◀ returns",
+            "timers ▶ timeout \"plain timer\" (line 6)",
+            "timers plain timer",
+            "timers ◀ returns",
+            "── nothing left: the loop exits",
+        ]
+    );
+}
