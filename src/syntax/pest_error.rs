@@ -32,6 +32,13 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
         }
     }
     let found = found_token(src, at);
+    // A no-break or zero-width space where a blank goes: what was expected
+    // there is a space, whatever else the grammar lists (`after` after
+    // `timeout`, which takes none: fresh-clone helper 67).
+    let expected = match found.chars().next() {
+        Some(c) if is_odd_space(c) => "a space".to_string(),
+        _ => expected,
+    };
     let span = Span::new(at, at + found.len().max(1).min(src.len().saturating_sub(at)));
     let found_desc = if found.is_empty() {
         "the end of the file".to_string()
