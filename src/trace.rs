@@ -52,8 +52,8 @@ pub enum EventKind {
     PoolFinish { thread: usize, job: u64 },
     /// An async function (or the ES module body) suspended at the `await` of
     /// `line`; `by`: whose body it is ("worker" for `call worker`, "the
-    /// module", "\"beat\"" for an async callback or link labelled `beat`),
-    /// absent for an unlabelled link.
+    /// module", "\"beat\"" for an async callback or link labelled `beat`,
+    /// "the timeout callback" for one without a label).
     Suspend {
         line: usize,
         #[serde(skip_serializing_if = "Option::is_none")]

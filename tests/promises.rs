@@ -600,3 +600,27 @@ fn verbose_shows_the_timer_that_fulfils_an_await() {
         ]
     );
 }
+
+/// ⏸ and ▶ name an `async` callback by its label with `{n}` filled in, and
+/// one without a label by its kind (fresh-clone helper 68 found "beat {n}"
+/// as written and unlabelled callbacks unnamed).
+#[test]
+fn suspensions_name_unlabelled_callbacks_and_fill_in_labels() {
+    let src = "timeout 5 async {\n  await resolved\n}\ninterval 20 \"beat {n}\" times 2 async {\n  await resolved\n}\nthen \"t\" .then async {\n  await resolved\n}\n";
+    let (code, out, _) = loopsim_on(src, &["run"]);
+    assert_eq!(code, Some(0));
+    let notes: Vec<String> = out
+        .lines()
+        .filter(|l| l.contains('⏸'))
+        .map(|l| l.split_whitespace().skip(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "⏸ the .then callback suspends at the await of line 8",
+            "⏸ the timeout callback suspends at the await of line 2",
+            "⏸ \"beat 1\" suspends at the await of line 5",
+            "⏸ \"beat 2\" suspends at the await of line 5",
+        ]
+    );
+}

@@ -357,26 +357,35 @@ enum Root {
 }
 
 /// Whose body suspends at an `await`: named in the trace's ⏸ and ▶ lines.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) enum Who<'a> {
     /// The ES module's body (top-level `await`).
     Module,
     /// The async function of this name (`call worker`).
     Function(&'a str),
-    /// An `async` callback or link with this label, and its `{i}`.
-    Labelled(&'a Text, Option<u64>),
-    /// An `async` link without a label.
-    Unnamed,
+    /// An `async` callback or link with this label, its `{i}`, `{n}` and
+    /// `{k}` filled in.
+    Labelled(String),
+    /// An `async` callback or link without a label, of this kind
+    /// (`timeout`, `.then`).
+    Kind(&'static str),
 }
 
 impl Who<'_> {
-    /// How the trace names it ("worker", "the module", "\"beat\""), if it can.
-    fn words(self) -> Option<String> {
+    /// An `async` callback's or link's: its label filled in for `frame`,
+    /// else its kind.
+    fn of(label: Option<&Text>, kind: &'static str, frame: &Frame) -> Self {
+        label.map_or(Who::Kind(kind), |l| Who::Labelled(super::render(l, frame)))
+    }
+
+    /// How the trace names it: "worker", "the module", "\"beat 2\"", "the
+    /// timeout callback".
+    fn words(&self) -> String {
         match self {
-            Who::Module => Some("the module".to_string()),
-            Who::Function(name) => Some(name.to_string()),
-            Who::Labelled(text, index) => Some(format!("\"{}\"", super::label_text(text, index))),
-            Who::Unnamed => None,
+            Who::Module => "the module".to_string(),
+            Who::Function(name) => name.to_string(),
+            Who::Labelled(label) => format!("\"{label}\""),
+            Who::Kind(kind) => format!("the {kind} callback"),
         }
     }
 }
@@ -778,7 +787,7 @@ impl<'a> Interp<'a> {
     ) -> Result<(), Stop> {
         match self.parts(&inst) {
             (label, _, Some(body)) if self.is_async(&inst) => {
-                let who = label.map_or(Who::Unnamed, |l| Who::Labelled(l, frame.index));
+                let who = Who::of(label, self.named(&inst).0, &frame);
                 self.call_async(sched, body, frame, site_of(self.site_span(&inst)), who)?;
             }
             (_, _, Some(body)) => {
@@ -994,7 +1003,13 @@ impl<'a> Interp<'a> {
                 }
                 if self.shows_suspensions(sched) {
                     let line = self.site_line(at);
-                    self.push(sched, EventKind::Suspend { line, by: who.words() });
+                    self.push(
+                        sched,
+                        EventKind::Suspend {
+                            line,
+                            by: Some(who.words()),
+                        },
+                    );
                 }
                 self.rt.conts[k as usize] = Some(Cont {
                     body,
@@ -1258,7 +1273,7 @@ impl<'a> Interp<'a> {
         rule: HopRule,
         facts: Option<JobFacts>,
     ) -> Result<Returned, Stop> {
-        let (label, body, is_async, frame, span) = match handler {
+        let (label, kind, body, is_async, frame, span) = match handler {
             Handler::Cb(inst) => {
                 let (run, count) = self.enter(sched, inst, ctx);
                 let frame = super::frame_of(inst, run, count);
@@ -1270,18 +1285,26 @@ impl<'a> Interp<'a> {
                     self.notes.why = Some(format!("{legacy}; {}", self.hop_sentence(rule, facts, "")));
                 }
                 let (label, _, body) = self.parts(&inst);
-                (label, body, self.is_async(&inst), frame, self.site_span(&inst))
+                let kind = self.named(&inst).0;
+                (label, kind, body, self.is_async(&inst), frame, self.site_span(&inst))
             }
             Handler::Link { link, captured } => {
                 let frame = self.enter_link(sched, link, captured, rule, facts);
-                (link.label.as_ref(), link.body.as_deref(), link.is_async, frame, link.span)
+                (
+                    link.label.as_ref(),
+                    link.kind.dotted(),
+                    link.body.as_deref(),
+                    link.is_async,
+                    frame,
+                    link.span,
+                )
             }
             Handler::Resume(_) => return Ok(Returned::Value),
         };
         let site = site_of(span);
         let returned = match body {
             Some(body) if is_async => {
-                let who = label.map_or(Who::Unnamed, |l| Who::Labelled(l, frame.index));
+                let who = Who::of(label, kind, &frame);
                 Returned::Promise(self.call_async(sched, body, frame, site, who)?)
             }
             Some(body) => {
@@ -1414,7 +1437,7 @@ impl<'a> Interp<'a> {
                 sched,
                 EventKind::Resume {
                     line,
-                    by: cont.who.words(),
+                    by: Some(cont.who.words()),
                 },
             );
         }
