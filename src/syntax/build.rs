@@ -964,7 +964,10 @@ fn bad_expect_lines(body: &Pair<Rule>) -> Vec<Problem> {
     for line in inner.split_inclusive('\n') {
         let trimmed = line.trim();
         let lead = line.len() - line.trim_start().len();
-        if !trimmed.is_empty() && !is_expect_line(trimmed) {
+        if let Some((at, c)) = odd_space_outside_strings(line) {
+            // (Before trimming: `trim` takes a no-break space for a blank.)
+            found.push(odd_space(offset + at, c));
+        } else if !trimmed.is_empty() && !is_expect_line(trimmed) {
             let at = offset + lead;
             let quoted = super::lex::wrong_quotes(trimmed);
             let row = table_row(trimmed);
@@ -991,7 +994,10 @@ fn table_row(line: &str) -> Option<String> {
     if text.starts_with(['⏸', '▶', '◀', '+', '×', '⋯']) {
         return Some(String::new());
     }
-    Some(format!("turn {turn} at {tick} {phase} {}", super::print::quote(text)))
+    // (A text quoted already is kept as it is.)
+    let quoted = text.len() > 1 && text.starts_with('"') && text.ends_with('"');
+    let text = if quoted { text.to_string() } else { super::print::quote(text) };
+    Some(format!("turn {turn} at {tick} {phase} {text}"))
 }
 
 /// Whether a line of a failed expect block reads as expect lines to the
@@ -1057,6 +1063,16 @@ fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
     None
 }
 
+/// "expected a space, found `\u{a0}`" at `at`, where the odd space `c` is.
+fn odd_space(at: usize, c: char) -> Problem {
+    Diag::Syntax {
+        expected: "a space".to_string(),
+        found: format!("`{}`", pest_error::odd_spaces_escaped(&c.to_string())),
+        hint: crate::problem::SyntaxHint::OddSpace(c),
+    }
+    .at(Span::new(at, at + c.len_utf8()))
+}
+
 /// `placeholder`: a `{i}`, `{n}` or `{k}` follows it (`after {i}`).
 fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     let text = head.as_str().trim_end();
@@ -1072,13 +1088,7 @@ fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     // takes a space (`log\u{a0}"x"`, pasted from a web page): named, as the
     // grammar's own errors name it (`immediate\u{a0}"x"`).
     if let Some((at, c)) = odd_space_outside_strings(text) {
-        let start = head.as_span().start() + at;
-        return Diag::Syntax {
-            expected: "a space".to_string(),
-            found: format!("`{}`", pest_error::odd_spaces_escaped(&c.to_string())),
-            hint: crate::problem::SyntaxHint::OddSpace(c),
-        }
-        .at(Span::new(start, start + c.len_utf8()));
+        return odd_space(head.as_span().start() + at, c);
     }
     let input = head.as_span().get_input();
     // (A UTF-8 byte-order mark before the first line is no statement before it.)
@@ -1136,6 +1146,24 @@ fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pasted row of `loopsim run`'s table: its expect line (a text quoted
+    /// already kept as it is), "" for a note row, none for other lines.
+    #[test]
+    fn table_rows_become_expect_lines() {
+        assert_eq!(
+            table_row("1     0  check      say \"hi\"").as_deref(),
+            Some("turn 1 at 0 check \"say \\\"hi\\\"\"")
+        );
+        assert_eq!(table_row("1 0 check \"imm\"").as_deref(), Some("turn 1 at 0 check \"imm\""));
+        assert_eq!(
+            table_row("0  0  main  ⏸ worker suspends at the await of line 3").as_deref(),
+            Some("")
+        );
+        assert_eq!(table_row("turn 1 at 0 check \"i\""), None);
+        assert_eq!(table_row("1 0 nowhere x"), None);
+        assert_eq!(table_row("1 0 check"), None);
+    }
 
     /// The AST (spans and all) or the problems, as text.
     fn outcome(result: &Result<File, Vec<Problem>>) -> String {
