@@ -36,7 +36,8 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 /// Most async functions, executors and handlers running inside each other (a recursion
-/// `async f { call f }` stops here, where JavaScript's stack would overflow).
+/// `async f { call f }` stops here; Node's stack holds more frames, but a chain this deep
+/// is almost always a recursion without end, which Node ends with a `RangeError`).
 pub const MAX_CALL_DEPTH: u32 = 200;
 
 /// Most suspensions and resumptions a trace shows without `--verbose` (an `await` loop would

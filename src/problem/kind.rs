@@ -1357,7 +1357,7 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
         ),
         LimitKind::Promises => format!("stopped at more than {n} promises, reactions or scopes (the most a run holds)"),
         LimitKind::CallDepth => {
-            format!("stopped at {max} nested calls of async functions, executors and handlers (JavaScript's stack would overflow)")
+            format!("stopped at {max} nested calls of async functions, executors and handlers (the most loopsim follows)")
         }
         LimitKind::Clock => {
             format!("stopped once the clock reached {n} ticks (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)")
@@ -1367,7 +1367,7 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
         LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::LabelBytes | LimitKind::Promises => {
             "This bound keeps memory in check: make the scenario smaller"
         }
-        LimitKind::CallDepth => "An async function calls itself (or a chain of them calls back) without end: stop the recursion",
+        LimitKind::CallDepth => "An async function that calls itself (or a chain of them that calls back) without end stops here: stop the recursion; a chain this deep that ends is beyond what loopsim follows",
         LimitKind::Clock => "Make the `work`, `after` or job ticks smaller: past this, due ticks are no longer exact",
         LimitKind::Turns | LimitKind::Callbacks if bounded => {
             "Nothing here repeats without end, but the run is longer than this limit: raise it, or lower a `times` or a `repeat` count"
