@@ -994,8 +994,11 @@ fn table_row(line: &str) -> Option<String> {
     if text.starts_with(['⏸', '▶', '◀', '+', '×', '⋯']) {
         return Some(String::new());
     }
-    // (A text quoted already is kept as it is.)
-    let quoted = text.len() > 1 && text.starts_with('"') && text.ends_with('"');
+    // (A text quoted already, one string literal, is kept as it is.)
+    let quoted = text.len() > 1
+        && text.starts_with('"')
+        && text.ends_with('"')
+        && !text[1..text.len() - 1].replace("\\\\", "").replace("\\\"", "").contains('"');
     let text = if quoted { text.to_string() } else { super::print::quote(text) };
     Some(format!("turn {turn} at {tick} {phase} {text}"))
 }
@@ -1045,9 +1048,9 @@ fn parses_with_empty_block(head: &str) -> bool {
     })
 }
 
-/// The first character of `text` outside its strings that looks like a
-/// blank but is none to the grammar ([`pest_error::is_odd_space`]), and
-/// where it is (bytes).
+/// The first character of `text` outside its strings and comments that
+/// looks like a blank but is none to the grammar
+/// ([`pest_error::is_odd_space`]), and where it is (bytes).
 fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
     let mut in_string = false;
     let mut escaped = false;
@@ -1056,6 +1059,9 @@ fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
             _ if escaped => escaped = false,
             '\\' if in_string => escaped = true,
             '"' => in_string = !in_string,
+            // A comment, to the end of its line.
+            '#' if !in_string => return None,
+            '/' if !in_string && text[at..].starts_with("//") => return None,
             c if !in_string && pest_error::is_odd_space(c) => return Some((at, c)),
             _ => {}
         }
@@ -1156,6 +1162,11 @@ mod tests {
             Some("turn 1 at 0 check \"say \\\"hi\\\"\"")
         );
         assert_eq!(table_row("1 0 check \"imm\"").as_deref(), Some("turn 1 at 0 check \"imm\""));
+        // Quotes inside, not one literal: quoted whole (helper 69).
+        assert_eq!(
+            table_row("1 0 check \"say \"hi\"\"").as_deref(),
+            Some("turn 1 at 0 check \"\\\"say \\\"hi\\\"\\\"\"")
+        );
         assert_eq!(
             table_row("0  0  main  ⏸ worker suspends at the await of line 3").as_deref(),
             Some("")
@@ -1163,6 +1174,15 @@ mod tests {
         assert_eq!(table_row("turn 1 at 0 check \"i\""), None);
         assert_eq!(table_row("1 0 nowhere x"), None);
         assert_eq!(table_row("1 0 check"), None);
+    }
+
+    /// An odd space is looked for outside strings and comments only.
+    #[test]
+    fn odd_spaces_are_found_outside_strings_and_comments() {
+        assert_eq!(odd_space_outside_strings("log\u{a0}\"a\""), Some((3, '\u{a0}')));
+        assert_eq!(odd_space_outside_strings("log \"a\u{a0}\\\"b\""), None);
+        assert_eq!(odd_space_outside_strings("turn x \"i\" // a\u{a0}note"), None);
+        assert_eq!(odd_space_outside_strings("  # a\u{a0}note"), None);
     }
 
     /// The AST (spans and all) or the problems, as text.
