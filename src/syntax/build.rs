@@ -995,10 +995,9 @@ fn table_row(line: &str) -> Option<String> {
         return Some(String::new());
     }
     // (A text quoted already, one string literal, is kept as it is.)
-    let quoted = text.len() > 1
-        && text.starts_with('"')
-        && text.ends_with('"')
-        && !text[1..text.len() - 1].replace("\\\\", "").replace("\\\"", "").contains('"');
+    let quoted = Lexer::new(text, 0)
+        .next()
+        .is_some_and(|t| t.kind == Tok::Str { closed: true } && t.end == text.len());
     let text = if quoted { text.to_string() } else { super::print::quote(text) };
     Some(format!("turn {turn} at {tick} {phase} {text}"))
 }
@@ -1050,23 +1049,13 @@ fn parses_with_empty_block(head: &str) -> bool {
 
 /// The first character of `text` outside its strings and comments that
 /// looks like a blank but is none to the grammar
-/// ([`pest_error::is_odd_space`]), and where it is (bytes).
+/// ([`pest_error::is_odd_space`]), and where it is (bytes): read through
+/// [`Lexer`], so that strings and comments are the grammar's.
 fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
-    let mut in_string = false;
-    let mut escaped = false;
-    for (at, c) in text.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_string => escaped = true,
-            '"' => in_string = !in_string,
-            // A comment, to the end of its line.
-            '#' if !in_string => return None,
-            '/' if !in_string && text[at..].starts_with("//") => return None,
-            c if !in_string && pest_error::is_odd_space(c) => return Some((at, c)),
-            _ => {}
-        }
-    }
-    None
+    Lexer::new(text, 0).filter(|t| t.kind == Tok::Other).find_map(|t| {
+        let c = t.text(text).chars().next()?;
+        pest_error::is_odd_space(c).then_some((t.start, c))
+    })
 }
 
 /// "expected a space, found `\u{a0}`" at `at`, where the odd space `c` is.
