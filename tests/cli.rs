@@ -28,6 +28,15 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The binary run with `args` in `dir`, where a test wrote the files they name.
+fn loopsim_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -662,11 +671,7 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("p6.loop"), "log \"a\"\n").unwrap();
         std::fs::create_dir(dir.path().join("examples")).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_loopsim"))
-            .args([word, "p6.loop"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
+        let o = loopsim_in(dir.path(), &[word, "p6.loop"]);
         assert_eq!(o.status.code(), Some(2));
         let err = stderr(&o);
         assert!(
@@ -709,11 +714,7 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("my p6.loop"), "log \"a\"\n").unwrap();
         std::fs::write(dir.path().join("p6.loop"), "log \"a\"\n").unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_loopsim"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
+        let o = loopsim_in(dir.path(), args);
         assert_eq!(o.status.code(), Some(2));
         let err = stderr(&o);
         assert!(err.contains(&format!("\n  {tip}\n")), "{args:?}: {err}");
@@ -1729,14 +1730,7 @@ fn check_of_several_files_ends_with_a_summary() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("ok.loop"), "log \"a\"\nexpect { \"a\" }\n").unwrap();
     std::fs::write(dir.path().join("wrong.loop"), "log \"a\"\nexpect { \"b\" }\n").unwrap();
-    let check = |files: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_loopsim"))
-            .arg("check")
-            .args(files)
-            .current_dir(dir.path())
-            .output()
-            .unwrap()
-    };
+    let check = |files: &[&str]| loopsim_in(dir.path(), &[&["check"], files].concat());
     let o = check(&["ok.loop", "wrong.loop", "nosuch.loop"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "ok: ok.loop (1 line as predicted)\n1 passed, 2 failed\n");
@@ -1759,11 +1753,7 @@ fn test_warns_only_of_the_files_it_checks() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("skipped.loop"), "timeout 5000000000 \"far\"\n").unwrap();
     std::fs::write(dir.path().join("checked.loop"), "timeout 5000000001 \"far\"\nexpect { \"far\" }\n").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_loopsim"))
-        .args(["--color", "never", "test", "."])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let o = loopsim_in(dir.path(), &["--color", "never", "test", "."]);
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
     assert!(

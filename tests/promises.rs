@@ -461,6 +461,12 @@ fn explain_names_the_hop_rule_on_every_line_a_promise_placed() {
     );
 }
 
+/// A trace line from its `n`-th column on (0: turn), blanks between columns
+/// made one space.
+fn columns_from(line: &str, n: usize) -> String {
+    line.split_whitespace().skip(n).collect::<Vec<_>>().join(" ")
+}
+
 fn loopsim_on(src: &str, args: &[&str]) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.loop");
@@ -482,11 +488,7 @@ fn loopsim_on(src: &str, args: &[&str]) -> (Option<i32>, String, String) {
 fn a_trace_shows_suspensions_and_how_the_process_ends() {
     let (code, out, _) = loopsim_on("async w { log \"a\"  await resolved  log \"b\" }\ncall w\nlog \"main\"\n", &["run"]);
     assert_eq!(code, Some(0));
-    let lines: Vec<String> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().skip(3).collect::<Vec<_>>().join(" "))
-        .collect();
+    let lines: Vec<String> = out.lines().skip(1).map(|l| columns_from(l, 3)).collect();
     assert_eq!(
         lines,
         [
@@ -573,11 +575,7 @@ fn verbose_shows_the_timer_that_fulfils_an_await() {
     let src = "async main {\n  await timeout 5\n  log \"resumed\"\n}\ncall main\ntimeout 5 \"plain timer\"\n";
     let (code, out, _) = loopsim_on(src, &["run", "--verbose"]);
     assert_eq!(code, Some(0));
-    let rows: Vec<String> = out
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "))
-        .collect();
+    let rows: Vec<String> = out.lines().skip(1).map(|l| columns_from(l, 2)).collect();
     assert_eq!(
         rows,
         [
@@ -609,11 +607,7 @@ fn suspensions_name_unlabelled_callbacks_and_fill_in_labels() {
     let src = "timeout 5 async {\n  await resolved\n}\ninterval 20 \"beat {n}\" times 2 async {\n  await resolved\n}\nthen \"t\" .then async {\n  await resolved\n}\n";
     let (code, out, _) = loopsim_on(src, &["run"]);
     assert_eq!(code, Some(0));
-    let notes: Vec<String> = out
-        .lines()
-        .filter(|l| l.contains('⏸'))
-        .map(|l| l.split_whitespace().skip(3).collect::<Vec<_>>().join(" "))
-        .collect();
+    let notes: Vec<String> = out.lines().filter(|l| l.contains('⏸')).map(|l| columns_from(l, 3)).collect();
     assert_eq!(
         notes,
         [
