@@ -278,7 +278,7 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
     let named = expect::Named::of(expect);
     let unnamed = |logs: &[String], stopped: bool| !named.names(logs, stopped);
     let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.stopped)) {
-        Some(o) => Some((o.logs.join(" | "), o.race.clone())),
+        Some(o) => Some((o.logs.clone(), o.stopped, o.race.clone())),
         // (The orders held are never all named while others were counted
         // without their lines: counting begins past 128 MiB of orders held,
         // more than a file may have.)
@@ -289,19 +289,20 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
             } else {
                 orders::symmetry::orbit_timing(e, src)
             };
-            Some((logs.join(" | "), race))
+            Some((logs, e.stopped, race))
         }),
         None => None,
     };
-    let Some((order, race)) = missing else {
+    let Some((logs, stopped, race)) = missing else {
         return Ok(());
     };
     // Labelled over every alternative, from the first block's `{` to the last's `}`.
     let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
     let p = Diag::MissingOrder {
         node: all.node.to_string(),
-        order,
+        order: logs.join(" | "),
         race,
+        block: (!stopped).then(|| or_block(&logs)).flatten(),
     }
     .at(crate::syntax::ast::Span::new(expect.span.start(), last.end()));
     // Every alternative is an order Node prints (checked before): by an
@@ -316,6 +317,24 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
         "{more} more {n} missing too (`loopsim run --all-orders --list` lists every order)"
     )))
 }
+
+/// The `or { "a" "b" }` block that names `logs`, on one line, when it has
+/// at most [`MAX_BLOCK_LINES`] lines and [`MAX_BLOCK_CHARS`] characters (a
+/// help is read on one screen line or two); `None` otherwise.
+fn or_block(logs: &[String]) -> Option<String> {
+    if logs.is_empty() || logs.len() > MAX_BLOCK_LINES {
+        return None;
+    }
+    let quoted: Vec<String> = logs.iter().map(|l| crate::syntax::print::quote(l)).collect();
+    let block = format!("or {{ {} }}", quoted.join(" "));
+    (block.chars().count() <= MAX_BLOCK_CHARS).then_some(block)
+}
+
+/// Most lines of an order [`or_block`] writes out.
+const MAX_BLOCK_LINES: usize = 12;
+
+/// Most characters of the block [`or_block`] writes out.
+const MAX_BLOCK_CHARS: usize = 100;
 
 /// "did you mean "timeout"? …" when the predicted line `expected` (of at
 /// least [`MIN_TYPO_CHARS`] characters) is printed nowhere in the model's lines (`model`) and is a near miss of one
@@ -348,6 +367,25 @@ const MAX_TYPO_CANDIDATES: usize = 1_000;
 mod tests {
     use super::*;
 
+    /// The help's ready block quotes each line as the grammar reads it, and
+    /// gives way to `or { … }` past a dozen lines or 100 characters.
+    #[test]
+    fn the_ready_block_is_short_and_quoted() {
+        let lines = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            or_block(&lines(&["a", "say \"hi\"", "x\\y"])).as_deref(),
+            Some(r#"or { "a" "say \"hi\"" "x\\y" }"#)
+        );
+        assert_eq!(
+            or_block(&lines(&["a"; 12])).map(|b| b.len()),
+            Some("or { ".len() + 12 * 4 - 1 + " }".len())
+        );
+        assert_eq!(or_block(&lines(&["a"; 13])), None);
+        assert_eq!(or_block(&lines(&[&"x".repeat(92)])), None);
+        assert_eq!(or_block(&lines(&[&"x".repeat(91)])).map(|b| b.chars().count()), Some(100));
+        assert_eq!(or_block(&[]), None);
+    }
+
     /// Past the orders listed, the count says an order is missing: a
     /// prediction naming every order listed (two, here) but not all five
     /// fails at one of the others, with its timing.
@@ -377,7 +415,7 @@ mod tests {
         assert_eq!(
             p.help.as_deref(),
             Some(
-                "it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { … }`; \
+                "it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { \"t\" \"s\" \"i\" }`; \
                  2 more orders are missing too (`loopsim run --all-orders --list` lists every order)"
             )
         );

@@ -1523,7 +1523,7 @@ fn hints_name_the_module_meant_and_the_models_own_order() {
     let err = stderr(&o);
     assert!(err.contains("real Node 26 can also print: i | t"), "{err}");
     assert!(
-        err.contains("help: it is the seed model's order, the one `loopsim run` prints; add it as `or { … }`"),
+        err.contains("help: it is the seed model's order, the one `loopsim run` prints; add it as `or { \"i\" \"t\" }`"),
         "{err}"
     );
 }

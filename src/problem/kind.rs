@@ -451,8 +451,14 @@ pub enum Diag {
     /// An alternative that is not the model's order.
     NotModelOrder,
     /// Real `node` ("Node 20" or "Node") can print `order`, which no
-    /// alternative names; it happens when `race`.
-    MissingOrder { node: String, order: String, race: String },
+    /// alternative names; it happens when `race`. `block`: the `or { … }`
+    /// block that names it, when it is short enough to give in the help.
+    MissingOrder {
+        node: String,
+        order: String,
+        race: String,
+        block: Option<String>,
+    },
     /// The orders search was cut short (`cut` says how) after `found` orders.
     SearchCut { cut: String, found: usize },
     /// Node 20 can print `count` orders ("2", or "other" when the check
@@ -1127,11 +1133,15 @@ impl Diag {
                 parting.closest()
             ),
             NotModelOrder => return None,
-            // An empty timing is the seed model's own (`loopsim run` prints it).
-            MissingOrder { race, .. } if race.is_empty() => {
-                "it is the seed model's order, the one `loopsim run` prints; add it as `or { … }`".into()
+            MissingOrder { race, block, .. } => {
+                let block = block.as_deref().unwrap_or("or { … }");
+                // An empty timing is the seed model's own (`loopsim run` prints it).
+                if race.is_empty() {
+                    format!("it is the seed model's order, the one `loopsim run` prints; add it as `{block}`")
+                } else {
+                    format!("it happens when {race}; add it as `{block}`")
+                }
             }
-            MissingOrder { race, .. } => format!("it happens when {race}; add it as `or {{ … }}`"),
             SearchCut { found, .. } => format!(
                 "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
             ),
