@@ -51,20 +51,18 @@ pub enum EventKind {
     /// A pool thread finished a job.
     PoolFinish { thread: usize, job: u64 },
     /// An async function (or the ES module body) suspended at the `await` of
-    /// `line`; `by`: whose body it is ("worker" for `call worker`, "the
-    /// module", "\"beat\"" for an async callback or link labelled `beat`,
-    /// "the timeout callback" for one without a label).
+    /// `line`; `by`: whose body it is.
     Suspend {
         line: usize,
         #[serde(skip_serializing_if = "Option::is_none")]
-        by: Option<String>,
+        by: Option<Awaiter>,
     },
     /// A suspended async function resumed after its `await` at `line` (`by`
     /// as for [`EventKind::Suspend`]).
     Resume {
         line: usize,
         #[serde(skip_serializing_if = "Option::is_none")]
-        by: Option<String>,
+        by: Option<Awaiter>,
     },
     /// Nothing left: the loop exits.
     Exit,
@@ -308,8 +306,40 @@ impl Trace {
     }
 }
 
+/// Whose body suspended or resumed at an `await` ([`EventKind::Suspend`]):
+/// in JSON `{"kind": "function", "name": "worker"}`, `{"kind": "module"}`,
+/// `{"kind": "label", "name": "beat 2"}`, `{"kind": "callback", "name":
+/// "timeout"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "name", rename_all = "camelCase")]
+pub enum Awaiter {
+    /// The ES module's body (top-level `await`).
+    Module,
+    /// The async function of this name (`call worker`).
+    Function(String),
+    /// An `async` callback or link with this label, its `{i}`, `{n}` and
+    /// `{k}` filled in.
+    Label(String),
+    /// An `async` callback or link without a label, of this kind (`timeout`,
+    /// `.then`).
+    Callback(&'static str),
+}
+
+impl std::fmt::Display for Awaiter {
+    /// How the trace names it: `worker`, `the module`, `"beat 2"` (quoted as
+    /// a string literal), `the timeout callback`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Awaiter::Module => f.write_str("the module"),
+            Awaiter::Function(name) => f.write_str(name),
+            Awaiter::Label(label) => f.write_str(&crate::syntax::print::quote(label)),
+            Awaiter::Callback(kind) => write!(f, "the {kind} callback"),
+        }
+    }
+}
+
 /// "worker " for a ⏸ or ▶ line whose body is named ([`EventKind::Suspend`]'s `by`), else "".
-fn subject(by: &Option<String>) -> String {
+fn subject(by: &Option<Awaiter>) -> String {
     by.as_ref().map(|b| format!("{b} ")).unwrap_or_default()
 }
 

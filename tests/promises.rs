@@ -617,4 +617,26 @@ fn suspensions_name_unlabelled_callbacks_and_fill_in_labels() {
             "⏸ \"beat 2\" suspends at the await of line 5",
         ]
     );
+    // JSON names each by its kind and name, a label unquoted.
+    let (_, json, _) = loopsim_on(src, &["run", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let by: Vec<String> = doc["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["event"] == "suspend")
+        .map(|e| e["by"].to_string())
+        .collect();
+    assert_eq!(
+        by,
+        [
+            r#"{"kind":"callback","name":".then"}"#,
+            r#"{"kind":"callback","name":"timeout"}"#,
+            r#"{"kind":"label","name":"beat 1"}"#,
+            r#"{"kind":"label","name":"beat 2"}"#,
+        ]
+    );
+    // A label with a quote is quoted as a string literal in the trace.
+    let (_, out, _) = loopsim_on("timeout 0 \"say \\\"hi\\\"\" async {\n  await resolved\n}\n", &["run"]);
+    assert!(out.contains("⏸ \"say \\\"hi\\\"\" suspends at the await of line 2"), "{out}");
 }

@@ -379,14 +379,14 @@ impl Who<'_> {
         label.map_or(Who::Kind(kind), |l| Who::Labelled(super::render(l, frame)))
     }
 
-    /// How the trace names it: "worker", "the module", "\"beat 2\"", "the
-    /// timeout callback".
-    fn words(&self) -> String {
+    /// As the trace's event holds it.
+    fn awaiter(&self) -> crate::trace::Awaiter {
+        use crate::trace::Awaiter;
         match self {
-            Who::Module => "the module".to_string(),
-            Who::Function(name) => name.to_string(),
-            Who::Labelled(label) => format!("\"{label}\""),
-            Who::Kind(kind) => format!("the {kind} callback"),
+            Who::Module => Awaiter::Module,
+            Who::Function(name) => Awaiter::Function(name.to_string()),
+            Who::Labelled(label) => Awaiter::Label(label.clone()),
+            Who::Kind(kind) => Awaiter::Callback(kind),
         }
     }
 }
@@ -1008,7 +1008,7 @@ impl<'a> Interp<'a> {
                         sched,
                         EventKind::Suspend {
                             line,
-                            by: Some(who.words()),
+                            by: Some(who.awaiter()),
                         },
                     );
                 }
@@ -1438,7 +1438,7 @@ impl<'a> Interp<'a> {
                 sched,
                 EventKind::Resume {
                     line,
-                    by: Some(cont.who.words()),
+                    by: Some(cont.who.awaiter()),
                 },
             );
         }

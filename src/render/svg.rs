@@ -97,7 +97,7 @@ enum Body {
     Work(u64),
     /// An async function suspended at the `await` of this line (and whose
     /// body it is, [`EventKind::Suspend`]'s `by`).
-    Suspend(usize, Option<String>),
+    Suspend(usize, Option<crate::trace::Awaiter>),
 }
 
 /// A callback that ran, from its `Call` to its `Return`.
