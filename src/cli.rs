@@ -396,9 +396,11 @@ where
 /// `run` does, or a file: `loopsim explain FILE` gets "tip: `loopsim run
 /// --explain FILE` says why each line runs where it does", `loopsim
 /// FILE.loop` "tip: `loopsim run FILE.loop` runs the file" (or that there
-/// is no such file, asking `host`). The command keeps the arguments after
-/// the word, each quoted for a POSIX shell where it needs it
-/// ([`shell_word`]). Not in the WebAssembly build (the npm package), whose
+/// is no such file, asking `host`), and a command clap finds nothing
+/// close to, one edit from one (`rn`), "did you mean `loopsim run …`?". The
+/// command keeps the global options before the word and the arguments
+/// after it (for `run`, the first file only), each quoted for a POSIX
+/// shell where it needs it ([`shell_word`]). Not in the WebAssembly build (the npm package), whose
 /// size budget it would take 1.1 KB of.
 #[cfg(not(target_family = "wasm"))]
 fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<String> {
@@ -409,21 +411,30 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
     let Some(ContextValue::String(word)) = e.get(ContextKind::InvalidSubcommand) else {
         return None;
     };
-    // The arguments after the word (a word that is not UTF-8 shown lossily,
-    // escaped: the tip is text to read, not to run blindly).
+    // The arguments before the word (global options: `--color never`) and
+    // after it (a word that is not UTF-8 shown lossily, escaped: the tip is
+    // text to read, not to run blindly).
+    let lossy = |a: &OsString| a.to_string_lossy().into_owned();
+    let before: Vec<String> = args
+        .iter()
+        .skip(1)
+        .take_while(|a| a.to_str() != Some(word.as_str()))
+        .map(lossy)
+        .collect();
     let rest: Vec<String> = args
         .iter()
         .skip_while(|a| a.to_str() != Some(word.as_str()))
         .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
+        .map(lossy)
         .collect();
-    // The file among them, if one is named: a word not an option nor the
-    // value of one of `run`'s options that take one (`--format svg`).
-    let file = {
-        use clap::CommandFactory;
-        let mut command = Cli::command();
-        command.build(); // gives `run` the global options (`--color`)
-        let run = command.find_subcommand("run").expect("run is a subcommand");
+    // The files among them (their places in `rest`): the words not an
+    // option nor the value of one of `run`'s options that take one
+    // (`--format svg`), and every word after `--`.
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build(); // gives `run` the global options (`--color`)
+    let files: Vec<usize> = {
+        let run = cli.find_subcommand("run").expect("run is a subcommand");
         let takes_value = |option: &str| {
             run.get_arguments().any(|a| {
                 a.get_action().takes_values()
@@ -431,36 +442,47 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
                         || option.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short())
             })
         };
-        let mut file = None;
-        let mut words = rest.iter();
-        while let Some(w) = words.next() {
+        let mut files = Vec::new();
+        let mut words = rest.iter().enumerate();
+        while let Some((i, w)) = words.next() {
             if w == "--" {
-                file = words.next();
+                files.extend(words.map(|(i, _)| i));
                 break;
             } else if !w.starts_with('-') || w == "-" {
-                file = Some(w);
-                break;
+                files.push(i);
             } else if !w.contains('=') && takes_value(w) {
                 words.next();
             }
         }
-        file
+        files
     };
+    // `run` takes one file: the others are left out of its tip, which says so.
+    let one_file = if files.len() > 1 { " (`run` takes one file)" } else { "" };
+    let others = files.get(1..).unwrap_or_default();
+    let run_rest: Vec<&String> = rest
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !others.contains(i))
+        .map(|(_, a)| a)
+        .collect();
+    let file = files.first().map(|&i| &rest[i]);
     let missing = file.filter(|f| *f != "-" && host.kind(Path::new(f.as_str()), true).is_err());
     // `loopsim run OPTIONS…` followed by the arguments after the word (FILE
     // when none names a file), and ", but there is no file F here" when the
     // file named does not exist.
+    // The global options, each followed by a space.
+    let global: String = before.iter().map(|a| shell_word(a) + " ").collect();
     let command = |options: &str| {
-        let mut words: Vec<String> = vec!["loopsim run".to_string()];
+        let mut words: Vec<String> = vec![format!("loopsim {global}run")];
         words.extend((!options.is_empty()).then(|| options.to_string()));
-        words.extend(rest.iter().map(|a| shell_word(a)));
+        words.extend(run_rest.iter().map(|a| shell_word(a)));
         if file.is_none() {
             words.push("FILE".to_string());
         }
         words.join(" ")
     };
     let but = missing.map_or_else(String::new, |f| format!(", but there is no file {} here", escape(f)));
-    let option = |options: &str, does: &str| format!("`{}` {does}{but}", command(options));
+    let option = |options: &str, does: &str| format!("`{}` {does}{one_file}{but}", command(options));
     Some(match word.as_str() {
         "explain" => option("--explain", "says why each line runs where it does"),
         "orders" | "all-orders" => option("--all-orders", "lists the orders Node can print"),
@@ -469,14 +491,21 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
         "json" => option("--format json", "prints the trace as JSON"),
         "-" => "`loopsim run -` runs the program on standard input".to_string(),
         w if host.kind(Path::new(w), true).is_ok_and(|k| k == Kind::Dir) => {
-            format!("`loopsim test {}` checks the predictions of a folder", shell_word(w))
+            format!("`loopsim {global}test {}` checks the predictions of a folder", shell_word(w))
         }
         w if w.ends_with(".loop") && host.kind(Path::new(w), true).is_err() => {
-            format!("`loopsim run FILE` runs a file, but there is no file {} here", escape(w))
+            format!("`loopsim {global}run FILE` runs a file, but there is no file {} here", escape(w))
         }
         w if w.ends_with(".loop") => {
             let words: Vec<String> = std::iter::once(w).chain(rest.iter().map(String::as_str)).map(shell_word).collect();
-            format!("`loopsim run {}` runs the file", words.join(" "))
+            format!("`loopsim {global}run {}` runs the file", words.join(" "))
+        }
+        // A misspelt command clap finds no similar one for (`rn`, `rnu`).
+        w if e.get(ContextKind::SuggestedSubcommand).is_none() => {
+            let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).collect();
+            let meant = crate::syntax::suggest::closest(w, &names)?;
+            let args: String = rest.iter().map(|a| format!(" {}", shell_word(a))).collect();
+            format!("did you mean `loopsim {global}{meant}{args}`?")
         }
         _ => return None,
     })

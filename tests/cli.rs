@@ -710,6 +710,26 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             "tip: `loopsim run --explain 'it'\\''s.loop'` says why each line runs where it does, \
              but there is no file it's.loop here",
         ),
+        // `run` takes one file; global options before the word are kept;
+        // a misspelt command clap finds nothing close to is named (fresh-
+        // clone helper 68 found them given on, left out and not named).
+        (
+            &["explain", "p6.loop", "my p6.loop"][..],
+            "tip: `loopsim run --explain p6.loop` says why each line runs where it does (`run` takes one file)",
+        ),
+        (
+            &["--color", "never", "explain", "p6.loop"][..],
+            "tip: `loopsim --color never run --explain p6.loop` says why each line runs where it does",
+        ),
+        (
+            &["--color=never", "p6.loop"][..],
+            "tip: `loopsim --color=never run p6.loop` runs the file",
+        ),
+        (&["rn", "p6.loop"][..], "tip: did you mean `loopsim run p6.loop`?"),
+        (
+            &["rnu", "--explain", "my p6.loop"][..],
+            "tip: did you mean `loopsim run --explain 'my p6.loop'`?",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("my p6.loop"), "log \"a\"\n").unwrap();
