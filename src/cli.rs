@@ -1177,11 +1177,14 @@ fn lines(n: usize) -> String {
 
 fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     let mut worst = Exit::Ok;
-    let mut passed = 0;
+    let (mut passed, mut invalid) = (0, 0);
     for (i, path) in files.iter().enumerate() {
         let last = i + 1 == files.len();
         let code = match out.load(path, args.node_version()) {
-            Err(code) => code,
+            Err(code) => {
+                invalid += 1;
+                code
+            }
             Ok(loaded) => {
                 let code = check_loaded(out, &loaded, args);
                 // The last file's tree is freed by the process's exit; the others' now.
@@ -1196,9 +1199,27 @@ fn cmd_check(out: &Output, files: &[PathBuf], args: &RunArgs) -> Exit {
     }
     // Several files: how many held (an unreadable or invalid file failed).
     if files.len() > 1 {
-        say!(out, "{passed} passed, {} failed", files.len() - passed);
+        say!(out, "{}", summary(passed, files.len() - passed, 0, invalid));
     }
     worst
+}
+
+/// `check`'s and `test`'s last line: "3 passed, 2 failed (1 stopped by a
+/// limit, 1 unreadable or invalid)", the failed of each kind named.
+fn summary(passed: usize, failed: usize, stopped: usize, invalid: usize) -> String {
+    let mut of = Vec::new();
+    if stopped > 0 {
+        of.push(format!("{stopped} stopped by a limit"));
+    }
+    if invalid > 0 {
+        of.push(format!("{invalid} unreadable or invalid"));
+    }
+    let of = if of.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", of.join(", "))
+    };
+    format!("{passed} passed, {failed} failed{of}")
 }
 
 /// The verdict on one file's prediction for `check` and `test`, with the
@@ -1257,8 +1278,8 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
         }
     }
     let (mut passed, mut failed, mut worst) = (0, 0, Exit::Ok);
-    // Of the failed, those a limit stopped (exit 3).
-    let mut stopped = 0;
+    // Of the failed, those a limit stopped (exit 3), and those unreadable or invalid.
+    let (mut stopped, mut invalid) = (0, 0);
     let mut unpredicted = Vec::new();
     for path in &files {
         // (A file without a prediction is skipped: its warnings would be
@@ -1272,6 +1293,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
                     escape(&shown(path))
                 );
                 failed += 1;
+                invalid += 1;
                 worst = worst.max(code);
                 continue;
             }
@@ -1326,10 +1348,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             unpredicted[..unpredicted.len().min(SHOWN)].join(", ")
         );
     }
-    match stopped {
-        0 => say!(out, "{passed} passed, {failed} failed"),
-        n => say!(out, "{passed} passed, {failed} failed ({n} stopped by a limit)"),
-    }
+    say!(out, "{}", summary(passed, failed, stopped, invalid));
     if passed + failed == 0 {
         let under: Vec<String> = roots.iter().map(|r| escape(&shown(r)).into_owned()).collect();
         tell!(
