@@ -245,8 +245,9 @@ pub enum SettledBy {
     Adoption,
     /// Fulfilled by a `timers/promises` timer's or immediate's callback in this phase (rule 8j).
     Timer(Phase),
-    /// Fulfilled by an `fs.promises` call's last thread-pool round trip, in the poll phase.
-    FsCall,
+    /// Fulfilled by an `fs.promises` call's (`readFile`'s or `writeFile`'s)
+    /// last thread-pool round trip, in the poll phase.
+    FsCall(crate::syntax::ast::FileOp),
 }
 
 /// What the explanation of a line a promise job placed needs (rule 8).
@@ -273,9 +274,10 @@ pub fn hop(h: &Hop) -> String {
         Some(SettledBy::Timer(phase)) => {
             format!("; a `timers/promises` timer fulfilled that promise in its callback in the {phase} phase (rule 8j)")
         }
-        Some(SettledBy::FsCall) => {
-            "; the `fs.promises` call fulfilled that promise in the poll phase, after its last thread-pool round trip (rule 4)".to_string()
-        }
+        Some(SettledBy::FsCall(op)) => format!(
+            "; the `fs.promises.{}` call fulfilled that promise in the poll phase, after its last thread-pool round trip (rule 4)",
+            op.name()
+        ),
         None => String::new(),
     };
     let clause = match h.rule {

@@ -844,7 +844,7 @@ impl<'a> Interp<'a> {
                 return Ok(());
             }
             Task::Fs(fs) => match fs.then {
-                FsThen::Settle { promise, site } => return self.settle(sched, promise, site, explain::SettledBy::FsCall),
+                FsThen::Settle { promise, site, op } => return self.settle(sched, promise, site, explain::SettledBy::FsCall(op)),
                 FsThen::Callback(inst) => inst,
             },
             Task::Job { id, .. } => return self.run_job(sched, id, ctx),

@@ -597,6 +597,34 @@ fn verbose_shows_the_timer_that_fulfils_an_await() {
             "── nothing left: the loop exits",
         ]
     );
+    // An `fs.promises` call is named by its method, in the trace and in
+    // `--explain` (helper 68 found "fs.promises call" for both).
+    let src = "async r {\n  await readFile\n  log \"read\"\n}\ncall r\nasync w {\n  await writeFile\n  log \"wrote\"\n}\ncall w\n";
+    let (code, out, _) = loopsim_on(src, &["run", "--verbose", "--node", "20"]);
+    assert_eq!(code, Some(0));
+    let settlers: Vec<String> = out
+        .lines()
+        .map(|l| columns_from(l, 2))
+        .filter(|l| l.contains("fs.promises"))
+        .collect();
+    assert_eq!(
+        settlers,
+        [
+            "main + fs.promises readFile: thread-pool round trips, the promise fulfilled after the last (line 2)",
+            "main + fs.promises writeFile: thread-pool round trips, the promise fulfilled after the last (line 7)",
+            "poll ▶ fs.promises writeFile (line 7)",
+            "poll ▶ fs.promises readFile (line 2)",
+        ]
+    );
+    let (_, out, _) = loopsim_on(src, &["run", "--explain", "--node", "20"]);
+    assert!(
+        out.contains("the `fs.promises.readFile` call fulfilled that promise in the poll phase"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the `fs.promises.writeFile` call fulfilled that promise in the poll phase"),
+        "{out}"
+    );
 }
 
 /// ⏸ and ▶ name an `async` callback by its label with `{n}` filled in, and

@@ -125,8 +125,12 @@ pub(crate) struct FsTask<'a> {
 pub(crate) enum FsThen<'a> {
     /// The statement's callback.
     Callback(Instance<'a>),
-    /// The `fs.promises` call's promise fulfils.
-    Settle { promise: PromiseId, site: Site },
+    /// The `fs.promises` call's (`op`'s) promise fulfils.
+    Settle {
+        promise: PromiseId,
+        site: Site,
+        op: crate::syntax::ast::FileOp,
+    },
 }
 
 impl crate::orders::node20::Interchangeable for Task<'_> {
@@ -308,7 +312,7 @@ impl fmt::Display for Task<'_> {
             Task::Settle { .. } => f.write_str("a timers/promises timer"),
             Task::Fs(fs) => match &fs.then {
                 FsThen::Callback(inst) => inst.fmt(f),
-                FsThen::Settle { .. } => f.write_str("an fs.promises call"),
+                FsThen::Settle { op, .. } => write!(f, "an fs.promises {} call", op.name()),
             },
             Task::Link(run) => f.write_str(run.link.kind.dotted()),
         }
@@ -392,9 +396,22 @@ impl Who<'_> {
 }
 
 /// The callbacks that fulfil a promise (rule 8j) as `--verbose` names them:
-/// a `timers/promises` timer and immediate, an `fs.promises` call's last
-/// round trip.
-const SETTLERS: [&str; 3] = ["timers/promises setTimeout", "timers/promises setImmediate", "fs.promises call"];
+/// a `timers/promises` timer and immediate, an `fs.promises` `readFile`'s
+/// and `writeFile`'s last round trip.
+const SETTLERS: [&str; 4] = [
+    "timers/promises setTimeout",
+    "timers/promises setImmediate",
+    "fs.promises readFile",
+    "fs.promises writeFile",
+];
+
+/// [`SETTLERS`]' name of an `fs.promises` call.
+fn fs_settler(op: FileOp) -> &'static str {
+    match op {
+        FileOp::Read => SETTLERS[2],
+        FileOp::Write => SETTLERS[3],
+    }
+}
 
 /// A suspended async frame.
 #[derive(Clone)]
@@ -654,7 +671,7 @@ impl<'a> Interp<'a> {
             Task::Settle { site, .. } => format!("timers/promises timer (line {})", self.site_line(*site)),
             Task::Fs(fs) => match &fs.then {
                 FsThen::Callback(inst) => self.describe_instance(inst),
-                FsThen::Settle { site, .. } => format!("fs.promises call (line {})", self.site_line(*site)),
+                FsThen::Settle { site, op, .. } => format!("fs.promises {} (line {})", op.name(), self.site_line(*site)),
             },
             Task::Link(run) => format!("{} (line {})", run.link.kind.dotted(), self.line(run.link.span)),
         }
@@ -929,11 +946,11 @@ impl<'a> Interp<'a> {
                     FileOp::Read => self.profile.read_file_round_trips(),
                     FileOp::Write => self.profile.write_file_round_trips(),
                 };
-                let then = FsThen::Settle { promise: p, site };
+                let then = FsThen::Settle { promise: p, site, op: *op };
                 sched.submit(0, Task::Fs(Box::new(FsTask { then, left })));
                 if self.verbose() {
                     let detail = "thread-pool round trips, the promise fulfilled after the last".to_string();
-                    self.push_settler(sched, SETTLERS[2], Some(detail), site);
+                    self.push_settler(sched, fs_settler(*op), Some(detail), site);
                 }
                 Value::Promise(p)
             }
@@ -1476,7 +1493,8 @@ impl<'a> Interp<'a> {
             let kind = match by {
                 explain::SettledBy::Timer(Phase::Check) => SETTLERS[1],
                 explain::SettledBy::Timer(_) => SETTLERS[0],
-                _ => SETTLERS[2],
+                explain::SettledBy::FsCall(op) => fs_settler(op),
+                explain::SettledBy::Adoption => unreachable!("an adoption is no callback"),
             };
             self.push_settler(sched, kind, None, site);
         }
