@@ -1211,14 +1211,18 @@ fn syntax_hint(hint: SyntaxHint) -> String {
         SyntaxHint::Link { suggestion: Some(s) } => return format!("did you mean `{s}`? {links}"),
         SyntaxHint::Link { suggestion: None } => links,
         SyntaxHint::OddSpace(c) => {
-            let name = match c {
-                '\u{a0}' => "a no-break space",
-                '\u{200b}' => "a zero-width space",
-                '\u{2060}' => "a word joiner",
-                _ => "a Unicode space",
+            let (name, like) = match c {
+                '\u{a0}' => ("a no-break space", "a blank"),
+                '\u{200b}' => ("a zero-width space", "a blank"),
+                '\u{2060}' => ("a word joiner", "a blank"),
+                '\u{2028}' => ("a line separator", "a line break"),
+                '\u{2029}' => ("a paragraph separator", "a line break"),
+                '\u{85}' => ("a next-line character", "a line break"),
+                _ => ("a Unicode space", "a blank"),
             };
+            let plain = if like == "a blank" { "a plain space" } else { "a plain line break" };
             return format!(
-                "U+{:04X} ({name}) looks like a blank but is none here: retype it as a plain space, or delete it (text copied from a web page brings it)",
+                "U+{:04X} ({name}) looks like {like} but is none here: retype it as {plain}, or delete it (text copied from a web page brings it)",
                 c as u32
             );
         }

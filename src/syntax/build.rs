@@ -1061,7 +1061,7 @@ fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
 /// "expected a space, found `\u{a0}`" at `at`, where the odd space `c` is.
 fn odd_space(at: usize, c: char) -> Problem {
     Diag::Syntax {
-        expected: "a space".to_string(),
+        expected: pest_error::odd_space_expected(c).to_string(),
         found: format!("`{}`", pest_error::odd_spaces_escaped(&c.to_string())),
         hint: crate::problem::SyntaxHint::OddSpace(c),
     }
@@ -1082,7 +1082,9 @@ fn unknown_statement(head: Pair<Rule>, placeholder: bool) -> Problem {
     // A no-break or zero-width space outside a string, where the grammar
     // takes a space (`log\u{a0}"x"`, pasted from a web page): named, as the
     // grammar's own errors name it (`immediate\u{a0}"x"`).
-    if let Some((at, c)) = odd_space_outside_strings(text) {
+    // (Untrimmed: `trim_end` takes a no-break space for a blank, as in
+    // `expect\u{a0}{`, where the head ends at it.)
+    if let Some((at, c)) = odd_space_outside_strings(head.as_str()) {
         return odd_space(head.as_span().start() + at, c);
     }
     let input = head.as_span().get_input();

@@ -31,12 +31,16 @@ pub fn convert(src: &str, e: &pest::error::Error<Rule>) -> (Problem, usize) {
             return (Diag::UnclosedBlock.at(Span::new(open, open + 1)), at);
         }
     }
-    let found = found_token(src, at);
+    let mut found = found_token(src, at);
     // A no-break or zero-width space where a blank goes: what was expected
     // there is a space, whatever else the grammar lists (`after` after
-    // `timeout`, which takes none: fresh-clone helper 67).
+    // `timeout`, which takes none: fresh-clone helper 67), and what was
+    // found that character alone.
     let expected = match found.chars().next() {
-        Some(c) if is_odd_space(c) => "a space".to_string(),
+        Some(c) if is_odd_space(c) => {
+            found = &found[..c.len_utf8()];
+            odd_space_expected(c).to_string()
+        }
         _ => expected,
     };
     let span = Span::new(at, at + found.len().max(1).min(src.len().saturating_sub(at)));
@@ -125,12 +129,29 @@ fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
 
 /// Whether `c` looks like a blank (or like nothing) but is none to the
 /// grammar, which takes a space or a tab: a no-break space, a typographic or
-/// zero-width space, a word joiner. Text copied from a web page brings them.
+/// zero-width space, a word joiner; or looks like a line break but is none
+/// to the grammar, which takes `\n` and `\r\n` ([`is_odd_line_break`]).
+/// Text copied from a web page brings them.
 pub(super) fn is_odd_space(c: char) -> bool {
     matches!(
         c,
         '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200b}' | '\u{202f}' | '\u{205f}' | '\u{2060}' | '\u{3000}' | '\u{feff}'
-    )
+    ) || is_odd_line_break(c)
+}
+
+/// Unicode's line and paragraph separators and the next-line character.
+pub(crate) fn is_odd_line_break(c: char) -> bool {
+    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// What the grammar takes where the odd space `c` is: "a space", or "a
+/// space or a line break" for one that looks like a line break.
+pub(super) fn odd_space_expected(c: char) -> &'static str {
+    if is_odd_line_break(c) {
+        "a space or a line break"
+    } else {
+        "a space"
+    }
 }
 
 /// `found` with each [`is_odd_space`] character written `\u{a0}`, so that
