@@ -249,23 +249,9 @@ fn symmetric(entry: &Entry, mark: &Mark, src: &str) -> Option<Race> {
     ))
 }
 
-/// A statement's text up to its body: the first line, cut at the first `{`
-/// outside a string.
+/// A statement's text up to its body ([`crate::syntax::statement_head`]).
 pub(crate) fn head(statement: &str) -> String {
-    let line = statement.lines().next().unwrap_or_default();
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_string => escaped = true,
-            '"' => in_string = !in_string,
-            '{' if !in_string => return line[..i].trim().to_string(),
-            '#' if !in_string => return line[..i].trim().to_string(),
-            _ => {}
-        }
-    }
-    line.trim().to_string()
+    crate::syntax::statement_head(statement).to_string()
 }
 
 /// The races among the canonical orders, block by block.
@@ -538,6 +524,20 @@ fn list_or(lines: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A statement's head stops at its body or a comment, `#` or `//`, not
+    /// at a `{`, `#` or `//` inside a string.
+    #[test]
+    fn a_head_ends_at_the_body_or_a_comment_outside_strings() {
+        assert_eq!(head("timeout 0 \"a{b\" {\n  log \"x\"\n}"), "timeout 0 \"a{b\"");
+        assert_eq!(head("submit \"s\" 0 // the job {"), "submit \"s\" 0");
+        assert_eq!(head("immediate \"#1 // x\" # note"), "immediate \"#1 // x\"");
+        assert_eq!(
+            head("immediate \"say \\\"{hi}\\\"\"\r\nlog \"b\""),
+            "immediate \"say \\\"{hi}\\\"\""
+        );
+        assert_eq!(head("  work 3  "), "work 3");
+    }
 
     fn strings(s: &str) -> Vec<String> {
         s.chars().map(|c| c.to_string()).collect()

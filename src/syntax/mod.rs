@@ -17,6 +17,17 @@ pub(crate) struct LoopParser;
 
 pub use chunk::MAX_ITEM;
 
+/// A statement's text (from its source) up to its body: its first line,
+/// cut at the first `{` or comment outside a string, as the grammar reads
+/// them ([`lex::Lexer`]), and trimmed.
+pub(crate) fn statement_head(statement: &str) -> &str {
+    use lex::{Lexer, Tok};
+    let end = Lexer::new(statement, 0)
+        .find(|t| matches!(t.kind, Tok::Open | Tok::Comment | Tok::Newline))
+        .map_or(statement.len(), |t| t.start);
+    statement[..end].trim()
+}
+
 /// Parses a whole file. On syntax errors, every error the parser can reach
 /// is returned (after each, the offending line is blanked and parsing retried),
 /// up to [`crate::problem::MAX_KEPT`]: then the parser stops and the list ends
