@@ -890,6 +890,7 @@ impl<'a> Interp<'a> {
                 kind: "main",
                 label: None,
                 line: 1,
+                by: None,
             };
             self.push(sched, kind);
         }
@@ -946,7 +947,15 @@ impl<'a> Interp<'a> {
         if self.verbose() {
             let (kind, label, line) = self.named(&inst);
             let label = label.cloned();
-            self.push(sched, EventKind::Call { kind, label, line });
+            self.push(
+                sched,
+                EventKind::Call {
+                    kind,
+                    label,
+                    line,
+                    by: None,
+                },
+            );
         }
         (run, count)
     }

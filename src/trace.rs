@@ -22,11 +22,15 @@ pub struct Event {
 pub enum EventKind {
     /// A `log` line.
     Log { text: String },
-    /// A callback starts: what kind, its label, the line that scheduled it.
+    /// A callback starts: what kind, its label, the line that scheduled it;
+    /// for a `resume` (an async body resuming after the `await` of `line`,
+    /// `--verbose`), whose body it is.
     Call {
         kind: &'static str,
         label: Option<String>,
         line: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<Awaiter>,
     },
     /// The callback that started with the last unmatched `Call` returned
     /// (`tick` is its end: it ran from the `Call`'s tick to here).
@@ -348,7 +352,8 @@ fn describe(e: &Event) -> (String, String) {
     let quoted = |l: &Option<String>| l.as_ref().map(|l| format!(" \"{l}\"")).unwrap_or_default();
     let text = match &e.kind {
         EventKind::Log { text } => text.clone(),
-        EventKind::Call { kind, label, line } => format!("▶ {kind}{} (line {line})", quoted(label)),
+        EventKind::Call { by: Some(by), line, .. } => format!("▶ {by} resumes after the await of line {line}"),
+        EventKind::Call { kind, label, line, .. } => format!("▶ {kind}{} (line {line})", quoted(label)),
         EventKind::Schedule { kind, label, detail, line } => format!("  + {kind}{}: {detail} (line {line})", quoted(label)),
         EventKind::Clear { label, count, line } => format!("  × clear \"{label}\": {count} cancelled (line {line})"),
         EventKind::Work { ticks, line } => format!("  ⋯ work {ticks} (line {line})"),

@@ -588,7 +588,7 @@ fn verbose_shows_the_timer_that_fulfils_an_await() {
             "sleep poll sleeps from tick 0 to 5",
             "timers ▶ timers/promises setTimeout (line 2)",
             "timers ◀ returns",
-            "microtask ▶ resume (line 2)",
+            "microtask ▶ main resumes after the await of line 2",
             "microtask resumed",
             "microtask ◀ returns",
             "timers ▶ timeout \"plain timer\" (line 6)",
@@ -597,6 +597,17 @@ fn verbose_shows_the_timer_that_fulfils_an_await() {
             "── nothing left: the loop exits",
         ]
     );
+    // In JSON the resumption is a call of kind "resume" with whose body it is.
+    let (_, json, _) = loopsim_on(src, &["run", "--verbose", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let resume = doc["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["kind"] == "resume")
+        .expect("a resume");
+    assert_eq!(resume["by"].to_string(), r#"{"kind":"function","name":"main"}"#);
+    assert_eq!(resume["event"], "call");
     // An `fs.promises` call is named by its method, in the trace and in
     // `--explain` (helper 68 found "fs.promises call" for both).
     let src = "async r {\n  await readFile\n  log \"read\"\n}\ncall r\nasync w {\n  await writeFile\n  log \"wrote\"\n}\ncall w\n";

@@ -1373,7 +1373,15 @@ impl<'a> Interp<'a> {
             self.notes.why = Some(self.hop_sentence(rule, facts, &what));
         }
         if self.verbose() {
-            self.push(sched, EventKind::Call { kind, label, line });
+            self.push(
+                sched,
+                EventKind::Call {
+                    kind,
+                    label,
+                    line,
+                    by: None,
+                },
+            );
         }
         Frame {
             index: c.index,
@@ -1448,6 +1456,7 @@ impl<'a> Interp<'a> {
                 kind: "resume",
                 label: None,
                 line,
+                by: Some(cont.who.awaiter()),
             };
             self.push(sched, kind);
         } else if self.shows_suspensions(sched) {
@@ -1518,7 +1527,12 @@ impl<'a> Interp<'a> {
                 detail,
                 line,
             },
-            None => EventKind::Call { kind, label: None, line },
+            None => EventKind::Call {
+                kind,
+                label: None,
+                line,
+                by: None,
+            },
         };
         self.push(sched, event);
     }
@@ -1593,6 +1607,7 @@ impl<'a> Interp<'a> {
                         kind: event.name(),
                         label,
                         line,
+                        by: None,
                     },
                 );
             }

@@ -265,7 +265,7 @@ fn collect(trace: &Trace) -> Collected {
                     job: *job,
                 });
             }
-            EventKind::Call { kind, label, line } => {
+            EventKind::Call { kind, label, line, .. } => {
                 if let Some(call) = open.take() {
                     // A call inside a call (not produced today): end the outer one here.
                     push_call(&mut items, call, &mut boxes);
