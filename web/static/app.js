@@ -417,7 +417,10 @@ function renderStep() {
     el.queues.hidden = true;
     return;
   }
-  const what = step.kind + (step.label !== null && step.label !== undefined ? ` “${step.label}”` : '');
+  // A resumption names whose body resumes ("worker resumes").
+  const what = step.by
+    ? `${step.by} resumes`
+    : step.kind + (step.label !== null && step.label !== undefined ? ` “${step.label}”` : '');
   el.stepInfo.textContent = `callback ${state.step + 1} of ${steps.length}: ${what} (line ${step.line}) · turn ${step.turn} · tick ${step.tick} · ${step.phase}`;
 
   let box = null;

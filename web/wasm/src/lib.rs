@@ -400,12 +400,15 @@ fn steps(loaded: &Loaded, opts: &Options) -> Value {
                     last["logs"] = json!(logs);
                 }
             }
-            EventKind::Call { kind, label, line } => {
+            EventKind::Call { kind, label, line, by } => {
                 let call = steps.len();
                 let Some(snapshot) = snapshots.get(call) else { break };
+                // A resumption's body as the trace names it ("worker").
+                let by = by.as_ref().map(ToString::to_string);
                 steps.push(json!({
                     "call": call, "turn": event.turn, "tick": event.tick, "phase": event.phase,
                     "kind": kind, "label": label, "line": line, "logs": logs, "queues": snapshot.queues,
+                    "by": by,
                 }));
             }
             _ => {}
@@ -680,6 +683,14 @@ mod tests {
         assert_eq!(steps[1]["queues"][0]["name"], "timers");
         assert_eq!(steps[1]["queues"][0]["items"][0], "timeout \"t\" (line 1), due at 1");
         assert!(out["raceWarning"]["message"].as_str().unwrap().contains("another order"));
+        assert_eq!(steps[1]["by"], Value::Null);
+        // A resumption's step names whose body resumes.
+        let src = "async worker {\n  await resolved\n  log \"w\"\n}\ncall worker\n";
+        let out: Value = serde_json::from_str(&run(src, "{}")).unwrap();
+        let steps = out["steps"].as_array().unwrap();
+        let resume: Vec<&Value> = steps.iter().filter(|s| s["kind"] == "resume").collect();
+        assert_eq!(resume.len(), 1);
+        assert_eq!(resume[0]["by"], "worker");
     }
 
     /// The page's race warning follows `run`'s rule for `expect … or …`:
