@@ -424,36 +424,69 @@ pub(crate) struct LineMeta {
 /// orders search copies the interpreter once per schedule it replays, and
 /// copying every label took about a sixteenth of its time. (The WebAssembly
 /// build, whose search keeps no copies, holds them unshared, for its size
-/// budget: an `IndexSet` as such.)
+/// budget.)
 #[cfg(not(target_family = "wasm"))]
 #[derive(Clone, Default)]
-struct Labels(std::rc::Rc<IndexSet<String>>);
+struct Labels(std::rc::Rc<LabelSet>);
 
 #[cfg(target_family = "wasm")]
-type Labels = IndexSet<String>;
+#[derive(Clone, Default)]
+struct Labels(LabelSet);
 
-#[cfg(not(target_family = "wasm"))]
+/// What [`Labels`] holds.
+#[derive(Clone, Default)]
+struct LabelSet {
+    /// The labels, numbered in the order first met.
+    texts: IndexSet<String>,
+    /// Each label's number by where it is written (its [`Text`]'s address in
+    /// the syntax tree, which outlives the run) and the `{i}` filled in (0
+    /// for a text without `{i}`): a callback whose label was met before is
+    /// numbered without filling the label in, hashing and comparing it again.
+    /// (Fresh-clone helper 71: a label of a megabyte took a megabyte's work
+    /// per callback, minutes for a `repeat` of immediates.)
+    by_text: rustc_hash::FxHashMap<(usize, u64), u32>,
+}
+
 impl Labels {
-    /// The number of `text` (given it if new), and whether it is new.
-    fn insert_full(&mut self, text: String) -> (usize, bool) {
-        match self.0.get_index_of(&text) {
-            Some(id) => (id, false),
-            None => std::rc::Rc::make_mut(&mut self.0).insert_full(text),
+    fn set_mut(&mut self) -> &mut LabelSet {
+        #[cfg(not(target_family = "wasm"))]
+        return std::rc::Rc::make_mut(&mut self.0);
+        #[cfg(target_family = "wasm")]
+        return &mut self.0;
+    }
+
+    /// The number of the label `text` gives with `{i}` = `index` filled in
+    /// ([`label_text`]), and the bytes it added (0 when met before).
+    fn intern(&mut self, text: &Text, index: Option<u64>) -> (u32, usize) {
+        let i = if text.uses(&TextPart::Index) { index.unwrap_or(0) } else { 0 };
+        let key = (std::ptr::from_ref(text) as usize, i);
+        if let Some(&id) = self.0.by_text.get(&key) {
+            return (id, 0);
         }
+        let label = label_text(text, index);
+        let set = self.set_mut();
+        let (id, added) = match set.texts.get_index_of(&label) {
+            Some(id) => (id, 0),
+            None => (set.texts.len(), label.len()),
+        };
+        if added > 0 {
+            set.texts.insert(label);
+        }
+        set.by_text.insert(key, id as u32);
+        (id as u32, added)
     }
 
     /// The number of `text`, if it was met.
     fn get_index_of(&self, text: &str) -> Option<usize> {
-        self.0.get_index_of(text)
+        self.0.texts.get_index_of(text)
     }
 }
 
-#[cfg(not(target_family = "wasm"))]
 impl std::ops::Index<usize> for Labels {
     type Output = String;
 
     fn index(&self, id: usize) -> &String {
-        &self.0[id]
+        &self.0.texts[id]
     }
 }
 
@@ -1114,13 +1147,9 @@ impl<'a> Interp<'a> {
     #[inline(never)]
     fn intern_label(&mut self, inst: &Instance<'a>, index: Option<u64>) -> Option<u32> {
         let (label, _, _) = self.parts(inst);
-        let text = label_text(label?, index);
-        let bytes = text.len();
-        let (id, new) = self.labels.insert_full(text);
-        if new {
-            self.label_bytes += bytes;
-        }
-        Some(id as u32)
+        let (id, added) = self.labels.intern(label?, index);
+        self.label_bytes += added;
+        Some(id)
     }
 
     /// Runs a block: its statements in order until one returns, throws or

@@ -775,3 +775,29 @@ fn a_raw_control_character_in_a_string_is_text_shown_escaped() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.ends_with("a\\u{1b}[2Jb\n   1     0  check      c\\u{1b}[1m\n"), "{stdout}");
 }
+
+/// A label of a megabyte on a statement repeated without end (and labels of
+/// 100 KB on a `then` and its link) is filled in and compared once, not once
+/// per callback: the run stops at the bound on callbacks waiting (exit 3),
+/// as one with a short label does. Fresh-clone helper 71 found it took
+/// 412 s, a megabyte's copying, hashing and comparing per callback; the
+/// deadline of [`loopsim`] fails it again if that comes back.
+#[test]
+fn a_long_label_costs_its_length_once_not_per_callback() {
+    let long = "w".repeat(1 << 20);
+    let links = format!(
+        "repeat 4294967296 {{ then \"{}\" .then \"{}\" {{ log \"x\" }} }}\n",
+        "t".repeat(100_000),
+        "l".repeat(100_000)
+    );
+    for (name, src) in [
+        ("long-label.loop", format!("repeat 4294967296 {{ immediate \"{long}\" }}\n")),
+        ("long-link-labels.loop", links),
+    ] {
+        let path = file(name, src);
+        let o = loopsim(&["run", "--color", "never", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(3), "{name}: {err}");
+        assert!(err.contains("too many callbacks are waiting at once"), "{name}: {err}");
+    }
+}

@@ -776,10 +776,7 @@ impl<'a> Interp<'a> {
     }
 
     fn capture(&mut self, label: Option<&Text>, frame: &Frame<'a>) -> Captured {
-        let label = label.map(|t| {
-            let text = super::label_text(t, frame.index);
-            self.labels.insert_full(text).0 as u32
-        });
+        let label = label.map(|t| self.labels.intern(t, frame.index).0);
         Captured {
             index: frame.index,
             env: frame.env,
@@ -837,10 +834,10 @@ impl<'a> Interp<'a> {
                 label: Label::NONE,
                 ..inst
             };
-            let label = link.label.as_ref().map(|t| {
-                let text = super::label_text(t, inst.index.map(|i| u64::from(i.get())));
-                self.labels.insert_full(text).0 as u32
-            });
+            let label = link
+                .label
+                .as_ref()
+                .map(|t| self.labels.intern(t, inst.index.map(|i| u64::from(i.get()))).0);
             let next = Instance {
                 label: Label::from(label),
                 ..next
