@@ -448,7 +448,8 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
             if w == "--" {
                 files.extend(words.map(|(i, _)| i));
                 break;
-            } else if !w.starts_with('-') || w == "-" {
+            } else if !w.starts_with('-') || w == "-" || w.ends_with(".loop") {
+                // (`-x.loop` too: a file, which `run` takes after `--`.)
                 files.push(i);
             } else if !w.contains('=') && takes_value(w) {
                 words.next();
@@ -467,19 +468,42 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
         .collect();
     let file = files.first().map(|&i| &rest[i]);
     let missing = file.filter(|f| *f != "-" && host.kind(Path::new(f.as_str()), true).is_err());
-    // `loopsim run OPTIONS…` followed by the arguments after the word (FILE
-    // when none names a file), and ", but there is no file F here" when the
-    // file named does not exist.
     // The global options, each followed by a space.
     let global: String = before.iter().map(|a| shell_word(a) + " ").collect();
-    let command = |options: &str| {
-        let mut words: Vec<String> = vec![format!("loopsim {global}run")];
-        words.extend((!options.is_empty()).then(|| options.to_string()));
-        words.extend(run_rest.iter().map(|a| shell_word(a)));
-        if file.is_none() {
-            words.push("FILE".to_string());
+    // The arguments of `loopsim run OPTIONS…`: the arguments after the word
+    // (with `all` of them; else the file alone) and FILE when none names a
+    // file; a file that starts with `-` last, after `--`.
+    let run_args = |options: &str, all: bool| {
+        let mut words: Vec<String> = before.clone();
+        words.push("run".to_string());
+        words.extend(options.split_whitespace().map(str::to_string));
+        let dashed = file.filter(|f| f.starts_with('-') && *f != "-");
+        for a in &run_rest {
+            if (all || file == Some(*a)) && dashed != Some(*a) && !(dashed.is_some() && *a == "--") {
+                words.push((*a).clone());
+            }
         }
-        words.join(" ")
+        match (file, dashed) {
+            (None, _) => words.push("FILE".to_string()),
+            (Some(_), Some(f)) => words.extend(["--".to_string(), f.clone()]),
+            (Some(_), None) => {}
+        }
+        words
+    };
+    // Whether clap takes those arguments, and no two of them conflict.
+    let valid = |words: &[String]| {
+        let argv = std::iter::once("loopsim").chain(words.iter().map(|w| if w == "FILE" { "x.loop" } else { w.as_str() }));
+        Cli::try_parse_from(argv).is_ok_and(|cli| conflict(&cli.command).is_none())
+    };
+    // `loopsim run OPTIONS…` with the other arguments, or without them when
+    // clap would refuse them (`svg --explain`: a picture shows every
+    // event), and ", but there is no file F here" when the file named does
+    // not exist.
+    let command = |options: &str| {
+        let all = run_args(options, true);
+        let words = if valid(&all) { all } else { run_args(options, false) };
+        let words: Vec<String> = words.iter().map(|w| if w == "FILE" { w.clone() } else { shell_word(w) }).collect();
+        format!("loopsim {}", words.join(" "))
     };
     let but = missing.map_or_else(String::new, |f| format!(", but there is no file {} here", escape(f)));
     let option = |options: &str, does: &str| format!("`{}` {does}{one_file}{but}", command(options));
@@ -497,13 +521,20 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
             format!("`loopsim {global}run FILE` runs a file, but there is no file {} here", escape(w))
         }
         w if w.ends_with(".loop") => {
-            let words: Vec<String> = std::iter::once(w).chain(rest.iter().map(String::as_str)).map(shell_word).collect();
-            format!("`loopsim {global}run {}` runs the file", words.join(" "))
+            // The word is the file: any other file is left out, as above.
+            let others = rest.iter().enumerate().filter(|(i, _)| !files.contains(i)).map(|(_, a)| a.as_str());
+            let words: Vec<String> = std::iter::once(w).chain(others).map(shell_word).collect();
+            let one_file = if files.is_empty() { "" } else { " (`run` takes one file)" };
+            format!("`loopsim {global}run {}` runs the file{one_file}", words.join(" "))
         }
         // A misspelt command clap finds no similar one for (`rn`, `rnu`).
         w if e.get(ContextKind::SuggestedSubcommand).is_none() => {
             let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).collect();
             let meant = crate::syntax::suggest::closest(w, &names)?;
+            if meant == "run" {
+                let but = missing.map_or_else(String::new, |f| format!(" (but there is no file {} here)", escape(f)));
+                return Some(format!("did you mean `{}`?{one_file}{but}", command("")));
+            }
             let args: String = rest.iter().map(|a| format!(" {}", shell_word(a))).collect();
             format!("did you mean `loopsim {global}{meant}{args}`?")
         }

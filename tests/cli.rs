@@ -730,9 +730,39 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             &["rnu", "--explain", "my p6.loop"][..],
             "tip: did you mean `loopsim run --explain 'my p6.loop'`?",
         ),
+        // Fresh-clone helper 71: tips that failed when pasted. `rn` takes
+        // `run`'s one file and tells of a missing one; a file that starts
+        // with `-` goes after `--`; options `run` refuses together with the
+        // word's are left out; a file given with no command keeps one file.
+        (
+            &["rn", "p6.loop", "my p6.loop"][..],
+            "tip: did you mean `loopsim run p6.loop`? (`run` takes one file)",
+        ),
+        (&["rn"][..], "tip: did you mean `loopsim run FILE`?"),
+        (
+            &["rn", "nothere.loop"][..],
+            "tip: did you mean `loopsim run nothere.loop`? (but there is no file nothere.loop here)",
+        ),
+        (
+            &["explain", "-p6.loop"][..],
+            "tip: `loopsim run --explain -- -p6.loop` says why each line runs where it does",
+        ),
+        (
+            &["explain", "p6.loop", "--all-orders"][..],
+            "tip: `loopsim run --explain p6.loop` says why each line runs where it does",
+        ),
+        (
+            &["svg", "--explain", "p6.loop"][..],
+            "tip: `loopsim run --format svg p6.loop` draws the run as an SVG picture",
+        ),
+        (
+            &["p6.loop", "my p6.loop", "--explain"][..],
+            "tip: `loopsim run p6.loop --explain` runs the file (`run` takes one file)",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("my p6.loop"), "log \"a\"\n").unwrap();
+        std::fs::write(dir.path().join("-p6.loop"), "log \"a\"\n").unwrap();
         std::fs::write(dir.path().join("p6.loop"), "log \"a\"\n").unwrap();
         let o = loopsim_in(dir.path(), args);
         assert_eq!(o.status.code(), Some(2));
