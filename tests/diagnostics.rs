@@ -25,7 +25,12 @@ fn expected(bytes: &[u8]) -> Option<Expected> {
         Some(c) => (true, c),
         None => (false, code),
     };
-    let spanned = spanned.replace("\\0", "\0").replace("\\xff", "\u{fffd}");
+    // (`\u2028` stands for a line separator, which the header, a comment,
+    // cannot hold: it is reported there too.)
+    let spanned = spanned
+        .replace("\\0", "\0")
+        .replace("\\xff", "\u{fffd}")
+        .replace("\\u2028", "\u{2028}");
     let message = message.to_string();
     Some(Expected {
         warning,

@@ -121,6 +121,13 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     // The merged body grew by doubling: give back the room it does not use
     // (a large vector shrinks in place) before the run holds it throughout.
     file.body.shrink_to_fit();
+    // A line or paragraph separator (or U+0085) inside a comment: the grammar
+    // reads the rest of the line as comment, where the text looks like a new
+    // line (fresh-clone helper 71 found a statement after one dropped
+    // without a word).
+    if src.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+        problems.extend(odd_breaks_in_comments(src).take(MAX_KEPT + 1));
+    }
     crate::sort::sort_by_key(&mut problems, |p| (p.span.start(), p.span.end()));
     if stopped || problems.len() > MAX_KEPT {
         let at = problems.get(MAX_KEPT).or(problems.last()).map_or(Span::default(), |p| p.span);
@@ -1055,6 +1062,24 @@ fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
     Lexer::new(text, 0).filter(|t| t.kind == Tok::Other).find_map(|t| {
         let c = t.text(text).chars().next()?;
         pest_error::is_odd_space(c).then_some((t.start, c))
+    })
+}
+
+/// "expected a line break, found `\u{2028}`" at the first odd line break
+/// ([`pest_error::is_odd_line_break`]) of each comment of `src`, read
+/// through [`Lexer`].
+fn odd_breaks_in_comments(src: &str) -> impl Iterator<Item = Problem> + '_ {
+    Lexer::new(src, 0).filter(|t| t.kind == Tok::Comment).filter_map(move |t| {
+        let (at, c) = t.text(src).char_indices().find(|&(_, c)| pest_error::is_odd_line_break(c))?;
+        let at = t.start + at;
+        Some(
+            Diag::Syntax {
+                expected: "a line break".to_string(),
+                found: format!("`{}`", pest_error::odd_spaces_escaped(&c.to_string())),
+                hint: crate::problem::SyntaxHint::OddSpace(c),
+            }
+            .at(Span::new(at, at + c.len_utf8())),
+        )
     })
 }
 
