@@ -296,19 +296,44 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
     let Some((logs, stopped, race)) = missing else {
         return Ok(());
     };
+    // Every alternative is an order Node prints (checked before): by an
+    // exact count, how many more are missing.
+    let more = all.count.saturating_sub(named.len() as u128 + 1);
+    let mut block = (!stopped).then(|| or_block(&logs)).flatten();
+    // A few more, all among the orders listed and each short: their blocks
+    // too, so that one paste names every order (fresh-clone helper 71 pasted
+    // three times).
+    let mut others = 0;
+    if let Some(first) = block
+        .as_mut()
+        .filter(|_| all.count_exact && more > 0 && more < MAX_OTHER_BLOCKS as u128)
+    {
+        let rest: Vec<Option<String>> = all
+            .orders
+            .iter()
+            .filter(|o| unnamed(&o.logs, o.stopped) && o.logs != logs)
+            .take(MAX_OTHER_BLOCKS)
+            .map(|o| (!o.stopped).then(|| or_block(&o.logs)).flatten())
+            .collect();
+        if rest.len() as u128 == more && rest.iter().all(Option::is_some) {
+            others = rest.len();
+            for b in rest.into_iter().flatten() {
+                first.push(' ');
+                first.push_str(&b);
+            }
+        }
+    }
     // Labelled over every alternative, from the first block's `{` to the last's `}`.
     let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
     let p = Diag::MissingOrder {
         node: all.node.to_string(),
         order: logs.join(" | "),
         race,
-        block: (!stopped).then(|| or_block(&logs)).flatten(),
+        block,
+        others,
     }
     .at(crate::syntax::ast::Span::new(expect.span.start(), last.end()));
-    // Every alternative is an order Node prints (checked before): by an
-    // exact count, how many more are missing.
-    let more = all.count.saturating_sub(named.len() as u128 + 1);
-    if !all.count_exact || more == 0 {
+    if !all.count_exact || more == 0 || others > 0 {
         return Err(p);
     }
     let n = if more == 1 { "order is" } else { "orders are" };
@@ -329,6 +354,9 @@ fn or_block(logs: &[String]) -> Option<String> {
     let block = format!("or {{ {} }}", quoted.join(" "));
     (block.chars().count() <= MAX_BLOCK_CHARS).then_some(block)
 }
+
+/// Fewer other missing orders than this have their blocks given too.
+const MAX_OTHER_BLOCKS: usize = 4;
 
 /// Most lines of an order [`or_block`] writes out.
 const MAX_BLOCK_LINES: usize = 12;
@@ -417,6 +445,17 @@ mod tests {
             Some(
                 "it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { \"t\" \"s\" \"i\" }`; \
                  2 more orders are missing too (`loopsim run --all-orders --list` lists every order)"
+            )
+        );
+        // With every order listed, the three missing are given in one help,
+        // ready to paste (fresh-clone helper 71 pasted three times).
+        let every = orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), SearchBounds::default());
+        let p = missing_order(expect, &every, &loaded.src).expect_err("three orders unnamed");
+        assert_eq!(
+            p.help.as_deref(),
+            Some(
+                "it happens when a millisecond boundary passed before the timers phase of turn 1; add it and the 2 other \
+                 orders missing as `or { \"t\" \"s\" \"i\" } or { \"i\" \"t\" \"s\" } or { \"t\" \"i\" \"s\" }`"
             )
         );
         // All five named (one of them twice): none is missing.

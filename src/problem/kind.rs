@@ -452,12 +452,15 @@ pub enum Diag {
     NotModelOrder,
     /// Real `node` ("Node 20" or "Node") can print `order`, which no
     /// alternative names; it happens when `race`. `block`: the `or { … }`
-    /// block that names it, when it is short enough to give in the help.
+    /// block that names it, when it is short enough to give in the help,
+    /// followed by those of the `others` orders missing besides it (all
+    /// of them, when any).
     MissingOrder {
         node: String,
         order: String,
         race: String,
         block: Option<String>,
+        others: usize,
     },
     /// The orders search was cut short (`cut` says how) after `found` orders.
     SearchCut { cut: String, found: usize },
@@ -1133,13 +1136,18 @@ impl Diag {
                 parting.closest()
             ),
             NotModelOrder => return None,
-            MissingOrder { race, block, .. } => {
+            MissingOrder { race, block, others, .. } => {
                 let block = block.as_deref().unwrap_or("or { … }");
+                let it = match others {
+                    0 => "it".to_string(),
+                    1 => "it and the other order missing".to_string(),
+                    n => format!("it and the {n} other orders missing"),
+                };
                 // An empty timing is the seed model's own (`loopsim run` prints it).
                 if race.is_empty() {
-                    format!("it is the seed model's order, the one `loopsim run` prints; add it as `{block}`")
+                    format!("it is the seed model's order, the one `loopsim run` prints; add {it} as `{block}`")
                 } else {
-                    format!("it happens when {race}; add it as `{block}`")
+                    format!("it happens when {race}; add {it} as `{block}`")
                 }
             }
             SearchCut { found, .. } => format!(
