@@ -299,28 +299,31 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
     // Every alternative is an order Node prints (checked before): by an
     // exact count, how many more are missing.
     let more = all.count.saturating_sub(named.len() as u128 + 1);
-    let mut block = (!stopped).then(|| or_block(&logs)).flatten();
+    let block = (!stopped).then(|| or_block(&logs)).flatten();
     // A few more, all among the orders listed and each short: their blocks
     // too, so that one paste names every order (fresh-clone helper 71 pasted
-    // three times).
-    let mut others = 0;
+    // three times). Not in the WebAssembly build, for its size budget.
+    #[cfg_attr(target_family = "wasm", allow(unused_mut))]
+    let (mut others, mut block) = (0, block);
+    #[cfg(not(target_family = "wasm"))]
     if let Some(first) = block
         .as_mut()
         .filter(|_| all.count_exact && more > 0 && more < MAX_OTHER_BLOCKS as u128)
     {
-        let rest: Vec<Option<String>> = all
-            .orders
-            .iter()
-            .filter(|o| unnamed(&o.logs, o.stopped) && o.logs != logs)
-            .take(MAX_OTHER_BLOCKS)
-            .map(|o| (!o.stopped).then(|| or_block(&o.logs)).flatten())
-            .collect();
-        if rest.len() as u128 == more && rest.iter().all(Option::is_some) {
-            others = rest.len();
-            for b in rest.into_iter().flatten() {
-                first.push(' ');
-                first.push_str(&b);
-            }
+        let (mut extra, mut n) = (String::new(), 0);
+        for o in all.orders.iter().filter(|o| unnamed(&o.logs, o.stopped) && o.logs != logs) {
+            // One too long, or stopped by a limit: `or { … }` alone.
+            let Some(b) = (!o.stopped).then(|| or_block(&o.logs)).flatten() else {
+                n = 0;
+                break;
+            };
+            extra.push(' ');
+            extra.push_str(&b);
+            n += 1;
+        }
+        if n as u128 == more {
+            first.push_str(&extra);
+            others = n;
         }
     }
     // Labelled over every alternative, from the first block's `{` to the last's `}`.
@@ -356,6 +359,7 @@ fn or_block(logs: &[String]) -> Option<String> {
 }
 
 /// Fewer other missing orders than this have their blocks given too.
+#[cfg(not(target_family = "wasm"))]
 const MAX_OTHER_BLOCKS: usize = 4;
 
 /// Most lines of an order [`or_block`] writes out.

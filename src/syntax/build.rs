@@ -124,8 +124,9 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     // A line or paragraph separator (or U+0085) inside a comment: the grammar
     // reads the rest of the line as comment, where the text looks like a new
     // line (fresh-clone helper 71 found a statement after one dropped
-    // without a word).
-    if src.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+    // without a word). Not in the WebAssembly build, for its size budget.
+    #[cfg(not(target_family = "wasm"))]
+    if src.chars().any(pest_error::is_odd_line_break) {
         problems.extend(odd_breaks_in_comments(src).take(MAX_KEPT + 1));
     }
     crate::sort::sort_by_key(&mut problems, |p| (p.span.start(), p.span.end()));
@@ -1065,21 +1066,14 @@ fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
     })
 }
 
-/// "expected a line break, found `\u{2028}`" at the first odd line break
-/// ([`pest_error::is_odd_line_break`]) of each comment of `src`, read
-/// through [`Lexer`].
+/// "expected a space or a line break, found `\u{2028}`" ([`odd_space`]) at
+/// the first odd line break ([`pest_error::is_odd_line_break`]) of each
+/// comment of `src`, read through [`Lexer`].
+#[cfg(not(target_family = "wasm"))]
 fn odd_breaks_in_comments(src: &str) -> impl Iterator<Item = Problem> + '_ {
     Lexer::new(src, 0).filter(|t| t.kind == Tok::Comment).filter_map(move |t| {
         let (at, c) = t.text(src).char_indices().find(|&(_, c)| pest_error::is_odd_line_break(c))?;
-        let at = t.start + at;
-        Some(
-            Diag::Syntax {
-                expected: "a line break".to_string(),
-                found: format!("`{}`", pest_error::odd_spaces_escaped(&c.to_string())),
-                hint: crate::problem::SyntaxHint::OddSpace(c),
-            }
-            .at(Span::new(at, at + c.len_utf8())),
-        )
+        Some(odd_space(t.start + at, c))
     })
 }
 
