@@ -923,12 +923,7 @@ impl<'a> Interp<'a> {
             executor: Exec::NONE,
         };
         if self.verbose() {
-            let kind = EventKind::Call {
-                kind: "main",
-                label: None,
-                line: 1,
-                by: None,
-            };
+            let kind = EventKind::call("main", None, 1);
             self.push(sched, kind);
         }
         self.main_body(sched, self.main, frame)?;
@@ -984,15 +979,7 @@ impl<'a> Interp<'a> {
         if self.verbose() {
             let (kind, label, line) = self.named(&inst);
             let label = label.cloned();
-            self.push(
-                sched,
-                EventKind::Call {
-                    kind,
-                    label,
-                    line,
-                    by: None,
-                },
-            );
+            self.push(sched, EventKind::call(kind, label, line));
         }
         (run, count)
     }

@@ -310,6 +310,18 @@ impl Trace {
     }
 }
 
+impl EventKind {
+    /// A callback starting ([`EventKind::Call`]) that is no resumption.
+    pub fn call(kind: &'static str, label: Option<String>, line: usize) -> Self {
+        EventKind::Call {
+            kind,
+            label,
+            line,
+            by: None,
+        }
+    }
+}
+
 /// Whose body suspended or resumed at an `await` ([`EventKind::Suspend`]):
 /// in JSON `{"kind": "function", "name": "worker"}`, `{"kind": "module"}`,
 /// `{"kind": "label", "name": "beat 2"}`, `{"kind": "callback", "name":

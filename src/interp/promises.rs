@@ -1370,15 +1370,7 @@ impl<'a> Interp<'a> {
             self.notes.why = Some(self.hop_sentence(rule, facts, &what));
         }
         if self.verbose() {
-            self.push(
-                sched,
-                EventKind::Call {
-                    kind,
-                    label,
-                    line,
-                    by: None,
-                },
-            );
+            self.push(sched, EventKind::call(kind, label, line));
         }
         Frame {
             index: c.index,
@@ -1524,12 +1516,7 @@ impl<'a> Interp<'a> {
                 detail,
                 line,
             },
-            None => EventKind::Call {
-                kind,
-                label: None,
-                line,
-                by: None,
-            },
+            None => EventKind::call(kind, None, line),
         };
         self.push(sched, event);
     }
@@ -1598,15 +1585,7 @@ impl<'a> Interp<'a> {
                 self.notes.why = Some(explain::rejection_listener(event.name(), line, self.site_line(reason)));
             }
             if self.verbose() {
-                self.push(
-                    sched,
-                    EventKind::Call {
-                        kind: event.name(),
-                        label,
-                        line,
-                        by: None,
-                    },
-                );
+                self.push(sched, EventKind::call(event.name(), label, line));
             }
             let frame = Frame {
                 index: reg.captured.index,
