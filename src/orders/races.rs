@@ -67,15 +67,15 @@ fn saturating<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
 }
 
 fn list(lines: &[String]) -> String {
-    match lines {
+    series(lines.iter().map(|l| quote(l)).collect(), "and")
+}
+
+/// "a", "a and b", "a, b and c" (`word` "and" or "or").
+fn series(items: Vec<String>, word: &str) -> String {
+    match items.as_slice() {
         [] => String::new(),
-        [a] => quote(a),
-        [a, b] => format!("{} and {}", quote(a), quote(b)),
-        [init @ .., last] => format!(
-            "{} and {}",
-            init.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", "),
-            quote(last)
-        ),
+        [a] => a.clone(),
+        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
     }
 }
 
@@ -320,41 +320,51 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
 }
 
 /// One block's race: its distinct sequences of the same lines (`partial`:
-/// those of a search cut short, so that more may exist).
+/// those of a search cut short, so that more may exist). Lines that stay
+/// together in every sequence ([`runs`]) are stated as one item, in
+/// parentheses.
 fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: bool) -> Race {
     let lines: Vec<String> = first.to_vec();
-    let k = lines.len();
     let orders = blocks.len() as u128;
+    let (items, coded) = runs(first, blocks);
+    let grouped = items.len() < lines.len();
+    let name = |i: usize| match &first[items[i].clone()] {
+        [line] => quote(line),
+        run => format!("({})", run.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", ")),
+    };
+    let k = items.len();
+    let all = series((0..k).map(name).collect(), "and");
+    let codes: Vec<&[usize]> = coded.iter().map(Vec::as_slice).collect();
     let distinct = {
-        let mut l = lines.clone();
+        let mut l: Vec<&[String]> = items.iter().map(|r| &first[r.clone()]).collect();
         crate::sort::sort(&mut l);
         l.dedup();
         l.len() == k
     };
+    let together = if grouped { ", the lines in parentheses together" } else { "" };
     let (kind, lines, what) = if blocks.len() == 2 && k == 2 {
-        ("swap", lines.clone(), format!("{} may swap", list(&lines)))
+        ("swap", lines, format!("{all} may swap"))
     } else if distinct && orders == factorial(k) {
-        ("anyOrder", lines.clone(), format!("{} come in any order", list(&lines)))
-    } else if let Some(x) = moving_line(blocks) {
-        let rest: Vec<String> = first.iter().filter(|l| **l != x).cloned().collect();
-        let what = format!("{} may come at {} places among {}", quote(&x), blocks.len(), list(&rest));
-        ("moves", vec![x], what)
-    } else if let Some(before) = partial_order(&lines, blocks).filter(|_| distinct) {
-        let pairs: Vec<String> = before
-            .iter()
-            .map(|&(a, b)| format!("{} before {}", quote(&lines[a]), quote(&lines[b])))
-            .collect();
-        let what = format!("{} come in any order that keeps {}", list(&lines), pairs.join(", "));
-        ("partialOrder", lines.clone(), what)
+        ("anyOrder", lines, format!("{all} come in any order{together}"))
+    } else if let Some(x) = moving_line(&codes) {
+        let what = format!(
+            "{} may come at {} places among {}",
+            name(x),
+            blocks.len(),
+            series((0..k).filter(|&i| i != x).map(name).collect(), "and")
+        );
+        ("moves", first[items[x].clone()].to_vec(), what)
+    } else if let Some(before) = partial_order(k, &codes).filter(|_| distinct) {
+        let pairs: Vec<String> = before.iter().map(|&(a, b)| format!("{} before {}", name(a), name(b))).collect();
+        let what = format!("{all} come in any order that keeps {}{together}", pairs.join(", "));
+        ("partialOrder", lines, what)
     } else {
-        (
-            "orders",
-            lines.clone(),
-            format!("{} come in {} orders", list(&lines), found_text(orders, partial)),
-        )
+        let what = format!("{all} come in {} orders{together}", found_text(orders, partial));
+        ("orders", lines, what)
     };
-    // Two lines have two orders, k distinct lines k!: all there are.
-    let all_found = matches!(kind, "swap" | "anyOrder");
+    // Two items have two orders, k distinct items k!: all there are (but
+    // orders not found may part lines found together).
+    let all_found = matches!(kind, "swap" | "anyOrder") && !grouped;
     let count = if kind == "orders" {
         String::new()
     } else {
@@ -374,6 +384,51 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: b
     }
 }
 
+/// The block cut into runs: stretches of the first sequence whose lines
+/// come one right after the other in every sequence (a callback's line and
+/// the nextTick line its drain prints), as ranges of `first`; and each
+/// sequence as the runs' indices. Lines that repeat are runs of their own.
+///
+/// The WebAssembly build leaves runs out, for its size budget: there each
+/// line is an item of its own.
+fn runs(first: &[String], blocks: &[&[String]]) -> (Vec<std::ops::Range<usize>>, Vec<Vec<usize>>) {
+    let n = first.len();
+    let mut index: std::collections::HashMap<&String, usize> = std::collections::HashMap::new();
+    for (p, line) in first.iter().enumerate() {
+        index.entry(line).or_insert(p);
+    }
+    let positions: Vec<Vec<usize>> = blocks.iter().map(|b| b.iter().map(|l| index[l]).collect()).collect();
+    if cfg!(target_family = "wasm") {
+        return ((0..n).map(|p| p..p + 1).collect(), positions);
+    }
+    let unique = index.len() == n;
+    // apart[p]: line p + 1 of the first does not come right after line p in
+    // some sequence.
+    let mut apart = vec![!unique; n];
+    for s in &positions {
+        for w in s.windows(2) {
+            apart[w[0]] |= w[1] != w[0] + 1;
+        }
+        if let Some(&last) = s.last() {
+            apart[last] = true;
+        }
+    }
+    let joined = |p: usize| !apart[p];
+    let mut items: Vec<std::ops::Range<usize>> = Vec::new();
+    for p in 0..n {
+        match items.last_mut() {
+            Some(r) if joined(p - 1) => r.end = p + 1,
+            _ => items.push(p..p + 1),
+        }
+    }
+    let item_of: Vec<usize> = items.iter().enumerate().flat_map(|(i, r)| r.clone().map(move |_| i)).collect();
+    let coded = positions
+        .iter()
+        .map(|s| s.iter().filter(|&&p| items[item_of[p]].start == p).map(|&p| item_of[p]).collect())
+        .collect();
+    (items, coded)
+}
+
 /// Most lines, over all orders, that [`differences`] cuts into blocks.
 const MAX_BLOCK_LINES: usize = 2_000_000;
 
@@ -381,18 +436,13 @@ const MAX_BLOCK_LINES: usize = 2_000_000;
 const MAX_POSET_LINES: usize = 16;
 
 /// When the block's orders are exactly those that keep some pairs of lines
-/// in order (every order of `lines` in which each `a` comes before its `b`):
-/// those pairs, fewest (the covering ones), as indices into `lines`.
-fn partial_order(lines: &[String], blocks: &[&[String]]) -> Option<Vec<(usize, usize)>> {
-    let n = lines.len();
+/// in order (every order of the `n` items in which each `a` comes before
+/// its `b`; `orders` as the items' indices): those pairs, fewest (the
+/// covering ones).
+fn partial_order(n: usize, orders: &[&[usize]]) -> Option<Vec<(usize, usize)>> {
     if !(3..=MAX_POSET_LINES).contains(&n) {
         return None;
     }
-    let index = |l: &String| lines.iter().position(|x| x == l);
-    let orders: Vec<Vec<usize>> = blocks
-        .iter()
-        .map(|b| b.iter().map(index).collect::<Option<Vec<_>>>())
-        .collect::<Option<_>>()?;
     // before[a][b]: a comes before b in every order.
     let mut pos = vec![vec![0usize; n]; orders.len()];
     for (o, order) in orders.iter().enumerate() {
@@ -417,7 +467,7 @@ fn partial_order(lines: &[String], blocks: &[&[String]]) -> Option<Vec<(usize, u
             }
         }
     }
-    if ways[(1 << n) - 1] != blocks.len() as u128 {
+    if ways[(1 << n) - 1] != orders.len() as u128 {
         return None;
     }
     // The covering pairs: a before b with nothing between.
@@ -433,15 +483,14 @@ fn partial_order(lines: &[String], blocks: &[&[String]]) -> Option<Vec<(usize, u
     Some(pairs)
 }
 
-/// The line whose removal leaves every block the same sequence, if one does.
-fn moving_line(blocks: &[&[String]]) -> Option<String> {
-    blocks[0].iter().find_map(|x| {
-        let without = |b: &[String]| b.iter().filter(|l| *l != x).cloned().collect::<Vec<_>>();
+/// The item whose removal leaves every block the same sequence, if one does.
+fn moving_line(blocks: &[&[usize]]) -> Option<usize> {
+    blocks[0].iter().copied().find(|&x| {
+        let without = |b: &[usize]| b.iter().filter(|&&l| l != x).copied().collect::<Vec<_>>();
         let first = without(blocks[0]);
-        (blocks
+        blocks
             .iter()
-            .all(|b| b.iter().filter(|l| *l == x).count() == 1 && without(b) == first))
-        .then(|| x.clone())
+            .all(|b| b.iter().filter(|&&l| l == x).count() == 1 && without(b) == first)
     })
 }
 
@@ -510,15 +559,7 @@ fn timings(of: &[&Entry]) -> String {
 }
 
 fn list_or(lines: &[String]) -> String {
-    match lines {
-        [] => String::new(),
-        [a] => quote(a),
-        [init @ .., last] => format!(
-            "{} or {}",
-            init.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", "),
-            quote(last)
-        ),
-    }
+    series(lines.iter().map(|l| quote(l)).collect(), "or")
 }
 
 #[cfg(test)]
@@ -676,6 +717,59 @@ mod tests {
         let blocks: Vec<&[String]> = any.iter().map(Vec::as_slice).collect();
         let race = block_race(&any[0], &blocks, String::new(), true);
         assert!(race.statement.ends_with(" come in any order (6 orders)"), "{}", race.statement);
+    }
+
+    /// Lines that come one right after the other in every order (a job's
+    /// line and the nextTick line after it) are one item: three such pairs
+    /// in all 6 orders are "in any order", not "12 lines in 6 orders".
+    #[test]
+    fn lines_that_stay_together_are_stated_as_one_item() {
+        let all: Vec<Vec<String>> = ["aAbBcC", "aAcCbB", "bBaAcC", "bBcCaA", "cCaAbB", "cCbBaA"]
+            .iter()
+            .map(|s| strings(s))
+            .collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let race = block_race(&all[0], &blocks, String::new(), false);
+        assert_eq!(race.kind, "anyOrder");
+        assert_eq!(race.orders, 6);
+        assert_eq!(race.lines, strings("aAbBcC"));
+        assert_eq!(
+            race.statement,
+            "(\u{201c}a\u{201d}, \u{201c}A\u{201d}), (\u{201c}b\u{201d}, \u{201c}B\u{201d}) and (\u{201c}c\u{201d}, \u{201c}C\u{201d}) come in any order, the lines in parentheses together (6 orders)"
+        );
+        // Orders not found may part lines found together: "at least".
+        let race = block_race(&all[0], &blocks, String::new(), true);
+        assert!(race.statement.ends_with(" (at least 6 orders)"), "{}", race.statement);
+        // Five of the six: "(a, A)" before "(b, B)" is not kept by all, nor
+        // is any pair; the five orders are stated as such, the runs named.
+        let race = block_race(&all[0], &blocks[..5], String::new(), false);
+        assert_eq!(race.kind, "orders");
+        assert!(
+            race.statement.ends_with(" come in 5 orders, the lines in parentheses together"),
+            "{}",
+            race.statement
+        );
+        // A run that moves among single lines; and two runs that swap.
+        let all: Vec<Vec<String>> = ["xyab", "axyb", "abxy"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let race = block_race(&all[0], &blocks, String::new(), false);
+        assert_eq!((race.kind, race.lines.clone()), ("moves", strings("xy")));
+        assert!(
+            race.statement
+                .starts_with("(\u{201c}x\u{201d}, \u{201c}y\u{201d}) may come at 3 places among \u{201c}a\u{201d} and \u{201c}b\u{201d}"),
+            "{}",
+            race.statement
+        );
+        let all: Vec<Vec<String>> = ["xyab", "abxy"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let race = block_race(&all[0], &blocks, String::new(), false);
+        assert_eq!(race.kind, "swap");
+        assert!(race.statement.ends_with(" may swap (2 orders)"), "{}", race.statement);
+        // A line printed twice is an item of its own, next to nothing.
+        let all: Vec<Vec<String>> = ["aab", "aba", "baa"].iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        let (items, _) = runs(&all[0], &blocks);
+        assert_eq!(items, vec![0..1, 1..2, 2..3]);
     }
 
     #[test]
