@@ -546,7 +546,7 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
 /// letters, digits and `_-./:=@%+,`, else between single quotes (a `'` in
 /// it written `'\''`); control characters escaped ([`escape`]) either way.
 #[cfg(not(target_family = "wasm"))]
-fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
     if !word.is_empty() && word.chars().all(plain) {
         return word.to_string();

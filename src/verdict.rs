@@ -118,7 +118,7 @@ pub fn verdict(
     }
     let mut race = None;
     if let Some(all) = all {
-        if let Err(p) = missing_order(expect, &all, &loaded.src) {
+        if let Err(p) = missing_order(expect, &all, loaded) {
             return Verdict::fail(p);
         }
         if let Some(cut) = all.cut {
@@ -269,12 +269,14 @@ fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
 /// The block-level failure when real Node can print an order no alternative
 /// names: one of the orders listed, else (past [`orders::MAX_LISTED`]) one
 /// more than the distinct alternatives, by an exact count, shown from the
-/// orbits of the orders found when one of them is unnamed. `src`: the
-/// file's text (the timing of a renamed order names its statements).
+/// orbits of the orders found when one of them is unnamed. `loaded`: the
+/// file (the timing of a renamed order names its statements; the help
+/// names the file).
 ///
 /// # Errors
 /// [`Diag::MissingOrder`] at the block, for the first order missing.
-pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result<(), Problem> {
+pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded) -> Result<(), Problem> {
+    let src = loaded.src.as_str();
     let named = expect::Named::of(expect);
     let unnamed = |logs: &[String], stopped: bool| !named.names(logs, stopped);
     let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.stopped)) {
@@ -341,8 +343,18 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, src: &str) -> Result
     }
     let n = if more == 1 { "order is" } else { "orders are" };
     let more = crate::render::thousands(more.min(u64::MAX.into()) as u64);
+    // The command names the file, ready to paste (native only, for the
+    // WebAssembly's size budget: the playground has no command line).
+    #[cfg(not(target_family = "wasm"))]
+    let file = match loaded.name.as_str() {
+        "<stdin>" => " -".to_string(),
+        name if name.starts_with('-') => format!(" {}", crate::cli::shell_word(&format!("./{name}"))),
+        name => format!(" {}", crate::cli::shell_word(name)),
+    };
+    #[cfg(target_family = "wasm")]
+    let file = "";
     Err(p.add_help(&format!(
-        "{more} more {n} missing too (`loopsim run --all-orders --list` lists every order)"
+        "{more} more {n} missing too (`loopsim run --all-orders --list{file}` lists every order)"
     )))
 }
 
@@ -439,7 +451,7 @@ mod tests {
         let all = orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
         assert_eq!((all.count, all.count_exact, all.orders.len()), (5, true, 2));
         let expect = loaded.file.expect.as_ref().expect("a prediction");
-        let p = missing_order(expect, &all, &loaded.src).expect_err("three orders unnamed");
+        let p = missing_order(expect, &all, &loaded).expect_err("three orders unnamed");
         assert_eq!(p.message, "real Node 26 can also print: t | s | i");
         // Labelled over both alternatives.
         let labelled = &loaded.src[p.span.start()..p.span.end()];
@@ -448,13 +460,13 @@ mod tests {
             p.help.as_deref(),
             Some(
                 "it happens when a millisecond boundary passed before the timers phase of turn 1; add it as `or { \"t\" \"s\" \"i\" }`; \
-                 2 more orders are missing too (`loopsim run --all-orders --list` lists every order)"
+                 2 more orders are missing too (`loopsim run --all-orders --list three.loop` lists every order)"
             )
         );
         // With every order listed, the three missing are given in one help,
         // ready to paste (fresh-clone helper 71 pasted three times).
         let every = orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), SearchBounds::default());
-        let p = missing_order(expect, &every, &loaded.src).expect_err("three orders unnamed");
+        let p = missing_order(expect, &every, &loaded).expect_err("three orders unnamed");
         assert_eq!(
             p.help.as_deref(),
             Some(
@@ -466,12 +478,12 @@ mod tests {
         let five = ["s i t", "i s t", "t s i", "i t s", "t i s", "s i t"].map(lines);
         let loaded = with(&five.iter().map(String::as_str).collect::<Vec<_>>());
         let expect = loaded.file.expect.as_ref().expect("a prediction");
-        assert!(missing_order(expect, &all, &loaded.src).is_ok());
+        assert!(missing_order(expect, &all, &loaded).is_ok());
         // Five blocks, one twice and "t i s" left out: the count still tells.
         let four = [&five[..4], &five[..1]].concat();
         let loaded = with(&four.iter().map(String::as_str).collect::<Vec<_>>());
         let expect = loaded.file.expect.as_ref().expect("a prediction");
-        let p = missing_order(expect, &all, &loaded.src).expect_err("one order unnamed");
+        let p = missing_order(expect, &all, &loaded).expect_err("one order unnamed");
         assert_eq!(p.message, "real Node 26 can also print: t | i | s");
         assert!(p.help.as_deref().is_some_and(|h| !h.contains("more")), "{:?}", p.help);
     }

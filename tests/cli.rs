@@ -454,6 +454,44 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
     assert!(stderr(&o).contains("real Node 26 can also print: t | i"), "{}", stderr(&o));
 }
 
+/// Past the blocks a help can hold, the command that lists every order
+/// names the file, as a shell reads it back: quoted, after `./` when it
+/// starts with `-`, `-` for standard input.
+#[test]
+fn the_command_listing_every_missing_order_names_the_file() {
+    let src = "pool 4\nrepeat 4 { submit \"j{i}\" 10 }\nexpect {\n  \"j1\"\n  \"j2\"\n  \"j3\"\n  \"j4\"\n} or {\n  \"j2\"\n  \"j1\"\n  \"j3\"\n  \"j4\"\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["my file.loop", "-x.loop"] {
+        std::fs::write(dir.path().join(name), src).unwrap();
+    }
+    let cases = [
+        (vec!["check", "my file.loop"], "`loopsim run --all-orders --list 'my file.loop'`"),
+        (vec!["check", "--", "-x.loop"], "`loopsim run --all-orders --list ./-x.loop`"),
+    ];
+    for (args, command) in cases {
+        let o = loopsim_in(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let said = one_line(&stderr(&o));
+        assert!(
+            said.contains(&format!("21 more orders are missing too ({command} lists every order)")),
+            "{said}"
+        );
+        // Pasted, it lists all 24.
+        let o = loopsim_in(dir.path(), &["run", "--all-orders", "--list", "--", args[args.len() - 1]]);
+        assert!(stdout(&o).starts_with("24 orders Node 26 can print."), "{}", stdout(&o));
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["check", "-"])
+        .stdin(std::fs::File::open(dir.path().join("-x.loop")).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        one_line(&stderr(&o)).contains("(`loopsim run --all-orders --list -` lists every order)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn empty_file_gives_an_empty_trace() {
     let o = loopsim(&["run", "e.loop"], Some(("e.loop", "")));
