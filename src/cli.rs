@@ -1320,7 +1320,7 @@ fn cmd_test(out: &Output, paths: &[PathBuf], args: &RunArgs) -> Exit {
             Err(code) => {
                 say!(
                     out,
-                    "ERROR {}: unreadable or not a valid .loop file (see the error above)",
+                    "ERROR {}: unreadable or not a valid .loop file (its error is on stderr)",
                     escape(&shown(path))
                 );
                 failed += 1;

@@ -1265,7 +1265,7 @@ fn a_dash_reads_the_file_from_standard_input() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stdout(&out),
-        "ERROR <stdin>: unreadable or not a valid .loop file (see the error above)\n0 passed, 1 failed (1 unreadable or invalid)\n"
+        "ERROR <stdin>: unreadable or not a valid .loop file (its error is on stderr)\n0 passed, 1 failed (1 unreadable or invalid)\n"
     );
     let out = piped(&["test", "-"], "log \"a\"\n");
     assert_eq!(out.status.code(), Some(1));
