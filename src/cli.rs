@@ -136,7 +136,7 @@ enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the trace of FILE: one line per `log` with turn, tick and phase.
+    /// Print the trace of FILE: one line per `log` (and a ⏸ and a ▶ line per `await`) with turn, tick and phase.
     #[command(after_help = format!("{RUN_EXAMPLES}\n\n{EXIT_CODES}"))]
     Run {
         /// The .loop file to run (`-` reads standard input).
