@@ -499,14 +499,31 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
     // clap would refuse them (`svg --explain`: a picture shows every
     // event), and ", but there is no file F here" when the file named does
     // not exist.
+    // The arguments left out are named after it: "(without `--explain`,
+    // which `run` refuses here)".
     let command = |options: &str| {
         let all = run_args(options, true);
-        let words = if valid(&all) { all } else { run_args(options, false) };
+        let (words, left_out) = if valid(&all) {
+            (all, String::new())
+        } else {
+            let fewer = run_args(options, false);
+            let dropped: Vec<String> = all.iter().filter(|w| !fewer.contains(w)).map(|w| shell_word(w)).collect();
+            let left_out = if dropped.is_empty() {
+                String::new()
+            } else {
+                format!("without `{}`, which `run` refuses here", dropped.join(" "))
+            };
+            (fewer, left_out)
+        };
         let words: Vec<String> = words.iter().map(|w| if w == "FILE" { w.clone() } else { shell_word(w) }).collect();
-        format!("loopsim {}", words.join(" "))
+        (format!("loopsim {}", words.join(" ")), left_out)
     };
     let but = missing.map_or_else(String::new, |f| format!(", but there is no file {} here", escape(f)));
-    let option = |options: &str, does: &str| format!("`{}` {does}{one_file}{but}", command(options));
+    let option = |options: &str, does: &str| {
+        let (command, left_out) = command(options);
+        let left_out = if left_out.is_empty() { left_out } else { format!(" ({left_out})") };
+        format!("`{command}` {does}{left_out}{one_file}{but}")
+    };
     Some(match word.as_str() {
         "explain" => option("--explain", "says why each line runs where it does"),
         "orders" | "all-orders" => option("--all-orders", "lists the orders Node can print"),
@@ -532,8 +549,18 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
             let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).collect();
             let meant = crate::syntax::suggest::closest(w, &names)?;
             if meant == "run" {
-                let but = missing.map_or_else(String::new, |f| format!(" (but there is no file {} here)", escape(f)));
-                return Some(format!("did you mean `{}`?{one_file}{but}", command("")));
+                // One parenthesis for what it adds: "(`run` takes one file; there is no file a.loop here)".
+                let (command, left_out) = command("");
+                let mut notes: Vec<String> = vec![left_out];
+                notes.extend(files.get(1..).filter(|o| !o.is_empty()).map(|_| "`run` takes one file".to_string()));
+                notes.extend(missing.map(|f| format!("there is no file {} here", escape(f))));
+                notes.retain(|n| !n.is_empty());
+                let notes = if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join("; "))
+                };
+                return Some(format!("did you mean `{command}`?{notes}"));
             }
             let args: String = rest.iter().map(|a| format!(" {}", shell_word(a))).collect();
             format!("did you mean `loopsim {global}{meant}{args}`?")

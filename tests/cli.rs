@@ -771,7 +771,8 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
         // Fresh-clone helper 71: tips that failed when pasted. `rn` takes
         // `run`'s one file and tells of a missing one; a file that starts
         // with `-` goes after `--`; options `run` refuses together with the
-        // word's are left out; a file given with no command keeps one file.
+        // word's are left out, and named (helper 72 found them dropped
+        // silently); a file given with no command keeps one file.
         (
             &["rn", "p6.loop", "my p6.loop"][..],
             "tip: did you mean `loopsim run p6.loop`? (`run` takes one file)",
@@ -779,7 +780,12 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
         (&["rn"][..], "tip: did you mean `loopsim run FILE`?"),
         (
             &["rn", "nothere.loop"][..],
-            "tip: did you mean `loopsim run nothere.loop`? (but there is no file nothere.loop here)",
+            "tip: did you mean `loopsim run nothere.loop`? (there is no file nothere.loop here)",
+        ),
+        // One parenthesis for both (fresh-clone helper 72 found two stacked).
+        (
+            &["rn", "nothere.loop", "p6.loop"][..],
+            "tip: did you mean `loopsim run nothere.loop`? (`run` takes one file; there is no file nothere.loop here)",
         ),
         (
             &["explain", "-p6.loop"][..],
@@ -787,11 +793,13 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
         ),
         (
             &["explain", "p6.loop", "--all-orders"][..],
-            "tip: `loopsim run --explain p6.loop` says why each line runs where it does",
+            "tip: `loopsim run --explain p6.loop` says why each line runs where it does \
+             (without `--all-orders`, which `run` refuses here)",
         ),
         (
             &["svg", "--explain", "p6.loop"][..],
-            "tip: `loopsim run --format svg p6.loop` draws the run as an SVG picture",
+            "tip: `loopsim run --format svg p6.loop` draws the run as an SVG picture \
+             (without `--explain`, which `run` refuses here)",
         ),
         (
             &["p6.loop", "my p6.loop", "--explain"][..],
