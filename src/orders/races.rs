@@ -278,7 +278,7 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     // the other so far, and how many lines that count is not 0 for.
     // Lines by number (the same in every order): one table of counts, no
     // map per order (the orders of a large search are tens of thousands).
-    let mut ids: std::collections::HashMap<&String, usize> = std::collections::HashMap::new();
+    let mut ids: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
     for line in logs[0] {
         let next = ids.len();
         ids.entry(line).or_insert(next);
@@ -393,7 +393,7 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: b
 /// line is an item of its own.
 fn runs(first: &[String], blocks: &[&[String]]) -> (Vec<std::ops::Range<usize>>, Vec<Vec<usize>>) {
     let n = first.len();
-    let mut index: std::collections::HashMap<&String, usize> = std::collections::HashMap::new();
+    let mut index: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
     for (p, line) in first.iter().enumerate() {
         index.entry(line).or_insert(p);
     }
