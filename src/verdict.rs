@@ -304,10 +304,8 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded) -> 
     let block = (!stopped).then(|| or_block(&logs)).flatten();
     // A few more, all among the orders listed and each short: their blocks
     // too, so that one paste names every order (fresh-clone helper 71 pasted
-    // three times). Not in the WebAssembly build, for its size budget.
-    #[cfg_attr(target_family = "wasm", allow(unused_mut))]
+    // three times).
     let (mut others, mut block) = (0, block);
-    #[cfg(not(target_family = "wasm"))]
     if let Some(first) = block
         .as_mut()
         .filter(|_| all.count_exact && more > 0 && more < MAX_OTHER_BLOCKS as u128)
@@ -371,7 +369,6 @@ fn or_block(logs: &[String]) -> Option<String> {
 }
 
 /// Fewer other missing orders than this have their blocks given too.
-#[cfg(not(target_family = "wasm"))]
 const MAX_OTHER_BLOCKS: usize = 4;
 
 /// Most lines of an order [`or_block`] writes out.

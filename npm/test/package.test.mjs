@@ -42,6 +42,17 @@ fs.writeFileSync(path.join(cases, 'odd/bytes.loop'), Buffer.from([0x74, 0xff, 0x
 fs.writeFileSync(path.join(cases, 'odd/sub/ok.loop'), 'immediate "i"\n\nexpect {\n  "i"\n}\n');
 fs.symlinkSync('..', path.join(cases, 'odd/up'));
 spawnSync('mkfifo', [path.join(cases, 'odd/pipe.loop')]);
+// Once native only, for the module's size budget: lines that stay together
+// in a race, the blocks of every missing order, a line separator in a comment.
+fs.writeFileSync(
+  path.join(cases, 'pairs.loop'),
+  'pool 3\n' + ['a', 'b', 'c'].map((x) => `submit "read ${x}" 10 { log "read ${x}" nextTick "parse ${x}" }\n`).join(''),
+);
+fs.writeFileSync(
+  path.join(cases, 'three-missing.loop'),
+  'timeout 0 "t"\nimmediate "i"\nsubmit "s" 0\nexpect {\n  "s"\n  "i"\n  "t"\n} or {\n  "i"\n  "s"\n  "t"\n}\n',
+);
+fs.writeFileSync(path.join(cases, 'comment-break.loop'), '# a comment\u2028log "hidden"\nlog "a"\n');
 
 function both(args, env = {}) {
   const opts = { encoding: 'utf8', env: { ...process.env, NO_COLOR: '', ...env }, timeout: 120_000 };
@@ -71,6 +82,9 @@ const same = [
   ['run', path.join(cases, 'odd/bytes.loop')],
   ['run', '--explain', '--format', 'svg', p02],
   ['run', '--bogus', p02],
+  ['run', '--all-orders', path.join(cases, 'pairs.loop')],
+  ['check', path.join(cases, 'three-missing.loop')],
+  ['run', path.join(cases, 'comment-break.loop')],
   ['--help'],
   ['run', '--help'],
   ['--version'],

@@ -388,9 +388,6 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: b
 /// come one right after the other in every sequence (a callback's line and
 /// the nextTick line its drain prints), as ranges of `first`; and each
 /// sequence as the runs' indices. Lines that repeat are runs of their own.
-///
-/// The WebAssembly build leaves runs out, for its size budget: there each
-/// line is an item of its own.
 fn runs(first: &[String], blocks: &[&[String]]) -> (Vec<std::ops::Range<usize>>, Vec<Vec<usize>>) {
     let n = first.len();
     let mut index: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
@@ -398,9 +395,6 @@ fn runs(first: &[String], blocks: &[&[String]]) -> (Vec<std::ops::Range<usize>>,
         index.entry(line).or_insert(p);
     }
     let positions: Vec<Vec<usize>> = blocks.iter().map(|b| b.iter().map(|l| index[l]).collect()).collect();
-    if cfg!(target_family = "wasm") {
-        return ((0..n).map(|p| p..p + 1).collect(), positions);
-    }
     let unique = index.len() == n;
     // apart[p]: line p + 1 of the first does not come right after line p in
     // some sequence.

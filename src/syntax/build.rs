@@ -124,8 +124,7 @@ fn parse_on(src: &str, threads: usize) -> Result<File, Vec<Problem>> {
     // A line or paragraph separator (or U+0085) inside a comment: the grammar
     // reads the rest of the line as comment, where the text looks like a new
     // line (fresh-clone helper 71 found a statement after one dropped
-    // without a word). Not in the WebAssembly build, for its size budget.
-    #[cfg(not(target_family = "wasm"))]
+    // without a word).
     if src.chars().any(pest_error::is_odd_line_break) {
         problems.extend(odd_breaks_in_comments(src).take(MAX_KEPT + 1));
     }
@@ -1069,7 +1068,6 @@ fn odd_space_outside_strings(text: &str) -> Option<(usize, char)> {
 /// "expected a space or a line break, found `\u{2028}`" ([`odd_space`]) at
 /// the first odd line break ([`pest_error::is_odd_line_break`]) of each
 /// comment of `src`, read through [`Lexer`].
-#[cfg(not(target_family = "wasm"))]
 fn odd_breaks_in_comments(src: &str) -> impl Iterator<Item = Problem> + '_ {
     Lexer::new(src, 0).filter(|t| t.kind == Tok::Comment).filter_map(move |t| {
         let (at, c) = t.text(src).char_indices().find(|&(_, c)| pest_error::is_odd_line_break(c))?;
