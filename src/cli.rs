@@ -569,16 +569,38 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
     })
 }
 
-/// `word` as a POSIX shell reads it back: as it is when it holds only
-/// letters, digits and `_-./:=@%+,`, else between single quotes (a `'` in
-/// it written `'\''`); control characters escaped ([`escape`]) either way.
+/// `word` as a shell reads it back: as it is when it holds only letters,
+/// digits and `_-./:=@%+,`; else between single quotes (a `'` in it written
+/// `'\''`); and when it holds a character that must not reach a terminal
+/// ([`crate::term::is_escaped`]: a newline, ESC), as bash's `$'…'`, whose
+/// escapes (`\n`, `\x1b`, `\u202e`) bash, zsh and ksh read back as those
+/// characters (fresh-clone helper 73 pasted `'new\nline.loop'`, which a
+/// shell reads as a backslash and an n).
 #[cfg(not(target_family = "wasm"))]
 pub(crate) fn shell_word(word: &str) -> String {
+    use std::fmt::Write as _;
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
     if !word.is_empty() && word.chars().all(plain) {
         return word.to_string();
     }
-    format!("'{}'", escape(&word.replace('\'', "'\\''")))
+    if !word.chars().any(crate::term::is_escaped) {
+        return format!("'{}'", word.replace('\'', "'\\''"));
+    }
+    let mut out = String::from("$'");
+    for c in word.chars() {
+        let _ = match c {
+            '\\' | '\'' => write!(out, "\\{c}"),
+            '\n' => write!(out, "\\n"),
+            '\t' => write!(out, "\\t"),
+            '\r' => write!(out, "\\r"),
+            c if !crate::term::is_escaped(c) => write!(out, "{c}"),
+            c if (c as u32) < 0x100 => write!(out, "\\x{:02x}", c as u32),
+            c if (c as u32) < 0x10000 => write!(out, "\\u{:04x}", c as u32),
+            c => write!(out, "\\U{:08x}", c as u32),
+        };
+    }
+    out.push('\'');
+    out
 }
 
 /// An I/O error in words: "there is no such file" (`what`), "permission

@@ -118,7 +118,7 @@ pub fn verdict(
     }
     let mut race = None;
     if let Some(all) = all {
-        if let Err(p) = missing_order(expect, &all, loaded) {
+        if let Err(p) = missing_order(expect, &all, loaded, &search_flags(&opts, time_limit)) {
             return Verdict::fail(p);
         }
         if let Some(cut) = all.cut {
@@ -271,11 +271,12 @@ fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
 /// more than the distinct alternatives, by an exact count, shown from the
 /// orbits of the orders found when one of them is unnamed. `loaded`: the
 /// file (the timing of a renamed order names its statements; the help
-/// names the file).
+/// names the file); `flags`: the options of the search, as `run` takes them
+/// ([`search_flags`]), for the command the help gives.
 ///
 /// # Errors
 /// [`Diag::MissingOrder`] at the block, for the first order missing.
-pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded) -> Result<(), Problem> {
+pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, flags: &str) -> Result<(), Problem> {
     let src = loaded.src.as_str();
     let named = expect::Named::of(expect);
     let unnamed = |logs: &[String], stopped: bool| !named.names(logs, stopped);
@@ -345,15 +346,43 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded) -> 
     // WebAssembly's size budget: the playground has no command line).
     #[cfg(not(target_family = "wasm"))]
     let file = match loaded.name.as_str() {
-        "<stdin>" => " -".to_string(),
-        name if name.starts_with('-') => format!(" {}", crate::cli::shell_word(&format!("./{name}"))),
-        name => format!(" {}", crate::cli::shell_word(name)),
+        "<stdin>" => format!("{flags} - < FILE"),
+        name if name.starts_with('-') => format!("{flags} {}", crate::cli::shell_word(&format!("./{name}"))),
+        name => format!("{flags} {}", crate::cli::shell_word(name)),
     };
     #[cfg(target_family = "wasm")]
-    let file = "";
+    let file = flags;
     Err(p.add_help(&format!(
         "{more} more {n} missing too (`loopsim run --all-orders --list{file}` lists every order)"
     )))
+}
+
+/// The options of `run` that give the search `opts` and `time_limit` make
+/// (`--node 20 --pool 2 --max-turns 5 --orders-time-limit 3`, each with a
+/// space before it): those given, limits that differ from the defaults.
+/// Empty in the WebAssembly build, whose help names no command to paste.
+fn search_flags(opts: &RunOptions, time_limit: Option<std::time::Duration>) -> String {
+    let mut flags = String::new();
+    if cfg!(target_family = "wasm") {
+        return flags;
+    }
+    if let Some(node) = opts.node {
+        flags += &format!(" --node {}", node.name());
+    }
+    if let Some(pool) = opts.pool {
+        flags += &format!(" --pool {pool}");
+    }
+    let default = crate::sched::Limits::default();
+    if !opts.auto_limits && opts.limits.max_turns != default.max_turns {
+        flags += &format!(" --max-turns {}", opts.limits.max_turns);
+    }
+    if !opts.auto_limits && opts.limits.max_callbacks != default.max_callbacks {
+        flags += &format!(" --max-callbacks {}", opts.limits.max_callbacks);
+    }
+    if let Some(t) = time_limit {
+        flags += &format!(" --orders-time-limit {}", t.as_secs());
+    }
+    flags
 }
 
 /// The `or { "a" "b" }` block that names `logs`, on one line, when it has
@@ -448,7 +477,7 @@ mod tests {
         let all = orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
         assert_eq!((all.count, all.count_exact, all.orders.len()), (5, true, 2));
         let expect = loaded.file.expect.as_ref().expect("a prediction");
-        let p = missing_order(expect, &all, &loaded).expect_err("three orders unnamed");
+        let p = missing_order(expect, &all, &loaded, "").expect_err("three orders unnamed");
         assert_eq!(p.message, "real Node 26 can also print: t | s | i");
         // Labelled over both alternatives.
         let labelled = &loaded.src[p.span.start()..p.span.end()];
@@ -463,7 +492,7 @@ mod tests {
         // With every order listed, the three missing are given in one help,
         // ready to paste (fresh-clone helper 71 pasted three times).
         let every = orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), SearchBounds::default());
-        let p = missing_order(expect, &every, &loaded).expect_err("three orders unnamed");
+        let p = missing_order(expect, &every, &loaded, "").expect_err("three orders unnamed");
         assert_eq!(
             p.help.as_deref(),
             Some(
@@ -475,12 +504,12 @@ mod tests {
         let five = ["s i t", "i s t", "t s i", "i t s", "t i s", "s i t"].map(lines);
         let loaded = with(&five.iter().map(String::as_str).collect::<Vec<_>>());
         let expect = loaded.file.expect.as_ref().expect("a prediction");
-        assert!(missing_order(expect, &all, &loaded).is_ok());
+        assert!(missing_order(expect, &all, &loaded, "").is_ok());
         // Five blocks, one twice and "t i s" left out: the count still tells.
         let four = [&five[..4], &five[..1]].concat();
         let loaded = with(&four.iter().map(String::as_str).collect::<Vec<_>>());
         let expect = loaded.file.expect.as_ref().expect("a prediction");
-        let p = missing_order(expect, &all, &loaded).expect_err("one order unnamed");
+        let p = missing_order(expect, &all, &loaded, "").expect_err("one order unnamed");
         assert_eq!(p.message, "real Node 26 can also print: t | i | s");
         assert!(p.help.as_deref().is_some_and(|h| !h.contains("more")), "{:?}", p.help);
     }

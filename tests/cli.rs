@@ -461,12 +461,23 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
 fn the_command_listing_every_missing_order_names_the_file() {
     let src = "pool 4\nrepeat 4 { submit \"j{i}\" 10 }\nexpect {\n  \"j1\"\n  \"j2\"\n  \"j3\"\n  \"j4\"\n} or {\n  \"j2\"\n  \"j1\"\n  \"j3\"\n  \"j4\"\n}\n";
     let dir = tempfile::tempdir().unwrap();
-    for name in ["my file.loop", "-x.loop"] {
+    for name in ["my file.loop", "-x.loop", "new\nline.loop"] {
         std::fs::write(dir.path().join(name), src).unwrap();
     }
+    // The search's options go along (fresh-clone helper 73 pasted one
+    // without `--node 20` and got 48 orders for 24); a newline in the name
+    // is bash's `$'…'`, which a shell reads back (in quotes, `\n` is two characters).
     let cases = [
         (vec!["check", "my file.loop"], "`loopsim run --all-orders --list 'my file.loop'`"),
         (vec!["check", "--", "-x.loop"], "`loopsim run --all-orders --list ./-x.loop`"),
+        (
+            vec!["check", "--node", "20", "--pool", "4", "my file.loop"],
+            "`loopsim run --all-orders --list --node 20 --pool 4 'my file.loop'`",
+        ),
+        (
+            vec!["check", "new\nline.loop"],
+            "`loopsim run --all-orders --list $'new\\nline.loop'`",
+        ),
     ];
     for (args, command) in cases {
         let o = loopsim_in(dir.path(), &args);
@@ -486,7 +497,7 @@ fn the_command_listing_every_missing_order_names_the_file() {
         .output()
         .unwrap();
     assert!(
-        one_line(&stderr(&o)).contains("(`loopsim run --all-orders --list -` lists every order)"),
+        one_line(&stderr(&o)).contains("(`loopsim run --all-orders --list - < FILE` lists every order)"),
         "{}",
         stderr(&o)
     );
@@ -1512,6 +1523,11 @@ fn more_than_a_thousand_orders_are_counted_exactly() {
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(json["count"], 1296);
     assert_eq!(json["truncated"], false);
+    // The pairs that stay together, as JSON's `runs`.
+    assert_eq!(
+        json["races"][0]["runs"],
+        serde_json::json!([["a11", "t11"], ["a12", "t12"], ["a13", "t13"]])
+    );
     let orders: std::collections::HashSet<String> = json["orders"].as_array().unwrap().iter().map(|o| o.to_string()).collect();
     assert_eq!(orders.len(), 1296, "the orders listed are distinct");
 }

@@ -131,7 +131,7 @@ pub fn orders(data: &[u8]) {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
     }
     if let Some(expect) = &loaded.file.expect {
-        if let Err(p) = loopsim::verdict::missing_order(expect, &found, &loaded) {
+        if let Err(p) = loopsim::verdict::missing_order(expect, &found, &loaded, "") {
             check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![p]));
         }
     }

@@ -30,6 +30,11 @@ pub struct Race {
     pub timing: String,
     /// The race in one sentence.
     pub statement: String,
+    /// When some lines stay together in every order (a job's line and the
+    /// nextTick line after it), the items the statement orders, each its
+    /// lines, in the model's order; empty (and left out of JSON) otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Vec<String>>,
 }
 
 /// What [`statements`] says besides the races: whether the races are
@@ -154,6 +159,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
             orders: count,
             timing: String::new(),
             statement: format!("{} orders", found_text(count, partial)),
+            runs: Vec::new(),
         });
     }
     races
@@ -204,6 +210,7 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
         lines,
         orders,
         timing,
+        runs: Vec::new(),
     })
 }
 
@@ -224,6 +231,7 @@ fn pattern_race(pattern: &str, lines: Vec<String>, orders: u128, n: usize, state
         lines,
         orders,
         timing,
+        runs: Vec::new(),
     }
 }
 
@@ -381,6 +389,11 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: b
         orders,
         timing,
         statement,
+        runs: if grouped {
+            items.iter().map(|r| first[r.clone()].to_vec()).collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -531,6 +544,7 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
             format!("{what} ({} orders): {timing}", found_text(orders, partial))
         },
         timing,
+        runs: Vec::new(),
     }
 }
 
@@ -715,7 +729,7 @@ mod tests {
 
     /// Lines that come one right after the other in every order (a job's
     /// line and the nextTick line after it) are one item: three such pairs
-    /// in all 6 orders are "in any order", not "12 lines in 6 orders".
+    /// in all 6 orders are "in any order", not "six lines in 6 orders".
     #[test]
     fn lines_that_stay_together_are_stated_as_one_item() {
         let all: Vec<Vec<String>> = ["aAbBcC", "aAcCbB", "bBaAcC", "bBcCaA", "cCaAbB", "cCbBaA"]
@@ -727,6 +741,7 @@ mod tests {
         assert_eq!(race.kind, "anyOrder");
         assert_eq!(race.orders, 6);
         assert_eq!(race.lines, strings("aAbBcC"));
+        assert_eq!(race.runs, vec![strings("aA"), strings("bB"), strings("cC")]);
         assert_eq!(
             race.statement,
             "(\u{201c}a\u{201d}, \u{201c}A\u{201d}), (\u{201c}b\u{201d}, \u{201c}B\u{201d}) and (\u{201c}c\u{201d}, \u{201c}C\u{201d}) come in any order, the lines in parentheses together (6 orders)"
