@@ -342,8 +342,9 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, fla
     }
     let n = if more == 1 { "order is" } else { "orders are" };
     let more = crate::render::thousands(more.min(u64::MAX.into()) as u64);
-    // The command names the file, ready to paste (native only, for the
-    // WebAssembly's size budget: the playground has no command line).
+    // The command names the file, ready to paste: native only, like the
+    // command tips, whose quoting for a shell (`shell_word`) is not in the
+    // WebAssembly build.
     #[cfg(not(target_family = "wasm"))]
     let file = match loaded.name.as_str() {
         "<stdin>" => format!("{flags} - < FILE"),
