@@ -503,6 +503,23 @@ fn the_command_listing_every_missing_order_names_the_file() {
     );
 }
 
+/// The race check's orders need not include the model's: two jobs and a
+/// timer of one tick, whose model order starts with the timer, named the
+/// block by the model's lines and panicked (fresh-clone helper 74).
+#[test]
+fn a_race_check_whose_orders_leave_out_the_models_warns() {
+    let src = "submit \"a\" 10\nsubmit \"b\" 10\ntimeout 10 \"t\"\n";
+    for args in [&["run", "m.loop"][..], &["run", "--format", "json", "m.loop"][..]] {
+        let o = loopsim(args, Some(("m.loop", src)));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("real Node 26 can print these lines in another order"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn empty_file_gives_an_empty_trace() {
     let o = loopsim(&["run", "e.loop"], Some(("e.loop", "")));
