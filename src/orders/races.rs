@@ -269,11 +269,6 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     }
     let logs: Vec<&[String]> = entries.iter().map(|e| e.logs.as_slice()).collect();
     // The same lines in every order (compared sorted, by reference: no copy).
-    fn sorted(l: &[String]) -> Vec<&String> {
-        let mut v: Vec<&String> = l.iter().collect();
-        crate::sort::sort(&mut v);
-        v
-    }
     let first = sorted(logs[0]);
     let same_lines = logs[1..].iter().all(|l| l.len() == first.len() && sorted(l) == first);
     // Too many lines to cut into blocks (memory, time), or different lines:
@@ -327,6 +322,14 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     races
 }
 
+/// `lines` sorted, by reference (no copy): two orders of the same lines
+/// sort alike.
+fn sorted(lines: &[String]) -> Vec<&String> {
+    let mut v: Vec<&String> = lines.iter().collect();
+    crate::sort::sort(&mut v);
+    v
+}
+
 /// One block's race: its distinct sequences of the same lines (`partial`:
 /// those of a search cut short, so that more may exist). Lines that stay
 /// together in every sequence ([`runs`]) are stated as one item, in
@@ -336,11 +339,6 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: b
     // (the race check's orders may not include the model's, whose stretch
     // there can hold others: fresh-clone helper 74's two jobs and a timer
     // of one tick panicked in `runs`); else the first sequence does.
-    fn sorted(b: &[String]) -> Vec<&String> {
-        let mut v: Vec<&String> = b.iter().collect();
-        crate::sort::sort(&mut v);
-        v
-    }
     let first = if sorted(first) == sorted(blocks[0]) { first } else { blocks[0] };
     let lines: Vec<String> = first.to_vec();
     let orders = blocks.len() as u128;
@@ -602,6 +600,14 @@ mod tests {
         s.chars().map(|c| c.to_string()).collect()
     }
 
+    /// [`block_race`] of `orders` (a line a character), the first naming
+    /// the block, with no timing.
+    fn race_of(orders: &[&str], partial: bool) -> Race {
+        let all: Vec<Vec<String>> = orders.iter().map(|s| strings(s)).collect();
+        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
+        block_race(&all[0], &blocks, String::new(), partial)
+    }
+
     fn entry(s: &str) -> Entry {
         Entry {
             logs: strings(s),
@@ -716,24 +722,16 @@ mod tests {
     /// every order there is, counted as before.
     #[test]
     fn a_partial_search_counts_its_blocks_as_at_least() {
-        let all: Vec<Vec<String>> = ["abc", "bca", "cab"].iter().map(|s| strings(s)).collect();
-        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
-        let race = block_race(&all[0], &blocks, String::new(), true);
+        let race = race_of(&["abc", "bca", "cab"], true);
         assert_eq!(race.kind, "orders");
         assert_eq!(race.orders, 3);
         assert!(race.statement.ends_with(" come in at least 3 orders"), "{}", race.statement);
-        assert!(block_race(&all[0], &blocks, String::new(), false)
-            .statement
-            .ends_with(" come in 3 orders"));
+        assert!(race_of(&["abc", "bca", "cab"], false).statement.ends_with(" come in 3 orders"));
 
-        let swap: Vec<Vec<String>> = ["ab", "ba"].iter().map(|s| strings(s)).collect();
-        let blocks: Vec<&[String]> = swap.iter().map(Vec::as_slice).collect();
-        let race = block_race(&swap[0], &blocks, String::new(), true);
+        let race = race_of(&["ab", "ba"], true);
         assert!(race.statement.ends_with(" may swap (2 orders)"), "{}", race.statement);
 
-        let any: Vec<Vec<String>> = ["abc", "acb", "bac", "bca", "cab", "cba"].iter().map(|s| strings(s)).collect();
-        let blocks: Vec<&[String]> = any.iter().map(Vec::as_slice).collect();
-        let race = block_race(&any[0], &blocks, String::new(), true);
+        let race = race_of(&["abc", "acb", "bac", "bca", "cab", "cba"], true);
         assert!(race.statement.ends_with(" come in any order (6 orders)"), "{}", race.statement);
     }
 
@@ -770,7 +768,7 @@ mod tests {
             "(\u{201c}a\u{201d}, \u{201c}A\u{201d}), (\u{201c}b\u{201d}, \u{201c}B\u{201d}) and (\u{201c}c\u{201d}, \u{201c}C\u{201d}) come in any order, the lines in parentheses together (6 orders)"
         );
         // Orders not found may part lines found together: "at least".
-        let race = block_race(&all[0], &blocks, String::new(), true);
+        let race = race_of(&["aAbBcC", "aAcCbB", "bBaAcC", "bBcCaA", "cCaAbB", "cCbBaA"], true);
         assert!(race.statement.ends_with(" (at least 6 orders)"), "{}", race.statement);
         // Five of the six: "(a, A)" before "(b, B)" is not kept by all, nor
         // is any pair; the five orders are stated as such, the runs named.
@@ -782,9 +780,7 @@ mod tests {
             race.statement
         );
         // A run that moves among single lines; and two runs that swap.
-        let all: Vec<Vec<String>> = ["xyab", "axyb", "abxy"].iter().map(|s| strings(s)).collect();
-        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
-        let race = block_race(&all[0], &blocks, String::new(), false);
+        let race = race_of(&["xyab", "axyb", "abxy"], false);
         assert_eq!((race.kind, race.lines.clone()), ("moves", strings("xy")));
         assert!(
             race.statement
@@ -792,9 +788,7 @@ mod tests {
             "{}",
             race.statement
         );
-        let all: Vec<Vec<String>> = ["xyab", "abxy"].iter().map(|s| strings(s)).collect();
-        let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
-        let race = block_race(&all[0], &blocks, String::new(), false);
+        let race = race_of(&["xyab", "abxy"], false);
         assert_eq!(race.kind, "swap");
         assert!(race.statement.ends_with(" may swap (2 orders)"), "{}", race.statement);
         // A line printed twice is an item of its own, next to nothing.
