@@ -101,19 +101,23 @@ fn place(
     slots: &[(usize, usize)],
     contents: &[(Vec<String>, Vec<LineMeta>)],
 ) -> (Vec<String>, Vec<LineMeta>) {
-    let mut out_logs = Vec::with_capacity(logs.len());
-    let mut out_meta = Vec::with_capacity(meta.len());
+    (
+        spliced(logs, slots, contents.iter().map(|c| c.0.as_slice())),
+        spliced(meta, slots, contents.iter().map(|c| c.1.as_slice())),
+    )
+}
+
+/// `items` with the stretches at `slots` replaced by `contents` (one per slot, in order).
+fn spliced<'c, T: Clone + 'c>(items: &[T], slots: &[(usize, usize)], contents: impl Iterator<Item = &'c [T]>) -> Vec<T> {
+    let mut out = Vec::with_capacity(items.len());
     let mut p = 0;
-    for (&(start, len), (cl, cm)) in slots.iter().zip(contents) {
-        out_logs.extend_from_slice(&logs[p..start]);
-        out_meta.extend_from_slice(&meta[p..start]);
-        out_logs.extend_from_slice(cl);
-        out_meta.extend_from_slice(cm);
+    for (&(start, len), content) in slots.iter().zip(contents) {
+        out.extend_from_slice(&items[p..start]);
+        out.extend_from_slice(content);
         p = start + len;
     }
-    out_logs.extend_from_slice(&logs[p..]);
-    out_meta.extend_from_slice(&meta[p..]);
-    (out_logs, out_meta)
+    out.extend_from_slice(&items[p..]);
+    out
 }
 
 /// The blocks at `slots`, in slot order.
@@ -497,6 +501,7 @@ impl Entry {
         for (g, group) in self.blocks.iter().enumerate() {
             let later = counts[g + 1..].iter().fold(1u128, |a, &c| a.saturating_mul(c.max(1)));
             let cap = max.min((max as u128).div_ceil(later).max(1) as usize);
+            let last = g + 1 == self.blocks.len();
             let mut next = Vec::new();
             for (logs, meta) in &all {
                 if next.len() >= cap || late(next.len()) {
@@ -512,7 +517,13 @@ impl Entry {
                     if next.len() >= cap || late(next.len()) {
                         break;
                     }
-                    next.push(place(logs, meta, &slots, &blocks));
+                    // The last group's orders need no line origins (no
+                    // later group looks for its slots in them).
+                    next.push(if last {
+                        (spliced(logs, &slots, blocks.iter().map(|c| c.0.as_slice())), Vec::new())
+                    } else {
+                        place(logs, meta, &slots, &blocks)
+                    });
                     if !next_permutation(&mut blocks) {
                         break;
                     }
