@@ -71,10 +71,6 @@ fn saturating<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64((*n).min(u64::MAX as u128) as u64)
 }
 
-fn list(lines: &[String]) -> String {
-    series(lines.iter().map(|l| quote(l)).collect(), "and")
-}
-
 /// "a", "a and b", "a, b and c" (`word` "and" or "or").
 fn series(items: Vec<String>, word: &str) -> String {
     match items.as_slice() {
@@ -169,7 +165,10 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
 /// the search's groups depend on each other.
 pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
 
-/// The race of a group of commuting completions: their lines in any order.
+/// The race of a group of commuting completions: their blocks of lines in
+/// any order. A member whose block has more than one line (several `log`s,
+/// or the lines of the nextTick and microtask callbacks the drain after its
+/// callback runs) is one item, in parentheses, as in [`block_race`].
 fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
     // Each member's block, in the canonical order.
     let mut blocks: Vec<Vec<usize>> = group
@@ -178,56 +177,76 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
         .filter(|p| !p.is_empty())
         .collect();
     crate::sort::sort(&mut blocks);
-    let lines: Vec<String> = blocks.iter().map(|p| entry.logs[p[0]].clone()).collect();
     let contents: Vec<Vec<String>> = blocks.iter().map(|p| p.iter().map(|&q| entry.logs[q].clone()).collect()).collect();
     let orders = symmetry::multinomial(&contents);
     if orders < 2 {
         return None;
     }
+    let grouped = contents.iter().any(|c| c.len() > 1);
+    let lines = contents.concat();
+    let runs = if grouped { contents.clone() } else { Vec::new() };
+    let together = if grouped { ", the lines in parentheses together" } else { "" };
+    let item = |c: &[String]| match c {
+        [line] => quote(line),
+        run => format!("({})", run.iter().map(|l| quote(l)).collect::<Vec<_>>().join(", ")),
+    };
     // One statement's callbacks, `{i}` in their lines: said with the pattern.
     let one_statement = group.iter().all(|m| m.site == group[0].site && m.index.is_some());
-    let pattern = blocks.first().and_then(|p| entry.meta[p[0]].pattern.as_deref());
-    if let Some(pattern) = pattern.filter(|_| one_statement) {
+    let first = blocks.first()?;
+    if one_statement && entry.meta[first[0]].pattern.is_some() {
+        // The first block's lines as written: `{i}` where a line has it.
+        let pattern: Vec<String> = first
+            .iter()
+            .map(|&q| match entry.meta[q].pattern.as_deref() {
+                Some(p) => p.replace('\0', "{i}"),
+                None => entry.logs[q].clone(),
+            })
+            .collect();
         let mut indices: Vec<u32> = group.iter().filter_map(|m| m.index).collect();
         crate::sort::sort(&mut indices);
         let statement_src = src.get(group[0].span.0 as usize..group[0].span.1 as usize).unwrap_or_default();
-        return Some(pattern_race(
-            &pattern.replace('\0', "{i}"),
+        let race = pattern_race(
+            &format!("{} for i = {} come in any order{together}", item(&pattern), members(&indices)),
             lines,
             orders,
             group.len(),
             head(statement_src),
             &indices,
-        ));
+        );
+        return Some(Race { runs, ..race });
     }
-    let timing = format!(
-        "their {} callbacks complete in the same tick, in any order, and each only logs",
-        lines.len()
-    );
+    let timing = if grouped {
+        format!(
+            "their {} callbacks complete in the same tick, in any order, and each, with the drain after it, only logs",
+            contents.len()
+        )
+    } else {
+        format!(
+            "their {} callbacks complete in the same tick, in any order, and each only logs",
+            contents.len()
+        )
+    };
+    let items = series(contents.iter().map(|c| item(c)).collect(), "and");
     Some(Race {
         kind: "anyOrder",
-        statement: format!("{} come in any order ({} orders): {timing}", list(&lines), count_text(orders)),
+        statement: format!("{items} come in any order{together} ({} orders): {timing}", count_text(orders)),
         lines,
         orders,
         timing,
-        runs: Vec::new(),
+        runs,
     })
 }
 
-/// "“job {i}” for i = 1…4 come in any order (24 orders): the 4 callbacks of `…` …".
-fn pattern_race(pattern: &str, lines: Vec<String>, orders: u128, n: usize, statement: String, indices: &[u32]) -> Race {
+/// "“job {i}” for i = 1…4 come in any order (24 orders): the 4 callbacks of `…` …"
+/// (`what`: the words before the count).
+fn pattern_race(what: &str, lines: Vec<String>, orders: u128, n: usize, statement: String, indices: &[u32]) -> Race {
     let timing = format!(
         "the {n} callbacks of `{statement}` (i = {}) complete in the same tick, in any order",
         members(indices)
     );
     Race {
         kind: "anyOrder",
-        statement: format!(
-            "{} for i = {} come in any order ({} orders): {timing}",
-            quote(pattern),
-            members(indices),
-            count_text(orders)
-        ),
+        statement: format!("{what} ({} orders): {timing}", count_text(orders)),
         lines,
         orders,
         timing,
@@ -248,7 +267,7 @@ fn symmetric(entry: &Entry, mark: &Mark, src: &str) -> Option<Race> {
     let orders = symmetry::arrangements(mark.members.len(), speaking.len());
     let statement_src = head(src.get(mark.span.0 as usize..mark.span.1 as usize).unwrap_or_default());
     Some(pattern_race(
-        &pattern,
+        &format!("{} for i = {} come in any order", quote(&pattern), members(&mark.members)),
         lines,
         orders,
         mark.members.len(),
