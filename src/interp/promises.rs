@@ -164,25 +164,30 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
         ))
     }
 
-    /// A completion whose callback logs its label, or whose body is only `log`s,
-    /// texts without `{n}` or `{k}`.
+    /// A completion whose callback logs its label, or whose body is only `log`s
+    /// and nextTick, `microtask` and `then` callbacks that do the same (the
+    /// drain after the callback runs them all, right after it), texts without
+    /// `{n}` or `{k}`, logging at least one line in all.
     fn pure(&self) -> Option<crate::orders::node20::Member> {
         let inst = self.completion_callback()?;
         let cb = inst.cb;
-        if inst.link != 0 || inst.alone || cb.is_async || !cb.links().is_empty() || cb.times().is_some() {
+        if inst.link != 0 || inst.alone || !logs_only(cb) {
             return None;
         }
-        let pure = match (cb.body(), cb.label()) {
-            // At least one line: the search tells where it ran by its lines.
-            (Some(body), _) => !body.is_empty() && body.iter().all(|s| matches!(&s.kind, StmtKind::Log(t) if fixed_text(t))),
-            (None, Some(label)) => fixed_text(label),
-            (None, None) => false,
-        };
-        pure.then(|| crate::orders::node20::Member {
+        // At least one line: the search tells where it ran by its lines.
+        logs_a_line(cb).then(|| crate::orders::node20::Member {
             site: cb.site(),
             span: (cb.span.start() as u32, cb.span.end() as u32),
             index: inst.index.map(|i| i.get()),
         })
+    }
+
+    /// A pure completion whose body holds more than one statement, or queues
+    /// a callback.
+    fn divisible(&self) -> bool {
+        self.completion_callback()
+            .and_then(|inst| inst.cb.body())
+            .is_some_and(|body| body.len() > 1 || body.iter().any(|s| !matches!(s.kind, StmtKind::Log(_))))
     }
 
     /// A completion whose callback, and every nextTick, microtask or `then`
@@ -234,6 +239,13 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
     fn lines(&self) -> Option<Vec<String>> {
         self.pure()?;
         let a = self.completion_callback()?;
+        // (Lines its drain logs are not listed: such a completion has no twin.)
+        if a.cb
+            .body()
+            .is_some_and(|body| body.iter().any(|s| !matches!(s.kind, StmtKind::Log(_))))
+        {
+            return None;
+        }
         let texts = |inst: &Instance<'_>| -> Vec<String> {
             let index = inst.index.map_or(0, |i| i.get());
             let render = |t: &Text| {
@@ -275,6 +287,37 @@ impl Task<'_> {
             },
             _ => None,
         }
+    }
+}
+
+/// Whether `cb` (not `async`, without links or `times`) logs its label or
+/// its body's `log`s, texts the same for every run with one `{i}`, and
+/// queues only nextTick, `microtask` and `then` callbacks that do the same:
+/// what it logs, with the drain after it, is fixed
+/// ([`Interchangeable::pure`](crate::orders::node20::Interchangeable::pure)).
+fn logs_only(cb: &Callback) -> bool {
+    !cb.is_async
+        && cb.links().is_empty()
+        && cb.times().is_none()
+        && match cb.body() {
+            Some(body) => body.iter().all(|s| match &s.kind {
+                StmtKind::Log(t) => fixed_text(t),
+                StmtKind::Callback(inner) => matches!(inner.kind, Kind::NextTick | Kind::Microtask | Kind::Then) && logs_only(inner),
+                _ => false,
+            }),
+            None => cb.label().is_none_or(fixed_text),
+        }
+}
+
+/// Whether `cb` or a callback it queues logs a line.
+fn logs_a_line(cb: &Callback) -> bool {
+    match cb.body() {
+        Some(body) => body.iter().any(|s| match &s.kind {
+            StmtKind::Log(_) => true,
+            StmtKind::Callback(inner) => logs_a_line(inner),
+            _ => false,
+        }),
+        None => cb.label().is_some(),
     }
 }
 

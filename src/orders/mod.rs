@@ -419,12 +419,13 @@ fn search(
     } else {
         Vec::new()
     };
-    let exploration = |lazy: bool| {
+    let exploration = |lazy: bool, whole_blocks_only: bool| {
         let search = Search {
             deadline,
             max_states: bounds.max_states,
             symmetric: symmetric.clone(),
             lazy,
+            whole_blocks_only,
             drop_idle_stops: bounds.symmetry,
             memoise: bounds.memoise,
             memo_bytes: bounds.max_memo_bytes,
@@ -446,31 +447,49 @@ fn search(
     let lazy_after = bounds
         .lazy_after
         .filter(|&n| n < bounds.max_schedules && !has_clear && crate::interp::may_set_timer(file));
-    let mut explored = exploration(false);
-    if let Some(n) = lazy_after.filter(|&n| n > 0) {
-        explored.run(
-            file,
-            src,
-            opts,
-            SearchBounds {
-                max_schedules: n,
-                ..bounds
-            },
-        );
-    }
-    let mut schedules = 0;
-    if lazy_after.is_some_and(|n| n == 0 || explored.cut == Some(Cut::Schedules(n))) {
-        let mut lazy = exploration(true);
-        lazy.run(file, src, opts, bounds);
-        if lazy.search.lazy_failed {
-            schedules = lazy.schedules;
-            explored.cut = None;
-        } else {
-            schedules = explored.schedules;
-            explored = lazy;
+    // The exploration that stands, and the schedules of those it replaced.
+    // One that found an order stopped by a limit after moving blocks of more
+    // than one line is given up at once ([`Search::divisible_failed`]).
+    let explore = |whole_blocks_only: bool| {
+        let mut explored = exploration(false, whole_blocks_only);
+        if let Some(n) = lazy_after.filter(|&n| n > 0) {
+            explored.run(
+                file,
+                src,
+                opts,
+                SearchBounds {
+                    max_schedules: n,
+                    ..bounds
+                },
+            );
+            if explored.search.divisible_failed {
+                return (explored, 0);
+            }
         }
+        let mut schedules = 0;
+        if lazy_after.is_some_and(|n| n == 0 || explored.cut == Some(Cut::Schedules(n))) {
+            let mut lazy = exploration(true, whole_blocks_only);
+            lazy.run(file, src, opts, bounds);
+            if lazy.search.divisible_failed {
+                return (lazy, explored.schedules);
+            }
+            if lazy.search.lazy_failed {
+                schedules = lazy.schedules;
+                explored.cut = None;
+            } else {
+                schedules = explored.schedules;
+                explored = lazy;
+            }
+        }
+        explored.run(file, src, opts, bounds);
+        (explored, schedules)
+    };
+    let (mut explored, mut schedules) = explore(false);
+    if explored.search.divisible_failed {
+        let given_up = schedules + explored.schedules;
+        (explored, schedules) = explore(true);
+        schedules += given_up;
     }
-    explored.run(file, src, opts, bounds);
     let schedules = schedules + explored.schedules;
     let lazily = explored.search.lazy;
     let (found, cut, counted) = (explored.found, explored.cut, explored.counted);
@@ -747,6 +766,10 @@ impl<'a> Exploration<'a> {
         blocks: Vec<Vec<node20::Member>>,
         bounds: &SearchBounds,
     ) -> bool {
+        if stopped && self.search.divisible_met {
+            self.search.divisible_failed = true;
+            return false;
+        }
         let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
         let key = (lines_key(&entry.logs), stopped);
         let plain = entry.plain();
@@ -1253,6 +1276,16 @@ struct Search {
     lazy: bool,
     /// A lazy schedule met a comparison a lazily read start could change.
     lazy_failed: bool,
+    /// Offer every member of a group of commuting completions when one of
+    /// them logs more than one line ([`node20::Chooser::commuting`]).
+    whole_blocks_only: bool,
+    /// Some schedule recorded a group of commuting completions one of
+    /// which logs more than one line.
+    divisible_met: bool,
+    /// An order stopped by a limit was found after such a group: the limit
+    /// may have cut a block, whose moved copies would be wrong, so the
+    /// search is made again with [`Search::whole_blocks_only`].
+    divisible_failed: bool,
     /// Polls leave out stops that change no line
     /// ([`node20::Chooser::drops_idle_stops`]; with the symmetry reduction).
     drop_idle_stops: bool,
@@ -1467,7 +1500,10 @@ impl Chooser for &mut Search {
     }
 
     /// As [`Chooser::interchanged`], for groups of commuting completions.
-    fn commuting(&mut self, members: &[node20::Member]) -> bool {
+    fn commuting(&mut self, members: &[node20::Member], divisible: bool) -> bool {
+        if divisible && self.whole_blocks_only {
+            return false;
+        }
         // Each group is kept sorted: a member is looked up by binary search
         // (a poll of 1,000 completions asks this at each of its steps).
         let holds = |g: &Vec<node20::Member>, m: &node20::Member| g.binary_search(m).is_ok();
@@ -1480,6 +1516,7 @@ impl Chooser for &mut Search {
         let mut group = members.to_vec();
         crate::sort::sort(&mut group);
         self.blocks.push(group);
+        self.divisible_met |= divisible;
         true
     }
 

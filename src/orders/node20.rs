@@ -42,9 +42,11 @@ pub trait Chooser {
     /// Asked when `members`, completions whose callbacks only log
     /// ([`Interchangeable::pure`]), are candidates at one choice: `true` lets
     /// only the first be offered (the chooser records them), `false` offers
-    /// them all.
-    fn commuting(&mut self, members: &[Member]) -> bool {
-        let _ = members;
+    /// them all. `divisible`: some member logs more than one line
+    /// ([`Interchangeable::divisible`]), so that a limit could stop the run
+    /// inside its block, where the blocks cannot be moved whole.
+    fn commuting(&mut self, members: &[Member], divisible: bool) -> bool {
+        let _ = (members, divisible);
         false
     }
     /// Whether a poll phase may leave out the choice to stop taking a
@@ -123,11 +125,20 @@ pub trait Interchangeable {
         None
     }
     /// Whether its callback only logs lines that no order of running changes
-    /// (no scheduling, no `work`, no `{k}` or `{n}`): then two such
-    /// completions of one tick commute but for the order of their lines.
+    /// (no `work`, no `{k}` or `{n}`, no scheduling but of nextTick,
+    /// `microtask` and `then` callbacks that do the same, which the drain
+    /// after it runs right after it): then two such completions of one tick
+    /// commute but for the order of their blocks of lines.
     /// `None`: it may do more.
     fn pure(&self) -> Option<Member> {
         None
+    }
+    /// Whether, being [`pure`](Self::pure), it logs more than one line
+    /// (several `log`s, or lines of the callbacks it queues), or runs more
+    /// than one callback: a limit on callbacks, statements or output could
+    /// then stop the run between two of its lines.
+    fn divisible(&self) -> bool {
+        false
     }
     /// The lines it logs, if it is [`pure`](Self::pure) (`None`: it may do
     /// more). Two completions with the same lines: which of the two runs
@@ -776,7 +787,8 @@ impl<K: Chooser> ChooserClock<K> {
             .collect();
         if pure.len() >= 2 {
             let members: Vec<Member> = pure.iter().map(|(_, m)| *m).collect();
-            if self.chooser.commuting(&members) {
+            let divisible = pure.iter().any(|&(i, _)| group[i].cb.divisible());
+            if self.chooser.commuting(&members, divisible) {
                 let first = pure.iter().map(|&(i, _)| group[i].seq).min();
                 next.retain(|i| !pure.iter().any(|(j, _)| j == i) || Some(group[*i].seq) == first);
             }
