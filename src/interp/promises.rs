@@ -171,23 +171,22 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
     fn pure(&self) -> Option<crate::orders::node20::Member> {
         let inst = self.completion_callback()?;
         let cb = inst.cb;
-        if inst.link != 0 || inst.alone || !logs_only(cb) {
+        if inst.link != 0 || inst.alone {
             return None;
         }
         // At least one line: the search tells where it ran by its lines.
-        logs_a_line(cb).then(|| crate::orders::node20::Member {
+        (logs_only(cb)? > 0).then(|| crate::orders::node20::Member {
             site: cb.site(),
             span: (cb.span.start() as u32, cb.span.end() as u32),
             index: inst.index.map(|i| i.get()),
         })
     }
 
-    /// A pure completion whose body holds more than one statement, or queues
-    /// a callback.
+    /// A pure completion that logs more than one line, with what it queues.
     fn divisible(&self) -> bool {
         self.completion_callback()
-            .and_then(|inst| inst.cb.body())
-            .is_some_and(|body| body.len() > 1 || body.iter().any(|s| !matches!(s.kind, StmtKind::Log(_))))
+            .and_then(|inst| logs_only(inst.cb))
+            .is_some_and(|lines| lines > 1)
     }
 
     /// A completion whose callback, and every nextTick, microtask or `then`
@@ -290,34 +289,27 @@ impl Task<'_> {
     }
 }
 
-/// Whether `cb` (not `async`, without links or `times`) logs its label or
-/// its body's `log`s, texts the same for every run with one `{i}`, and
-/// queues only nextTick, `microtask` and `then` callbacks that do the same:
-/// what it logs, with the drain after it, is fixed
+/// How many lines `cb` logs, with the callbacks it queues, if it (not
+/// `async`, without links or `times`) logs its label or its body's `log`s,
+/// texts the same for every run with one `{i}`, and queues only nextTick,
+/// `microtask` and `then` callbacks that do the same: what it logs, with
+/// the drain after it, is fixed
 /// ([`Interchangeable::pure`](crate::orders::node20::Interchangeable::pure)).
-fn logs_only(cb: &Callback) -> bool {
-    !cb.is_async
-        && cb.links().is_empty()
-        && cb.times().is_none()
-        && match cb.body() {
-            Some(body) => body.iter().all(|s| match &s.kind {
-                StmtKind::Log(t) => fixed_text(t),
-                StmtKind::Callback(inner) => matches!(inner.kind, Kind::NextTick | Kind::Microtask | Kind::Then) && logs_only(inner),
-                _ => false,
-            }),
-            None => cb.label().is_none_or(fixed_text),
-        }
-}
-
-/// Whether `cb` or a callback it queues logs a line.
-fn logs_a_line(cb: &Callback) -> bool {
+/// `None` if it may do more.
+fn logs_only(cb: &Callback) -> Option<usize> {
+    if cb.is_async || !cb.links().is_empty() || cb.times().is_some() {
+        return None;
+    }
     match cb.body() {
-        Some(body) => body.iter().any(|s| match &s.kind {
-            StmtKind::Log(_) => true,
-            StmtKind::Callback(inner) => logs_a_line(inner),
-            _ => false,
+        Some(body) => body.iter().try_fold(0, |n, s| match &s.kind {
+            StmtKind::Log(t) if fixed_text(t) => Some(n + 1),
+            StmtKind::Callback(inner) if matches!(inner.kind, Kind::NextTick | Kind::Microtask | Kind::Then) => Some(n + logs_only(inner)?),
+            _ => None,
         }),
-        None => cb.label().is_some(),
+        None => match cb.label() {
+            Some(label) => fixed_text(label).then_some(1),
+            None => Some(0),
+        },
     }
 }
 

@@ -134,9 +134,9 @@ pub trait Interchangeable {
         None
     }
     /// Whether, being [`pure`](Self::pure), it logs more than one line
-    /// (several `log`s, or lines of the callbacks it queues), or runs more
-    /// than one callback: a limit on callbacks, statements or output could
-    /// then stop the run between two of its lines.
+    /// (several `log`s, or lines of the callbacks it queues): a limit on
+    /// callbacks, statements or output could then stop the run between two
+    /// of its lines.
     fn divisible(&self) -> bool {
         false
     }

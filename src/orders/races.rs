@@ -215,17 +215,11 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
         );
         return Some(Race { runs, ..race });
     }
-    let timing = if grouped {
-        format!(
-            "their {} callbacks complete in the same tick, in any order, and each, with the drain after it, only logs",
-            contents.len()
-        )
-    } else {
-        format!(
-            "their {} callbacks complete in the same tick, in any order, and each only logs",
-            contents.len()
-        )
-    };
+    let drain = if grouped { ", with the drain after it," } else { "" };
+    let timing = format!(
+        "their {} callbacks complete in the same tick, in any order, and each{drain} only logs",
+        contents.len()
+    );
     let items = series(contents.iter().map(|c| item(c)).collect(), "and");
     Some(Race {
         kind: "anyOrder",

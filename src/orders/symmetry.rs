@@ -501,7 +501,8 @@ impl Entry {
         for (g, group) in self.blocks.iter().enumerate() {
             let later = counts[g + 1..].iter().fold(1u128, |a, &c| a.saturating_mul(c.max(1)));
             let cap = max.min((max as u128).div_ceil(later).max(1) as usize);
-            let last = g + 1 == self.blocks.len();
+            // (Not in the WebAssembly build, for its size budget.)
+            let last = cfg!(not(target_family = "wasm")) && g + 1 == self.blocks.len();
             let mut next = Vec::new();
             for (logs, meta) in &all {
                 if next.len() >= cap || late(next.len()) {
