@@ -576,14 +576,15 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
 /// escapes (`\n`, `\x1b`, `\u202e`) bash, zsh and ksh read back as those
 /// characters (fresh-clone helper 73 pasted `'new\nline.loop'`, which a
 /// shell reads as a backslash and an n).
-#[cfg(not(target_family = "wasm"))]
 pub(crate) fn shell_word(word: &str) -> String {
     use std::fmt::Write as _;
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
     if !word.is_empty() && word.chars().all(plain) {
         return word.to_string();
     }
-    if !word.chars().any(crate::term::is_escaped) {
+    // (The WebAssembly build has no `$'…'`, for its size budget: its
+    // callers leave out a word that would need it.)
+    if cfg!(target_family = "wasm") || !word.chars().any(crate::term::is_escaped) {
         return format!("'{}'", word.replace('\'', "'\\''"));
     }
     let mut out = String::from("$'");
@@ -886,16 +887,30 @@ macro_rules! tell {
 
 /// A diagnostic's line cut into words for wrapping: after each run of
 /// spaces, but not inside a backticked span (`loopsim run --all-orders`,
-/// `timeout 5 "label"`), which stays one word.
+/// `timeout 5 "label"`), which stays one word when it fits the room a line
+/// has ([`CODE_ROOM`]); a longer one is cut at its spaces, not inside a word.
 fn words_keeping_code(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    // (Unbounded in the WebAssembly build, which asks no terminal.)
+    let room = if cfg!(target_family = "wasm") {
+        usize::MAX
+    } else {
+        CODE_ROOM.with(std::cell::Cell::get)
+    };
     let mut words = Vec::new();
-    let (mut start, mut in_code, mut after_space) = (0, false, false);
+    let (mut start, mut in_code, mut after_space, mut whole) = (0, false, false, true);
     for (i, c) in line.char_indices() {
-        if c != ' ' && after_space && !in_code {
+        if c != ' ' && after_space && !(in_code && whole) {
             words.push(textwrap::core::Word::from(&line[start..i]));
             start = i;
         }
-        in_code ^= c == '`';
+        if c == '`' {
+            in_code = !in_code;
+            // The span with its backticks (unclosed: the rest of the line).
+            whole = room == usize::MAX || {
+                let span = line[i + 1..].find('`').map_or(&line[i..], |end| &line[i..i + end + 2]);
+                span.chars().count() <= room
+            };
+        }
         after_space = c == ' ';
     }
     if start < line.len() {
@@ -904,9 +919,22 @@ fn words_keeping_code(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Wor
     Box::new(words.into_iter())
 }
 
+thread_local! {
+    /// The widest a backticked span may be and stay one word, in columns:
+    /// a help line's room on the terminal (its width less [`HELP_INDENT`]),
+    /// set where the output is made; unbounded off a
+    /// terminal, where lines are 200 columns wide.
+    static CODE_ROOM: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
 /// The narrowest a terminal's diagnostics are wrapped to, in columns.
 #[cfg(not(target_family = "wasm"))]
 const MIN_WIDTH: usize = 40;
+
+/// The columns a help line's text cannot take: the 8 before it (`  help: `)
+/// and the 2 miette keeps free after it.
+#[cfg(not(target_family = "wasm"))]
+const HELP_INDENT: usize = 10;
 
 impl<'h> Output<'h> {
     /// Colour follows `--color always|never`, or for `auto` the host's
@@ -934,8 +962,14 @@ impl<'h> Output<'h> {
             .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
         #[cfg(not(target_family = "wasm"))]
         let handler = match host.stderr_width() {
-            Some(width) => handler.with_width(width.max(MIN_WIDTH)),
-            None => handler,
+            Some(width) => {
+                CODE_ROOM.with(|room| room.set(width.max(MIN_WIDTH) - HELP_INDENT));
+                handler.with_width(width.max(MIN_WIDTH))
+            }
+            None => {
+                CODE_ROOM.with(|room| room.set(usize::MAX));
+                handler
+            }
         };
         Output {
             host,
@@ -1122,7 +1156,9 @@ fn run_race_check(loaded: &Loaded, args: &RunArgs, trace: &Trace) -> (Option<Pro
         return (None, None);
     }
     let bounds = args.bounds(SearchBounds::race_check());
-    crate::orders::race_check(&loaded.file, &loaded.src, args.options(false), bounds, trace)
+    let opts = args.options(false);
+    let command = crate::verdict::all_orders_command(&loaded.name, &crate::verdict::search_flags(&opts, args.time_limit()));
+    crate::orders::race_check(&loaded.file, &loaded.src, opts, bounds, trace, &command)
 }
 
 /// The note before a text answer naming the first statement that repeats

@@ -98,9 +98,10 @@ pub fn verdict(
     // all within one time bound (not one each: there may be thousands).
     let shared = bounds(SearchBounds::default());
     let deadline = shared.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs()));
+    let flags = search_flags(&opts, time_limit);
     let mut holds = Vec::new();
     for alt in expect.alternatives() {
-        match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline) {
+        match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline, &flags) {
             Ok(h) => holds.push(h),
             Err(v) => return v,
         }
@@ -118,7 +119,7 @@ pub fn verdict(
     }
     let mut race = None;
     if let Some(all) = all {
-        if let Err(p) = missing_order(expect, &all, loaded, &search_flags(&opts, time_limit)) {
+        if let Err(p) = missing_order(expect, &all, loaded, &flags) {
             return Verdict::fail(p);
         }
         if let Some(cut) = all.cut {
@@ -133,7 +134,9 @@ pub fn verdict(
             };
         }
     } else if race_check && matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
-        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds(SearchBounds::race_check()), &trace);
+        let command = all_orders_command(&loaded.name, &flags);
+        let bounds = bounds(SearchBounds::race_check());
+        let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds, &trace, &command);
         race = warning;
         notes.extend(note);
     }
@@ -147,7 +150,10 @@ pub fn verdict(
 /// Whether `alt` is the model's trace or another order Node can print.
 /// `all`: every order Node can print, when `alt` is one of `or` alternatives
 /// (blamed as a whole when impossible); an order it does not hold is searched
-/// for on its own only if that search was cut short.
+/// for on its own only if that search was cut short. `flags`: the options
+/// of the search, as `run` takes them ([`search_flags`]), for the command
+/// the help gives.
+#[allow(clippy::too_many_arguments)]
 fn alternative(
     loaded: &Loaded,
     opts: RunOptions,
@@ -156,6 +162,7 @@ fn alternative(
     all: Option<&orders::Orders>,
     bounds: SearchBounds,
     deadline: Option<(web_time::Instant, u64)>,
+    flags: &str,
 ) -> Result<Holds, Verdict> {
     let several = all.is_some();
     let wrong = match expect::check_one(alt, trace) {
@@ -190,7 +197,10 @@ fn alternative(
     });
     match found {
         Membership::Possible { race } => Ok(Holds::Node(race)),
-        Membership::Impossible { .. } if several => Err(Verdict::fail(Diag::NeverPrintedByNode.at(alt.span))),
+        Membership::Impossible { .. } if several => {
+            let command = all_orders_command(&loaded.name, &format!(" --list{flags}"));
+            Err(Verdict::fail(Diag::NeverPrintedByNode { command }.at(alt.span)))
+        }
         Membership::Impossible { parting: Some(p) } if node_parts_later(&p, &texts, &model) => {
             // Node's closest order agrees with more of it than the model's
             // trace: blamed where Node parts from it, not where the model does.
@@ -342,31 +352,34 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, fla
     }
     let n = if more == 1 { "order is" } else { "orders are" };
     let more = crate::render::thousands(more.min(u64::MAX.into()) as u64);
-    // The command names the file, ready to paste: native only, like the
-    // command tips, whose quoting for a shell (`shell_word`) is not in the
-    // WebAssembly build.
-    #[cfg(not(target_family = "wasm"))]
-    let file = match loaded.name.as_str() {
-        "<stdin>" => format!("{flags} - < FILE"),
-        name if name.starts_with('-') => format!("{flags} {}", crate::cli::shell_word(&format!("./{name}"))),
-        name => format!("{flags} {}", crate::cli::shell_word(name)),
+    let command = all_orders_command(&loaded.name, &format!(" --list{flags}"));
+    Err(p.add_help(&format!("{more} more {n} missing too (`{command}` lists every order)")))
+}
+
+/// `loopsim run --all-orders` followed by `flags` (each with a space before
+/// it) and the file `name`, ready to paste: quoted for a shell
+/// ([`crate::cli::shell_word`]), a name that starts with `-` written
+/// `./-x.loop`, standard input `- < FILE`. (The playground, which has no
+/// command line, names the command without a file; so does the npm
+/// package for a name with a control character, which the WebAssembly
+/// build does not quote.)
+pub fn all_orders_command(name: &str, flags: &str) -> String {
+    if cfg!(target_family = "wasm") && name.chars().any(crate::term::is_escaped) {
+        return format!("loopsim run --all-orders{flags}");
+    }
+    let file = match name {
+        "<stdin>" => "- < FILE".to_string(),
+        name if name.starts_with('-') => crate::cli::shell_word(&format!("./{name}")),
+        name => crate::cli::shell_word(name),
     };
-    #[cfg(target_family = "wasm")]
-    let file = flags;
-    Err(p.add_help(&format!(
-        "{more} more {n} missing too (`loopsim run --all-orders --list{file}` lists every order)"
-    )))
+    format!("loopsim run --all-orders{flags} {file}")
 }
 
 /// The options of `run` that give the search `opts` and `time_limit` make
 /// (`--node 20 --pool 2 --max-turns 5 --orders-time-limit 3`, each with a
 /// space before it): those given, limits that differ from the defaults.
-/// Empty in the WebAssembly build, whose help names no command to paste.
-fn search_flags(opts: &RunOptions, time_limit: Option<std::time::Duration>) -> String {
+pub fn search_flags(opts: &RunOptions, time_limit: Option<std::time::Duration>) -> String {
     let mut flags = String::new();
-    if cfg!(target_family = "wasm") {
-        return flags;
-    }
     if let Some(node) = opts.node {
         flags += &format!(" --node {}", node.name());
     }

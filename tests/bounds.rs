@@ -438,13 +438,18 @@ fn the_race_check_of_run_cut_short_adds_a_note_and_exits_0() {
 /// `test` under their report; `--no-race-check` asks for no note.
 #[test]
 fn a_run_too_large_for_the_race_check_says_so() {
-    const NOTE: &str = "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log \
-                        lines): `loopsim run --all-orders` searches for other orders";
+    // The command names the file, ready to paste.
+    let note = |f: &str| {
+        format!(
+            "no race check for a run this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines): \
+             `loopsim run --all-orders {f}` searches for other orders"
+        )
+    };
     let body = "repeat 10001 {\n  log \"x\"\n}\n";
     let f = file("large.loop", body);
     let o = loopsim(&["run", &f], 30);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
-    assert_eq!(o.stderr, format!("note: {f}: {NOTE}\n"));
+    assert_eq!(o.stderr, format!("note: {f}: {}\n", note(&f)));
     let o = loopsim(&["run", "--no-race-check", &f], 30);
     assert_eq!((o.code, o.stderr.as_str()), (Some(0), ""));
     // One line short of the bound: checked, and no race, no note.
@@ -459,7 +464,7 @@ fn a_run_too_large_for_the_race_check_says_so() {
         let o = loopsim(&[cmd, &predicted], 30);
         assert_eq!(o.code, Some(0), "{}", o.stderr);
         assert!(o.stdout.starts_with(head), "{}", o.stdout);
-        assert!(o.stdout.contains(&format!("note: {NOTE}")), "{cmd}: {}", o.stdout);
+        assert!(o.stdout.contains(&format!("note: {}", note(&predicted))), "{cmd}: {}", o.stdout);
     }
 }
 
@@ -484,7 +489,7 @@ fn a_run_a_limit_stopped_says_it_had_no_race_check() {
     );
     assert!(
         o.stderr.contains(&format!(
-            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders` searches for other orders (with \
+            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders --max-turns 40 {f}` searches for other orders (with \
              a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)\n"
         )),
         "{}",

@@ -448,6 +448,13 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", impossible)));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("real Node never prints this order"), "{}", stderr(&o));
+    // Its help names the command that lists the orders, with the file and the options.
+    let o = loopsim(&["check", "--pool", "2", "a.loop"], Some(("a.loop", impossible)));
+    let err = stderr(&o).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        err.contains("`loopsim run --all-orders --list --pool 2 /") && err.contains("/a.loop` lists the orders Node can print"),
+        "{err}"
+    );
     let missing = "timeout 0 \"t\"\nimmediate \"i\"\nexpect {\n  \"i\"\n  \"t\"\n} or {\n  \"i\"\n  \"t\"\n}\n";
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", missing)));
     assert_eq!(o.status.code(), Some(1));
@@ -706,7 +713,11 @@ fn off_a_terminal_no_backticked_command_is_split() {
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
     assert!(err.contains("loop::race"), "{err}");
-    assert!(err.contains("`loopsim run --all-orders` lists them"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("`loopsim run --all-orders /") && l.ends_with("/p6.loop` lists them")),
+        "{err}"
+    );
     for line in err.lines() {
         assert_eq!(line.matches('`').count() % 2, 0, "{line:?} in {err}");
         assert!(line.chars().count() <= 200, "{line:?}");
@@ -1828,7 +1839,15 @@ fn diagnostics_wrap_to_the_terminal_between_words() {
         for line in &help {
             assert!(line.chars().count() <= width, "{width}: {line:?} in {err}");
         }
-        assert!(help.iter().any(|l| l.contains("`loopsim run --all-orders`")), "{width}: {err}");
+        // The command whole on one line where it fits the help's room
+        // (width less 10), else cut at a space, not inside a word.
+        let command = "`loopsim run --all-orders r.loop`";
+        if width - 10 >= command.len() {
+            assert!(help.iter().any(|l| l.contains(command)), "{width}: {err}");
+        } else {
+            let joined = help.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+            assert!(joined.contains(command), "{width}: {err}");
+        }
     }
 }
 

@@ -115,7 +115,7 @@ pub fn orders(data: &[u8]) {
     let _ = orders::report::text(&found, false);
     let _ = orders::report::text(&found, true);
     let _ = orders::report::json(&found);
-    if let Some(warning) = orders::race_warning(&model, &found) {
+    if let Some(warning) = orders::race_warning(&model, &found, "loopsim run --all-orders") {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
     }
     // `run`'s race check, which with `expect … or …` warns only of an order
@@ -127,7 +127,7 @@ pub fn orders(data: &[u8]) {
         time_limit: None,
         ..SearchBounds::race_check()
     };
-    if let (Some(warning), _) = orders::race_check(&loaded.file, &loaded.src, opts, check, &model) {
+    if let (Some(warning), _) = orders::race_check(&loaded.file, &loaded.src, opts, check, &model, "loopsim run --all-orders") {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
     }
     if let Some(expect) = &loaded.file.expect {

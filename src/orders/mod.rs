@@ -930,12 +930,15 @@ const NO_CROSSING: &str = "no millisecond boundary was crossed anywhere (Node ra
 /// order; a run stopped by a limit gets neither. For a file whose
 /// prediction has alternatives (`expect … or …`), one order more than they
 /// name is searched for, and only an order they leave out is warned of.
+/// `command`: the command the warning and the note name for the orders
+/// ([`crate::verdict::all_orders_command`]).
 pub fn race_check(
     file: &File,
     src: &str,
     opts: RunOptions,
     mut bounds: SearchBounds,
     model: &crate::trace::Trace,
+    command: &str,
 ) -> (Option<crate::problem::Problem>, Option<String>) {
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
@@ -948,7 +951,7 @@ pub fn race_check(
         } else {
             ("this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines)", "")
         };
-        let note = format!("no race check for a run {what}: `loopsim run --all-orders` searches for other orders{sooner}");
+        let note = format!("no race check for a run {what}: `{command}` searches for other orders{sooner}");
         return (None, Some(note));
     }
     let named = file.expect.as_ref().filter(|e| !e.or.is_empty()).map(crate::expect::Named::of);
@@ -971,7 +974,7 @@ pub fn race_check(
             _ => {}
         }
     }
-    if let Some(warning) = race_warning(model, &found) {
+    if let Some(warning) = race_warning(model, &found, command) {
         // (A search cut short at one order more than they name may have
         // left out more.)
         let how_many = match (left_out, found.cut.is_none()) {
@@ -1002,8 +1005,9 @@ pub fn race_check(
 
 /// The warning `run` adds when Node 20 can print the file's lines in more
 /// than one order: the first line where another order differs from the
-/// model's, and the line Node may print there instead.
-pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crate::problem::Problem> {
+/// model's, and the line Node may print there instead; its help names
+/// `command` for the orders ([`crate::verdict::all_orders_command`]).
+pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders, command: &str) -> Option<crate::problem::Problem> {
     let model = orders.orders.first()?;
     let other = orders.orders.get(1)?;
     let i = model
@@ -1023,6 +1027,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders) -> Option<crat
         count,
         race: other.race.clone(),
         node: orders.node,
+        command: command.to_string(),
     }
     .at(first);
     if let Some(b) = other.logs.get(i) {

@@ -436,8 +436,9 @@ pub enum Diag {
     },
     /// An `or` alternative Node 20 never prints (after a complete search).
     NeverPrintedByNodeVersion { node: crate::sched::NodeProfile },
-    /// An alternative real Node never prints.
-    NeverPrintedByNode,
+    /// An alternative real Node never prints; `command` lists the orders it
+    /// can print, ready to paste ([`crate::verdict::all_orders_command`]).
+    NeverPrintedByNode { command: String },
     /// A prediction neither the model nor real Node prints, blamed where the
     /// closest order Node can print parts from it (`parting`: at least one
     /// line agreed), where the prediction has `expected` (`None`: past its
@@ -470,6 +471,9 @@ pub enum Diag {
         count: String,
         race: String,
         node: crate::sched::NodeProfile,
+        /// The command that lists the orders, ready to paste
+        /// ([`crate::verdict::all_orders_command`]).
+        command: String,
     },
     #[cfg(not(target_family = "wasm"))]
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
@@ -564,7 +568,7 @@ impl Diag {
             | StoppedByLimit { .. }
             | WrongEnding { .. }
             | NeverPrintedByNodeVersion { .. }
-            | NeverPrintedByNode
+            | NeverPrintedByNode { .. }
             | NodeParts { .. }
             | NotModelOrder
             | MissingOrder { .. } => Code::Prediction,
@@ -717,7 +721,7 @@ impl Diag {
                 format!("predicted the process ends {}, but it ends {}", how(want), how(got))
             }
             NeverPrintedByNodeVersion { node } => format!("real {node} never prints this order"),
-            NeverPrintedByNode => "real Node never prints this order".into(),
+            NeverPrintedByNode { .. } => "real Node never prints this order".into(),
             NodeParts {
                 parting,
                 expected: Some(e),
@@ -859,7 +863,7 @@ impl Diag {
             LimitNotHit => "the run ended normally".into(),
             StoppedByLimit { .. } => "the run did not finish".into(),
             WrongEnding { got, .. } => format!("actually: {}", got.unwrap_or("exit code 0")),
-            NeverPrintedByNodeVersion { .. } | NeverPrintedByNode => "not a possible order".into(),
+            NeverPrintedByNodeVersion { .. } | NeverPrintedByNode { .. } => "not a possible order".into(),
             NodeParts { parting, expected, .. } => match (&parting.next, expected) {
                 (Some(n), Some(_)) => format!("Node prints {n:?} here"),
                 (Some(n), None) => format!("Node prints {n:?} next"),
@@ -1129,7 +1133,9 @@ impl Diag {
             WrongEnding { got: Some(got), .. } => format!("end the expect block with `{got}`"),
             WrongEnding { want, got: None } => format!("delete the `{}` line", want.unwrap_or("")),
             NeverPrintedByNodeVersion { node } => format!("`loopsim run --all-orders` lists the orders {node} can print"),
-            NeverPrintedByNode => "no timing of the loop gives it (every schedule that agrees with it so far was tried); `loopsim run --all-orders` lists the orders Node can print".into(),
+            NeverPrintedByNode { command } => format!(
+                "no timing of the loop gives it (every schedule that agrees with it so far was tried); `{command}` lists the orders Node can print"
+            ),
             NodeParts { parting, model_at, .. } => format!(
                 "no timing of the loop gives this order (every schedule that agrees with it so far was tried): {}; the seed \
                  model's trace first differs from it at line {model_at} (`loopsim run --explain` shows it, and why)",
@@ -1153,8 +1159,8 @@ impl Diag {
             SearchCut { found, .. } => format!(
                 "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
             ),
-            Race { count, race, node } => format!(
-                "this trace is the seed model's (a turn lasts a tick); {node} can print {count} orders here, e.g. when {race}; `loopsim run --all-orders` lists them"
+            Race { count, race, node, command } => format!(
+                "this trace is the seed model's (a turn lasts a tick); {node} can print {count} orders here, e.g. when {race}; `{command}` lists them"
             ),
             #[cfg(not(target_family = "wasm"))]
             Scale { ticks, fits, .. } => format!(

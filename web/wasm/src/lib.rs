@@ -325,7 +325,16 @@ fn race_warning(loaded: &Loaded, opts: &Options, trace: &loopsim::trace::Trace, 
         time_limit: Some(std::time::Duration::from_millis(opts.time_limit_ms())),
         ..SearchBounds::race_check()
     };
-    match orders::race_check(&loaded.file, &loaded.src, opts.run_options(), bounds, trace).0 {
+    match orders::race_check(
+        &loaded.file,
+        &loaded.src,
+        opts.run_options(),
+        bounds,
+        trace,
+        "loopsim run --all-orders",
+    )
+    .0
+    {
         Some(w) => serde_json::to_value(w.json(source)).unwrap_or(Value::Null),
         None => Value::Null,
     }
