@@ -576,15 +576,14 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
 /// escapes (`\n`, `\x1b`, `\u202e`) bash, zsh and ksh read back as those
 /// characters (fresh-clone helper 73 pasted `'new\nline.loop'`, which a
 /// shell reads as a backslash and an n).
+#[cfg(not(target_family = "wasm"))]
 pub(crate) fn shell_word(word: &str) -> String {
     use std::fmt::Write as _;
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
     if !word.is_empty() && word.chars().all(plain) {
         return word.to_string();
     }
-    // (The WebAssembly build has no `$'…'`, for its size budget: its
-    // callers leave out a word that would need it.)
-    if cfg!(target_family = "wasm") || !word.chars().any(crate::term::is_escaped) {
+    if !word.chars().any(crate::term::is_escaped) {
         return format!("'{}'", word.replace('\'', "'\\''"));
     }
     let mut out = String::from("$'");

@@ -359,20 +359,24 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, fla
 /// `loopsim run --all-orders` followed by `flags` (each with a space before
 /// it) and the file `name`, ready to paste: quoted for a shell
 /// ([`crate::cli::shell_word`]), a name that starts with `-` written
-/// `./-x.loop`, standard input `- < FILE`. (The playground, which has no
-/// command line, names the command without a file; so does the npm
-/// package for a name with a control character, which the WebAssembly
-/// build does not quote.)
+/// `./-x.loop`, standard input `- < FILE`. The WebAssembly build (the npm
+/// package), for its size budget, has no quoting: it names the file only
+/// when it needs none (letters, digits, `_-./:=@%+,`). (The playground,
+/// which has no command line, names the command without a file.)
 pub fn all_orders_command(name: &str, flags: &str) -> String {
-    if cfg!(target_family = "wasm") && name.chars().any(crate::term::is_escaped) {
-        return format!("loopsim run --all-orders{flags}");
-    }
+    #[cfg(not(target_family = "wasm"))]
     let file = match name {
-        "<stdin>" => "- < FILE".to_string(),
-        name if name.starts_with('-') => crate::cli::shell_word(&format!("./{name}")),
-        name => crate::cli::shell_word(name),
+        "<stdin>" => " - < FILE".to_string(),
+        name if name.starts_with('-') => format!(" {}", crate::cli::shell_word(&format!("./{name}"))),
+        name => format!(" {}", crate::cli::shell_word(name)),
     };
-    format!("loopsim run --all-orders{flags} {file}")
+    #[cfg(target_family = "wasm")]
+    let file = if !name.starts_with('-') && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c)) {
+        format!(" {name}")
+    } else {
+        String::new()
+    };
+    format!("loopsim run --all-orders{flags}{file}")
 }
 
 /// The options of `run` that give the search `opts` and `time_limit` make

@@ -406,3 +406,43 @@ fn jobs_whose_nextticks_only_log_commute_as_blocks() {
         }
     }
 }
+
+/// Found by fresh-clone helper 75. Commuting completions must run as many
+/// callbacks each: every callback may take a tick, so moving a job's block
+/// of three callbacks (its nextTicks') before a job of one changes when a
+/// job submitted meanwhile, or one of another length, falls due (an order
+/// was missing in one file, one Node cannot print was listed in the other).
+/// And a limit that stops a run after commuting completions were met makes
+/// the search start again without them: P8 under `--max-callbacks 1` has 4
+/// orders (any job of the first wave first), where 1 was found; four jobs
+/// that only log, under turn limits, lost and gained stopped orders.
+#[test]
+fn commuting_completions_run_as_many_callbacks_and_limits_restart_the_search() {
+    let min6 = "pool 3\nsubmit \"a\" 6 { log \"a\" }\nsubmit \"j1\" 6 { log \"r1\" submit 1 \"inner\" }\n\
+                submit \"j3\" 6 { log \"r3\" nextTick { log \"p3\" nextTick \"q3\" } }\nsubmit \"z\" 6 { log \"z\" }\n";
+    let (_, reduced) = complete_and_equal("min6", min6, RunOptions::default());
+    assert_eq!(reduced.count, 11);
+    assert!(reduced.contains(&["r3", "p3", "q3", "r1", "a", "z", "inner"].map(String::from), false));
+    let e2 = "pool 3\nsubmit \"a\" 10 { log \"a1\" nextTick { log \"a2\" nextTick \"a3\" } }\n\
+              submit \"b\" 10 { log \"b1\" nextTick \"b2\" }\nsubmit \"c\" 10 { log \"c\" immediate \"im\" }\n\
+              submit \"late\" 5 { log \"late\" }\n";
+    let (_, reduced) = complete_and_equal("e2", e2, RunOptions::default());
+    assert_eq!(reduced.count, 15);
+    assert!(!reduced.contains(&["b1", "b2", "c", "a1", "a2", "a3", "late", "im"].map(String::from), false));
+    let p8 = "pool 4\nrepeat 8 { submit \"job {i}\" 10 { log \"job {i} done\" } }\n";
+    for (max_callbacks, count) in [(1, 4), (2, 12), (5, 96)] {
+        let mut opts = RunOptions::default();
+        opts.limits.max_callbacks = max_callbacks;
+        opts.auto_limits = false;
+        let (_, reduced) = complete_and_equal(&format!("p8, {max_callbacks} callbacks"), p8, opts);
+        assert_eq!(reduced.count, count, "{max_callbacks} callbacks");
+    }
+    let four: String = (1..=4).map(|j| format!("submit \"j{j}\" 10 {{ log \"r{j}\" }}\n")).collect();
+    for (max_turns, count) in [(1, 64), (2, 60), (3, 24)] {
+        let mut opts = RunOptions::default();
+        opts.limits.max_turns = max_turns;
+        opts.auto_limits = false;
+        let (_, reduced) = complete_and_equal(&format!("four, {max_turns} turns"), &four, opts);
+        assert_eq!(reduced.count, count, "{max_turns} turns");
+    }
+}

@@ -175,18 +175,20 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
             return None;
         }
         // At least one line: the search tells where it ran by its lines.
-        (logs_only(cb)? > 0).then(|| crate::orders::node20::Member {
+        (logs_only(cb)?.0 > 0).then(|| crate::orders::node20::Member {
             site: cb.site(),
             span: (cb.span.start() as u32, cb.span.end() as u32),
             index: inst.index.map(|i| i.get()),
         })
     }
 
-    /// A pure completion that logs more than one line, with what it queues.
-    fn divisible(&self) -> bool {
+    /// Its callback and the nextTick, microtask and `then` callbacks its
+    /// body queues, however deep (each runs once: none has `times`), if
+    /// it is pure.
+    fn callbacks(&self) -> usize {
         self.completion_callback()
             .and_then(|inst| logs_only(inst.cb))
-            .is_some_and(|lines| lines > 1)
+            .map_or(1, |(_, callbacks)| callbacks)
     }
 
     /// A completion whose callback, and every nextTick, microtask or `then`
@@ -289,26 +291,29 @@ impl Task<'_> {
     }
 }
 
-/// How many lines `cb` logs, with the callbacks it queues, if it (not
-/// `async`, without links or `times`) logs its label or its body's `log`s,
-/// texts the same for every run with one `{i}`, and queues only nextTick,
-/// `microtask` and `then` callbacks that do the same: what it logs, with
-/// the drain after it, is fixed
+/// How many lines `cb` logs and how many callbacks it runs, with the
+/// callbacks it queues, if it (not `async`, without links or `times`) logs
+/// its label or its body's `log`s, texts the same for every run with one
+/// `{i}`, and queues only nextTick, `microtask` and `then` callbacks that do
+/// the same: what it logs, with the drain after it, is fixed
 /// ([`Interchangeable::pure`](crate::orders::node20::Interchangeable::pure)).
 /// `None` if it may do more.
-fn logs_only(cb: &Callback) -> Option<usize> {
+fn logs_only(cb: &Callback) -> Option<(usize, usize)> {
     if cb.is_async || !cb.links().is_empty() || cb.times().is_some() {
         return None;
     }
     match cb.body() {
-        Some(body) => body.iter().try_fold(0, |n, s| match &s.kind {
-            StmtKind::Log(t) if fixed_text(t) => Some(n + 1),
-            StmtKind::Callback(inner) if matches!(inner.kind, Kind::NextTick | Kind::Microtask | Kind::Then) => Some(n + logs_only(inner)?),
+        Some(body) => body.iter().try_fold((0, 1), |(lines, callbacks), s| match &s.kind {
+            StmtKind::Log(t) if fixed_text(t) => Some((lines + 1, callbacks)),
+            StmtKind::Callback(inner) if matches!(inner.kind, Kind::NextTick | Kind::Microtask | Kind::Then) => {
+                let (l, c) = logs_only(inner)?;
+                Some((lines + l, callbacks + c))
+            }
             _ => None,
         }),
         None => match cb.label() {
-            Some(label) => fixed_text(label).then_some(1),
-            None => Some(0),
+            Some(label) => fixed_text(label).then_some((1, 1)),
+            None => Some((0, 1)),
         },
     }
 }

@@ -419,13 +419,13 @@ fn search(
     } else {
         Vec::new()
     };
-    let exploration = |lazy: bool, whole_blocks_only: bool| {
+    let exploration = |lazy: bool, no_blocks: bool| {
         let search = Search {
             deadline,
             max_states: bounds.max_states,
             symmetric: symmetric.clone(),
             lazy,
-            whole_blocks_only,
+            no_blocks,
             drop_idle_stops: bounds.symmetry,
             memoise: bounds.memoise,
             memo_bytes: bounds.max_memo_bytes,
@@ -448,10 +448,10 @@ fn search(
         .lazy_after
         .filter(|&n| n < bounds.max_schedules && !has_clear && crate::interp::may_set_timer(file));
     // The exploration that stands, and the schedules of those it replaced.
-    // One that found an order stopped by a limit after moving blocks of more
-    // than one line is given up at once ([`Search::divisible_failed`]).
-    let explore = |whole_blocks_only: bool| {
-        let mut explored = exploration(false, whole_blocks_only);
+    // One that found an order stopped by a limit after recording commuting
+    // completions is given up at once ([`Search::blocks_failed`]).
+    let explore = |no_blocks: bool| {
+        let mut explored = exploration(false, no_blocks);
         if let Some(n) = lazy_after.filter(|&n| n > 0) {
             explored.run(
                 file,
@@ -462,15 +462,15 @@ fn search(
                     ..bounds
                 },
             );
-            if explored.search.divisible_failed {
+            if explored.search.blocks_failed {
                 return (explored, 0);
             }
         }
         let mut schedules = 0;
         if lazy_after.is_some_and(|n| n == 0 || explored.cut == Some(Cut::Schedules(n))) {
-            let mut lazy = exploration(true, whole_blocks_only);
+            let mut lazy = exploration(true, no_blocks);
             lazy.run(file, src, opts, bounds);
-            if lazy.search.divisible_failed {
+            if lazy.search.blocks_failed {
                 return (lazy, explored.schedules);
             }
             if lazy.search.lazy_failed {
@@ -485,7 +485,7 @@ fn search(
         (explored, schedules)
     };
     let (mut explored, mut schedules) = explore(false);
-    if explored.search.divisible_failed {
+    if explored.search.blocks_failed {
         let given_up = schedules + explored.schedules;
         (explored, schedules) = explore(true);
         schedules += given_up;
@@ -766,8 +766,8 @@ impl<'a> Exploration<'a> {
         blocks: Vec<Vec<node20::Member>>,
         bounds: &SearchBounds,
     ) -> bool {
-        if stopped && self.search.divisible_met {
-            self.search.divisible_failed = true;
+        if stopped && self.search.blocks_met {
+            self.search.blocks_failed = true;
             return false;
         }
         let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
@@ -1281,16 +1281,16 @@ struct Search {
     lazy: bool,
     /// A lazy schedule met a comparison a lazily read start could change.
     lazy_failed: bool,
-    /// Offer every member of a group of commuting completions when one of
-    /// them logs more than one line ([`node20::Chooser::commuting`]).
-    whole_blocks_only: bool,
-    /// Some schedule recorded a group of commuting completions one of
-    /// which logs more than one line.
-    divisible_met: bool,
+    /// Offer every member of a group of commuting completions
+    /// ([`node20::Chooser::commuting`]).
+    no_blocks: bool,
+    /// Some schedule recorded a group of commuting completions.
+    blocks_met: bool,
     /// An order stopped by a limit was found after such a group: the limit
-    /// may have cut a block, whose moved copies would be wrong, so the
-    /// search is made again with [`Search::whole_blocks_only`].
-    divisible_failed: bool,
+    /// may have stopped the run before some members ran, or inside a
+    /// member's block, where moving the blocks would give wrong orders; so
+    /// the search is made again with [`Search::no_blocks`].
+    blocks_failed: bool,
     /// Polls leave out stops that change no line
     /// ([`node20::Chooser::drops_idle_stops`]; with the symmetry reduction).
     drop_idle_stops: bool,
@@ -1505,8 +1505,8 @@ impl Chooser for &mut Search {
     }
 
     /// As [`Chooser::interchanged`], for groups of commuting completions.
-    fn commuting(&mut self, members: &[node20::Member], divisible: bool) -> bool {
-        if divisible && self.whole_blocks_only {
+    fn commuting(&mut self, members: &[node20::Member]) -> bool {
+        if self.no_blocks {
             return false;
         }
         // Each group is kept sorted: a member is looked up by binary search
@@ -1521,7 +1521,7 @@ impl Chooser for &mut Search {
         let mut group = members.to_vec();
         crate::sort::sort(&mut group);
         self.blocks.push(group);
-        self.divisible_met |= divisible;
+        self.blocks_met = true;
         true
     }
 

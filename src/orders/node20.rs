@@ -42,11 +42,9 @@ pub trait Chooser {
     /// Asked when `members`, completions whose callbacks only log
     /// ([`Interchangeable::pure`]), are candidates at one choice: `true` lets
     /// only the first be offered (the chooser records them), `false` offers
-    /// them all. `divisible`: some member logs more than one line
-    /// ([`Interchangeable::divisible`]), so that a limit could stop the run
-    /// inside its block, where the blocks cannot be moved whole.
-    fn commuting(&mut self, members: &[Member], divisible: bool) -> bool {
-        let _ = (members, divisible);
+    /// them all.
+    fn commuting(&mut self, members: &[Member]) -> bool {
+        let _ = members;
         false
     }
     /// Whether a poll phase may leave out the choice to stop taking a
@@ -133,12 +131,12 @@ pub trait Interchangeable {
     fn pure(&self) -> Option<Member> {
         None
     }
-    /// Whether, being [`pure`](Self::pure), it logs more than one line
-    /// (several `log`s, or lines of the callbacks it queues): a limit on
-    /// callbacks, statements or output could then stop the run between two
-    /// of its lines.
-    fn divisible(&self) -> bool {
-        false
+    /// The callbacks it runs, with those the drain after it runs, if it
+    /// is [`pure`](Self::pure). Each may take a tick (a unit of the clock),
+    /// so only completions that run as many commute: moving a longer block
+    /// before another event would change when that event falls due.
+    fn callbacks(&self) -> usize {
+        1
     }
     /// The lines it logs, if it is [`pure`](Self::pure) (`None`: it may do
     /// more). Two completions with the same lines: which of the two runs
@@ -785,10 +783,16 @@ impl<K: Chooser> ChooserClock<K> {
                     .map(|m| (i, m))
             })
             .collect();
+        // Only those that run as many callbacks as the first of them
+        // (the others are offered as any completion is).
+        let callbacks = pure.first().map(|&(i, _)| group[i].cb.callbacks());
+        let pure: Vec<(usize, Member)> = pure
+            .into_iter()
+            .filter(|&(i, _)| Some(group[i].cb.callbacks()) == callbacks)
+            .collect();
         if pure.len() >= 2 {
             let members: Vec<Member> = pure.iter().map(|(_, m)| *m).collect();
-            let divisible = pure.iter().any(|&(i, _)| group[i].cb.divisible());
-            if self.chooser.commuting(&members, divisible) {
+            if self.chooser.commuting(&members) {
                 let first = pure.iter().map(|&(i, _)| group[i].seq).min();
                 next.retain(|i| !pure.iter().any(|(j, _)| j == i) || Some(group[*i].seq) == first);
             }
