@@ -569,6 +569,12 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
     })
 }
 
+/// Whether a shell reads `word` back as it is: not empty, and only ASCII
+/// letters, digits and `_-./:=@%+,` ([`shell_word`]).
+pub(crate) fn shell_plain(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c))
+}
+
 /// `word` as a shell reads it back: as it is when it holds only letters,
 /// digits and `_-./:=@%+,`; else between single quotes (a `'` in it written
 /// `'\''`); and when it holds a character that must not reach a terminal
@@ -579,8 +585,7 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
 #[cfg(not(target_family = "wasm"))]
 pub(crate) fn shell_word(word: &str) -> String {
     use std::fmt::Write as _;
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
+    if shell_plain(word) {
         return word.to_string();
     }
     if !word.chars().any(crate::term::is_escaped) {

@@ -371,7 +371,7 @@ pub fn all_orders_command(name: &str, flags: &str) -> String {
         name => format!(" {}", crate::cli::shell_word(name)),
     };
     #[cfg(target_family = "wasm")]
-    let file = if !name.starts_with('-') && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c)) {
+    let file = if !name.starts_with('-') && crate::cli::shell_plain(name) {
         format!(" {name}")
     } else {
         String::new()

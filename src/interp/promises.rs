@@ -241,10 +241,7 @@ impl crate::orders::node20::Interchangeable for Task<'_> {
         self.pure()?;
         let a = self.completion_callback()?;
         // (Lines its drain logs are not listed: such a completion has no twin.)
-        if a.cb
-            .body()
-            .is_some_and(|body| body.iter().any(|s| !matches!(s.kind, StmtKind::Log(_))))
-        {
+        if self.callbacks() > 1 {
             return None;
         }
         let texts = |inst: &Instance<'_>| -> Vec<String> {
