@@ -506,6 +506,9 @@ struct Recorder {
     /// For the orders search's symmetry reduction: where each line was
     /// logged from and with which `{i}` (`None`: not recorded).
     line_meta: Option<Vec<LineMeta>>,
+    /// A running hash of the recorded [`LineMeta`]s' statements and `{i}`s
+    /// ([`crate::sched::LogSoFar::origins`]).
+    origins_hash: u64,
     /// Bytes of log text held ([`MAX_TRACE_LOG_BYTES`]).
     log_bytes: usize,
     /// Verbose events held, and the bytes of their text.
@@ -700,11 +703,11 @@ impl<'a> Interp<'a> {
                 }
                 pattern.into_boxed_str()
             });
-            meta.push(LineMeta {
-                start: span.start() as u32,
-                index: frame.index.map(|i| i as u32),
-                pattern,
-            });
+            let (start, index) = (span.start() as u32, frame.index.map(|i| i as u32));
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (self.trace.origins_hash, start, index).hash(&mut h);
+            self.trace.origins_hash = h.finish();
+            meta.push(LineMeta { start, index, pattern });
         }
         Ok(())
     }
@@ -786,6 +789,7 @@ impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
         crate::sched::LogSoFar {
             hash: self.trace.log_hash,
             lines: self.trace.log_spans.len(),
+            origins: self.trace.origins_hash,
         }
     }
 

@@ -446,3 +446,57 @@ fn commuting_completions_run_as_many_callbacks_and_limits_restart_the_search() {
         assert_eq!(reduced.count, count, "{max_turns} turns");
     }
 }
+
+/// Found by fresh-clone helper 76. Jobs that only log and print the same
+/// lines (twins) each have their place in the group of commuting
+/// completions: a, b, b has three orders, where the group held only one b
+/// and gave two. And two logs of the same texts from other jobs are other
+/// states once blocks are moved: where each line came from is part of the
+/// key, and two entries of the same lines are one only if each member's
+/// block stands at the same place in both.
+#[test]
+fn twins_and_lines_alike_from_other_jobs_keep_every_order() {
+    let labels = |pool: usize, jobs: &str| -> String {
+        std::iter::once(format!("pool {pool}\n"))
+            .chain(jobs.chars().map(|j| format!("submit \"{j}\" 10\n")))
+            .collect()
+    };
+    for (pool, jobs, count) in [(3, "abb", 3), (4, "abbb", 4), (4, "aabb", 6), (4, "abcc", 12)] {
+        let (_, reduced) = complete_and_equal(jobs, &labels(pool, jobs), RunOptions::default());
+        assert_eq!(reduced.count, count, "{jobs}");
+    }
+    let (_, reduced) = complete_and_equal(
+        "a repeat of twins",
+        "pool 3\nsubmit \"a\" 10\nrepeat 2 { submit \"b\" 10 }\n",
+        RunOptions::default(),
+    );
+    assert_eq!(reduced.count, 3);
+    // c b a, then d (started when a thread came free), then b's immediate:
+    // “x x x y x y y” was missing.
+    let four = "pool 3\n\
+        submit \"a\" 10 { log \"x\" log \"y\" }\n\
+        submit \"b\" 10 { log \"x\" immediate \"y\" }\n\
+        submit \"c\" 10 { log \"x\" }\n\
+        submit \"d\" 1 { log \"x\" nextTick { log \"y\" } }\n";
+    let (_, reduced) = complete_and_equal("lines alike", four, RunOptions::default());
+    assert_eq!(reduced.count, 11);
+    assert!(reduced.contains(&strings(&["x", "x", "x", "y", "x", "y", "y"]), false));
+    // b then a, and a then b, print “x x x”: c after b's immediate was lost.
+    let three = "submit \"x\" 1 { log \"x\" immediate \"y\" }\n\
+        submit \"x\" 1 { log \"x\" nextTick \"x\" }\n\
+        submit \"y\" 1 { log \"y\" microtask \"y\" }\n";
+    let (_, reduced) = complete_and_equal("a log alike", three, RunOptions::default());
+    assert_eq!(reduced.count, 7);
+    assert!(reduced.contains(&strings(&["y", "y", "x", "y", "x", "x"]), false));
+    for (max_turns, max_callbacks) in [(u64::MAX, 4), (2, 5_000_000)] {
+        let mut opts = RunOptions::default();
+        opts.limits.max_turns = max_turns;
+        opts.limits.max_callbacks = max_callbacks;
+        complete_and_equal("lines alike, limited", four, opts);
+        complete_and_equal("a log alike, limited", three, opts);
+    }
+}
+
+fn strings(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|l| l.to_string()).collect()
+}

@@ -1540,8 +1540,17 @@ impl Chooser for &mut Search {
             h.finish()
         };
         let memoising = self.memoising();
+        // With commuting completions, where the lines came from too: the
+        // orders moving their blocks gives depend on it (fresh-clone helper
+        // 76: jobs a and b printing “x” each, a then b and b then a, were
+        // taken for one log).
+        let log_hash = if self.blocks.is_empty() {
+            log.hash
+        } else {
+            memo::combine(log.hash, log.origins)
+        };
         // Memoising, a state is keyed without the lines before it; else with them.
-        let fingerprint = if memoising { state } else { memo::combine(state, log.hash) };
+        let fingerprint = if memoising { state } else { memo::combine(state, log_hash) };
         if let Some(cut) = self.time_up() {
             self.halted = Some(cut);
             return false;
@@ -1555,7 +1564,7 @@ impl Chooser for &mut Search {
             return false;
         }
         if memoising {
-            let first = self.memo.first_with_log(state, log.hash);
+            let first = self.memo.first_with_log(state, log_hash);
             if self.pos >= self.prefix.len() && self.seen.contains_key(&state) {
                 // Explored: its future is joined to these lines, not replayed.
                 self.join = Some((state, first));

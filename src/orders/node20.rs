@@ -562,8 +562,10 @@ impl<K: Chooser> ChooserClock<K> {
                 Ready::AtLeastOne => !out.is_empty(),
             };
             let mut next: Vec<usize> = (0..group.len()).filter(|&i| may_complete_next(&group, i)).collect();
-            drop_twins(&group, &mut next);
+            // Twins that only log commute with the others that do: each has
+            // its place in their group (jobs a, b, b: three orders).
             self.reduce_by_symmetry(&group, &mut next);
+            drop_twins(&group, &mut next);
             if can_stop && !next.is_empty() && self.chooser.drops_idle_stops() && self.stop_changes_nothing(s, before, &out, &group) {
                 can_stop = false;
             }

@@ -108,7 +108,7 @@ fn place(
 }
 
 /// `items` with the stretches at `slots` replaced by `contents` (one per slot, in order).
-fn spliced<'c, T: Clone + 'c>(items: &[T], slots: &[(usize, usize)], contents: impl Iterator<Item = &'c [T]>) -> Vec<T> {
+pub(crate) fn spliced<'c, T: Clone + 'c>(items: &[T], slots: &[(usize, usize)], contents: impl Iterator<Item = &'c [T]>) -> Vec<T> {
     let mut out = Vec::with_capacity(items.len());
     let mut p = 0;
     for (&(start, len), content) in slots.iter().zip(contents) {
@@ -272,17 +272,18 @@ pub(crate) fn orbit_timing(entry: &Entry, src: &str) -> String {
 }
 
 /// Adds `new` to the entries of the same canonical lines: an orbit inside
-/// another (its marks covered by the other's) is dropped, the other kept.
+/// another (its marks and groups covered by the other's, each member's
+/// block at the same place) is dropped, the other kept.
 pub(crate) fn merge(entries: &mut Vec<Entry>, new: Entry) {
-    if entries
-        .iter()
-        .any(|e| covers(&e.marks, &new.marks) && covers_blocks(&e.blocks, &new.blocks))
-    {
+    let inside = |outer: &Entry, inner: &Entry| {
+        covers(&outer.marks, &inner.marks) && covers_blocks(&outer.blocks, &inner.blocks) && same_places(outer, inner)
+    };
+    if entries.iter().any(|e| inside(e, &new)) {
         return;
     }
     // The first found gives its timing.
     let race = entries.first().map_or_else(|| new.race.clone(), |e| e.race.clone());
-    entries.retain(|e| !(covers(&new.marks, &e.marks) && covers_blocks(&new.blocks, &e.blocks)));
+    entries.retain(|e| !inside(&new, e));
     entries.push(Entry { race, ..new });
 }
 
@@ -310,6 +311,20 @@ pub const MAX_COMPARED: usize = 50_000;
 
 /// Most lines those orders may hold in all (memory).
 pub const MAX_COMPARED_LINES: u128 = 2_000_000;
+
+/// Whether each member of `inner`'s groups has its block at the same place
+/// in `outer`. Two entries of the same lines may hold a group's blocks at
+/// other places, and then stand for other orders: jobs a (“x”, “y”), b
+/// (“x”, and an immediate “y”) and c (“x”), a and c commuting, print alike
+/// as a b c and a c b, but only the first's c b a prints “x x x y” before
+/// a later job's lines (fresh-clone helper 76).
+fn same_places(outer: &Entry, inner: &Entry) -> bool {
+    inner
+        .blocks
+        .iter()
+        .flatten()
+        .all(|m| positions(&outer.meta, m) == positions(&inner.meta, m))
+}
 
 /// Whether every group of `inner` lies within a group of `outer`.
 fn covers_blocks(outer: &[Vec<Member>], inner: &[Vec<Member>]) -> bool {
@@ -538,7 +553,7 @@ impl Entry {
 
 /// The next arrangement of `blocks` in lexicographic order of their lines (equal
 /// blocks not told apart); `false` after the last.
-fn next_permutation(blocks: &mut [(Vec<String>, Vec<LineMeta>)]) -> bool {
+pub(crate) fn next_permutation(blocks: &mut [(Vec<String>, Vec<LineMeta>)]) -> bool {
     let n = blocks.len();
     if n < 2 {
         return false;

@@ -89,4 +89,9 @@ pub struct LogSoFar {
     pub hash: u64,
     /// How many lines.
     pub lines: usize,
+    /// A running hash of where each line was logged from (statement and
+    /// `{i}`), when recorded: two logs of the same texts from other
+    /// statements stand for other orders once commuting completions are
+    /// moved (their blocks are found by where their lines came from).
+    pub origins: u64,
 }
