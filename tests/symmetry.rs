@@ -500,3 +500,62 @@ fn twins_and_lines_alike_from_other_jobs_keep_every_order() {
 fn strings(lines: &[&str]) -> Vec<String> {
     lines.iter().map(|l| l.to_string()).collect()
 }
+
+/// Found by fresh-clone helper 75. A group of commuting completions is held
+/// in one order in the search's canonical orders, so the race of the block
+/// it falls in read that order as a constraint ("keeps (“a”, …) before
+/// (“c”, …)") while the group's own race said they come in any order. The
+/// block is now stated with the group's blocks moved, and the group not
+/// again; a group whose members fall in several blocks joins them. The
+/// statements equal those of the full search, which has no groups.
+#[test]
+fn a_commuting_group_is_stated_within_the_block_it_falls_in() {
+    let heads = |o: &Orders| -> Vec<String> {
+        o.races
+            .iter()
+            .map(|r| r.statement.split(':').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    let four = "pool 9\n\
+        submit \"a\" 1 { log \"a\" nextTick \"tick a\" }\n\
+        submit \"b\" 1 { log \"b\" nextTick { log \"tick b\" immediate \"z\" } }\n\
+        submit \"c\" 1 { log \"c\" microtask \"mt c\" }\n\
+        submit \"d\" 1 { log \"d\" then \"p d\" .then \"q d\" }\n";
+    let (full, reduced) = complete_and_equal("four jobs and an immediate", four, RunOptions::default());
+    assert_eq!(reduced.count, 60);
+    assert_eq!(heads(&reduced), heads(&full));
+    assert_eq!(reduced.races.len(), 1, "{:?}", reduced.races);
+    let race = &reduced.races[0];
+    assert_eq!((race.kind, race.orders), ("partialOrder", 60));
+    assert!(
+        race.statement.starts_with(
+            "(\u{201c}a\u{201d}, \u{201c}tick a\u{201d}), (\u{201c}b\u{201d}, \u{201c}tick b\u{201d}), \
+             (\u{201c}c\u{201d}, \u{201c}mt c\u{201d}), (\u{201c}d\u{201d}, \u{201c}p d\u{201d}, \u{201c}q d\u{201d}) \
+             and \u{201c}z\u{201d} come in any order that keeps (\u{201c}b\u{201d}, \u{201c}tick b\u{201d}) before \
+             \u{201c}z\u{201d}, the lines in parentheses together (60 orders): 2 callbacks complete in the same tick"
+        ),
+        "{}",
+        race.statement
+    );
+    // The first job's block ends a block of the canonical orders: “T” comes
+    // after whichever job completes first.
+    let split = "pool 2\ntimeout 3 \"T\"\n\
+        submit \"a\" 1 { log \"a\" nextTick \"ta\" }\n\
+        submit \"b\" 1 { log \"b\" microtask \"mb\" }\n";
+    let (full, reduced) = complete_and_equal("a group over two blocks", split, RunOptions::default());
+    assert_eq!(reduced.count, 4);
+    assert_eq!(heads(&reduced), heads(&full));
+    assert_eq!(
+        heads(&reduced),
+        ["(\u{201c}a\u{201d}, \u{201c}ta\u{201d}), (\u{201c}b\u{201d}, \u{201c}mb\u{201d}) and \u{201c}T\u{201d} come in 4 orders, the lines in parentheses together"]
+    );
+    // Two items of a group swap, said as two lines of a block are.
+    let two = "pool 2\nsubmit \"a\" 1 { log \"a\" microtask \"ma\" }\nsubmit \"b\" 1 { log \"b\" microtask \"mb\" }\n";
+    let (full, reduced) = complete_and_equal("two jobs", two, RunOptions::default());
+    assert_eq!(heads(&reduced), heads(&full));
+    assert_eq!(reduced.races[0].kind, "swap");
+    assert_eq!(
+        heads(&reduced),
+        ["(\u{201c}a\u{201d}, \u{201c}ma\u{201d}) and (\u{201c}b\u{201d}, \u{201c}mb\u{201d}) may swap (2 orders)"]
+    );
+}

@@ -109,19 +109,23 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
         }
     }
     let mut seen_groups: Vec<&Vec<Member>> = Vec::new();
+    // The commuting groups stated: each race's index and its members' blocks.
+    let mut groups: Vec<(usize, Vec<Vec<String>>)> = Vec::new();
     for entry in entries {
         for group in &entry.blocks {
             if seen_groups.contains(&group) {
                 continue;
             }
             seen_groups.push(group);
-            if let Some(race) = commuting(entry, group, src) {
+            if let Some((race, blocks)) = commuting(entry, group, src) {
+                groups.push((races.len(), blocks));
                 races.push(race);
             }
         }
     }
     let model = orders.first().map(|o| o.logs.as_slice()).unwrap_or_default();
-    races.extend(differences(model, entries, partial));
+    let differing = differences(model, entries, partial, &groups, &mut races);
+    races.extend(differing);
     // Groups that depend on each other say less than the blocks of the orders
     // themselves: with every order listed (and few), state those instead.
     if !independent(&races, count) && orders.len() as u128 == count && count <= MAX_BLOCKS_FROM_LIST {
@@ -138,12 +142,13 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
                 as_found: true,
             })
             .collect();
-        races = differences(model, &listed, partial);
+        races = differences(model, &listed, partial, &[], &mut []);
     }
     // The same statement twice (two searches' groups alike): once.
     let mut unique: Vec<Race> = Vec::new();
     for race in races {
-        if !unique.iter().any(|r| r.statement == race.statement) {
+        // (A group stated within a block's race has no statement of its own.)
+        if !race.statement.is_empty() && !unique.iter().any(|r| r.statement == race.statement) {
             unique.push(race);
         }
     }
@@ -168,8 +173,9 @@ pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
 /// The race of a group of commuting completions: their blocks of lines in
 /// any order. A member whose block has more than one line (several `log`s,
 /// or the lines of the nextTick and microtask callbacks the drain after its
-/// callback runs) is one item, in parentheses, as in [`block_race`].
-fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
+/// callback runs) is one item, in parentheses, as in [`block_race`]. With
+/// the race, the members' blocks of lines.
+fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<(Race, Vec<Vec<String>>)> {
     // Each member's block, in the canonical order.
     let mut blocks: Vec<Vec<usize>> = group
         .iter()
@@ -213,7 +219,7 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
             head(statement_src),
             &indices,
         );
-        return Some(Race { runs, ..race });
+        return Some((Race { runs, ..race }, contents));
     }
     let drain = if grouped { ", with the drain after it," } else { "" };
     let timing = format!(
@@ -221,14 +227,63 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
         contents.len()
     );
     let items = series(contents.iter().map(|c| item(c)).collect(), "and");
-    Some(Race {
-        kind: "anyOrder",
-        statement: format!("{items} come in any order{together} ({} orders): {timing}", count_text(orders)),
+    // Two items: said as a block's two are ([`block_race`]).
+    let (kind, what) = match contents.len() {
+        2 => ("swap", format!("{items} may swap")),
+        _ => ("anyOrder", format!("{items} come in any order{together}")),
+    };
+    let race = Race {
+        kind,
+        statement: format!("{what} ({} orders): {timing}", count_text(orders)),
         lines,
         orders,
         timing,
         runs,
-    })
+    };
+    Some((race, contents))
+}
+
+/// Most sequences [`rearranged`] builds for a block (a few megabytes of lines).
+const MAX_REARRANGED: u128 = 20_000;
+
+/// A block's sequences with a commuting group's blocks (`group`, each
+/// member's lines) moved in every arrangement: the canonical orders hold the
+/// group's blocks in one order, so the block's own race would read that
+/// order as a constraint ("keeps (“a”, …) before (“c”, …)"), and the group's
+/// race, stated apart, would say the opposite (fresh-clone helper 75).
+/// `None` when a sequence does not hold each member's block whole, or when
+/// the sequences would be more than [`MAX_REARRANGED`].
+fn rearranged(blocks: &[&[String]], group: &[Vec<String>]) -> Option<Vec<Vec<String>>> {
+    if symmetry::multinomial(group).saturating_mul(blocks.len() as u128) > MAX_REARRANGED {
+        return None;
+    }
+    let mut sorted: Vec<(Vec<String>, Vec<crate::interp::LineMeta>)> = group.iter().map(|c| (c.clone(), Vec::new())).collect();
+    crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
+    let mut out = Vec::new();
+    for block in blocks {
+        // Where each member's block stands, whole.
+        let mut slots = Vec::new();
+        for c in group {
+            let start = block.iter().position(|l| *l == c[0])?;
+            if block.get(start..start + c.len()) != Some(c.as_slice()) {
+                return None;
+            }
+            slots.push((start, c.len()));
+        }
+        crate::sort::sort(&mut slots);
+        if slots.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
+            return None;
+        }
+        let mut arrangement = sorted.clone();
+        loop {
+            out.push(symmetry::spliced(block, &slots, arrangement.iter().map(|a| a.0.as_slice())));
+            if !symmetry::next_permutation(&mut arrangement) {
+                break;
+            }
+        }
+    }
+    // Distinct: the canonical orders hold each group in one order only.
+    Some(out)
 }
 
 /// "“job {i}” for i = 1…4 come in any order (24 orders): the 4 callbacks of `…` …"
@@ -275,8 +330,12 @@ pub(crate) fn head(statement: &str) -> String {
     crate::syntax::statement_head(statement).to_string()
 }
 
-/// The races among the canonical orders, block by block.
-fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> {
+/// The races among the canonical orders, block by block. A block that holds
+/// a commuting group of `groups` (its race's index in `stated`, its
+/// members' blocks) is stated with the group's blocks moved
+/// ([`rearranged`]) and the group's timing first; the group's own race then
+/// loses its statement.
+fn differences(model: &[String], entries: &[Entry], partial: bool, groups: &[(usize, Vec<Vec<String>>)], stated: &mut [Race]) -> Vec<Race> {
     if entries.len() < 2 {
         return Vec::new();
     }
@@ -317,9 +376,22 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
             ends.push(p + 1);
         }
     }
+    // A group whose members' blocks fall in several blocks (the first
+    // member's before the others': P(“a”, …) then “T” or (“b”, …)) is
+    // stated with all of them, in one block.
+    let spans: Vec<(usize, usize)> = groups
+        .iter()
+        .filter_map(|(_, group)| {
+            let at = group.iter().filter_map(|c| logs[0].iter().position(|l| *l == c[0]));
+            Some((at.clone().min()?, at.max()?))
+        })
+        .collect();
     let mut races = Vec::new();
     let mut start = 0;
     for end in ends {
+        if spans.iter().any(|&(from, to)| from < end && end <= to) {
+            continue;
+        }
         let mut blocks: Vec<&[String]> = logs.iter().map(|l| &l[start..end]).collect();
         crate::sort::sort(&mut blocks);
         blocks.dedup();
@@ -328,7 +400,31 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
             let others: Vec<&Entry> = entries.iter().filter(|e| Some(&e.logs[start..end]) != model_block).collect();
             let timing = timings(&others);
             let first = model_block.unwrap_or(blocks[0]);
-            races.push(block_race(first, &blocks, timing, partial));
+            // The groups within this block, their blocks moved.
+            let mut moved: Option<Vec<Vec<String>>> = None;
+            let mut said: Vec<String> = Vec::new();
+            for (race, group) in groups {
+                let seqs: Vec<&[String]> = match &moved {
+                    Some(m) => m.iter().map(Vec::as_slice).collect(),
+                    None => blocks.clone(),
+                };
+                if let Some(m) = rearranged(&seqs, group) {
+                    moved = Some(m);
+                    let absorbed = &mut stated[*race];
+                    absorbed.statement.clear();
+                    absorbed.orders = 1;
+                    said.push(absorbed.timing.replacen("their ", "", 1));
+                }
+            }
+            let seqs: Vec<&[String]> = match &moved {
+                Some(m) => m.iter().map(Vec::as_slice).collect(),
+                None => blocks,
+            };
+            if !timing.is_empty() {
+                said.push(timing);
+            }
+            let timing = said.join("; or ");
+            races.push(block_race(first, &seqs, timing, partial));
         }
         start = end;
     }
@@ -641,7 +737,7 @@ mod tests {
     fn orders_that_part_say_whether_their_lines_differ() {
         let model = strings("mab");
         let other = [entry("mab"), entry("mxb")];
-        let races = differences(&model, &other, false);
+        let races = differences(&model, &other, false, &[], &mut []);
         assert_eq!(races.len(), 1);
         assert_eq!(
             races[0].statement,
