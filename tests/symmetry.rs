@@ -505,9 +505,9 @@ fn strings(lines: &[&str]) -> Vec<String> {
 /// in one order in the search's canonical orders, so the race of the block
 /// it falls in read that order as a constraint ("keeps (“a”, …) before
 /// (“c”, …)") while the group's own race said they come in any order. The
-/// block is now stated with the group's blocks moved, and the group not
-/// again; a group whose members fall in several blocks joins them. The
-/// statements equal those of the full search, which has no groups.
+/// blocks are now cut from the orders the entries stand for, the groups'
+/// blocks moved, and the groups are not stated apart: the statements equal
+/// those of the full search, which has no groups.
 #[test]
 fn a_commuting_group_is_stated_within_the_block_it_falls_in() {
     let heads = |o: &Orders| -> Vec<String> {
@@ -532,7 +532,8 @@ fn a_commuting_group_is_stated_within_the_block_it_falls_in() {
             "(\u{201c}a\u{201d}, \u{201c}tick a\u{201d}), (\u{201c}b\u{201d}, \u{201c}tick b\u{201d}), \
              (\u{201c}c\u{201d}, \u{201c}mt c\u{201d}), (\u{201c}d\u{201d}, \u{201c}p d\u{201d}, \u{201c}q d\u{201d}) \
              and \u{201c}z\u{201d} come in any order that keeps (\u{201c}b\u{201d}, \u{201c}tick b\u{201d}) before \
-             \u{201c}z\u{201d}, the lines in parentheses together (60 orders): 2 callbacks complete in the same tick"
+             \u{201c}z\u{201d}, the lines in parentheses together (60 orders): completions of one tick \
+             (`submit \"a\" 1`, `submit \"c\" 1`) came in another order"
         ),
         "{}",
         race.statement

@@ -109,46 +109,52 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
         }
     }
     let mut seen_groups: Vec<&Vec<Member>> = Vec::new();
-    // The commuting groups stated: each race's index and its members' blocks.
-    let mut groups: Vec<(usize, Vec<Vec<String>>)> = Vec::new();
+    let first_group = races.len();
     for entry in entries {
         for group in &entry.blocks {
             if seen_groups.contains(&group) {
                 continue;
             }
             seen_groups.push(group);
-            if let Some((race, blocks)) = commuting(entry, group, src) {
-                groups.push((races.len(), blocks));
+            if let Some(race) = commuting(entry, group, src) {
                 races.push(race);
             }
         }
     }
     let model = orders.first().map(|o| o.logs.as_slice()).unwrap_or_default();
-    let differing = differences(model, entries, partial, &groups, &mut races);
+    let mut differing = differences(model, entries, partial);
+    // The canonical orders hold each commuting group's blocks in one order:
+    // a block of other differences that holds some of a group's lines would
+    // read that order as a constraint ("keeps (“a”, …) before (“c”, …)")
+    // where the group's race says any order (fresh-clone helper 75). The
+    // blocks are then cut from the orders the entries stand for, the groups
+    // moved, and the groups are not stated apart.
+    let overlap = races[first_group..]
+        .iter()
+        .any(|g| differing.iter().any(|r| r.lines.iter().any(|l| g.lines.contains(l))));
+    let total = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
+    if overlap && total <= MAX_MOVED && entries.iter().all(|e| e.marks.is_empty()) {
+        let mut moved = Vec::new();
+        for e in entries {
+            let timing = symmetry::orbit_timing(e, src);
+            for (i, logs) in e.expand(MAX_MOVED as usize).into_iter().enumerate() {
+                moved.push(plain(logs, e.stopped, if i == 0 { e.race.clone() } else { timing.clone() }));
+            }
+        }
+        races.truncate(first_group);
+        differing = differences(model, &moved, partial);
+    }
     races.extend(differing);
     // Groups that depend on each other say less than the blocks of the orders
     // themselves: with every order listed (and few), state those instead.
     if !independent(&races, count) && orders.len() as u128 == count && count <= MAX_BLOCKS_FROM_LIST {
-        let listed: Vec<Entry> = orders
-            .iter()
-            .map(|o| Entry {
-                logs: o.logs.clone(),
-                stopped: o.stopped,
-                race: o.race.clone(),
-                meta: Vec::new(),
-                marks: Vec::new(),
-                blocks: Vec::new(),
-                orbit: 1,
-                as_found: true,
-            })
-            .collect();
-        races = differences(model, &listed, partial, &[], &mut []);
+        let listed: Vec<Entry> = orders.iter().map(|o| plain(o.logs.clone(), o.stopped, o.race.clone())).collect();
+        races = differences(model, &listed, partial);
     }
     // The same statement twice (two searches' groups alike): once.
     let mut unique: Vec<Race> = Vec::new();
     for race in races {
-        // (A group stated within a block's race has no statement of its own.)
-        if !race.statement.is_empty() && !unique.iter().any(|r| r.statement == race.statement) {
+        if !unique.iter().any(|r| r.statement == race.statement) {
             unique.push(race);
         }
     }
@@ -170,12 +176,29 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
 /// the search's groups depend on each other.
 pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
 
+/// Most orders [`statements`] lists from the entries when a commuting group
+/// falls inside a block of other differences (a few megabytes of lines).
+const MAX_MOVED: u128 = 20_000;
+
+/// An order as an entry of its own (no symmetries).
+fn plain(logs: Vec<String>, stopped: bool, race: String) -> Entry {
+    Entry {
+        logs,
+        stopped,
+        race,
+        meta: Vec::new(),
+        marks: Vec::new(),
+        blocks: Vec::new(),
+        orbit: 1,
+        as_found: true,
+    }
+}
+
 /// The race of a group of commuting completions: their blocks of lines in
 /// any order. A member whose block has more than one line (several `log`s,
 /// or the lines of the nextTick and microtask callbacks the drain after its
-/// callback runs) is one item, in parentheses, as in [`block_race`]. With
-/// the race, the members' blocks of lines.
-fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<(Race, Vec<Vec<String>>)> {
+/// callback runs) is one item, in parentheses, as in [`block_race`].
+fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<Race> {
     // Each member's block, in the canonical order.
     let mut blocks: Vec<Vec<usize>> = group
         .iter()
@@ -219,7 +242,7 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<(Race, Vec<Ve
             head(statement_src),
             &indices,
         );
-        return Some((Race { runs, ..race }, contents));
+        return Some(Race { runs, ..race });
     }
     let drain = if grouped { ", with the drain after it," } else { "" };
     let timing = format!(
@@ -232,58 +255,14 @@ fn commuting(entry: &Entry, group: &[Member], src: &str) -> Option<(Race, Vec<Ve
         2 => ("swap", format!("{items} may swap")),
         _ => ("anyOrder", format!("{items} come in any order{together}")),
     };
-    let race = Race {
+    Some(Race {
         kind,
         statement: format!("{what} ({} orders): {timing}", count_text(orders)),
         lines,
         orders,
         timing,
         runs,
-    };
-    Some((race, contents))
-}
-
-/// Most sequences [`rearranged`] builds for a block (a few megabytes of lines).
-const MAX_REARRANGED: u128 = 20_000;
-
-/// A block's sequences with a commuting group's blocks (`group`, each
-/// member's lines) moved in every arrangement: the canonical orders hold the
-/// group's blocks in one order, so the block's own race would read that
-/// order as a constraint ("keeps (“a”, …) before (“c”, …)"), and the group's
-/// race, stated apart, would say the opposite (fresh-clone helper 75).
-/// `None` when a sequence does not hold each member's block whole, or when
-/// the sequences would be more than [`MAX_REARRANGED`].
-fn rearranged(blocks: &[&[String]], group: &[Vec<String>]) -> Option<Vec<Vec<String>>> {
-    if symmetry::multinomial(group).saturating_mul(blocks.len() as u128) > MAX_REARRANGED {
-        return None;
-    }
-    let mut sorted: Vec<(Vec<String>, Vec<crate::interp::LineMeta>)> = group.iter().map(|c| (c.clone(), Vec::new())).collect();
-    crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
-    let mut out = Vec::new();
-    for block in blocks {
-        // Where each member's block stands, whole.
-        let mut slots = Vec::new();
-        for c in group {
-            let start = block.iter().position(|l| *l == c[0])?;
-            if block.get(start..start + c.len()) != Some(c.as_slice()) {
-                return None;
-            }
-            slots.push((start, c.len()));
-        }
-        crate::sort::sort(&mut slots);
-        if slots.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
-            return None;
-        }
-        let mut arrangement = sorted.clone();
-        loop {
-            out.push(symmetry::spliced(block, &slots, arrangement.iter().map(|a| a.0.as_slice())));
-            if !symmetry::next_permutation(&mut arrangement) {
-                break;
-            }
-        }
-    }
-    // Distinct: the canonical orders hold each group in one order only.
-    Some(out)
+    })
 }
 
 /// "“job {i}” for i = 1…4 come in any order (24 orders): the 4 callbacks of `…` …"
@@ -330,12 +309,8 @@ pub(crate) fn head(statement: &str) -> String {
     crate::syntax::statement_head(statement).to_string()
 }
 
-/// The races among the canonical orders, block by block. A block that holds
-/// a commuting group of `groups` (its race's index in `stated`, its
-/// members' blocks) is stated with the group's blocks moved
-/// ([`rearranged`]) and the group's timing first; the group's own race then
-/// loses its statement.
-fn differences(model: &[String], entries: &[Entry], partial: bool, groups: &[(usize, Vec<Vec<String>>)], stated: &mut [Race]) -> Vec<Race> {
+/// The races among the canonical orders, block by block.
+fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> {
     if entries.len() < 2 {
         return Vec::new();
     }
@@ -376,22 +351,9 @@ fn differences(model: &[String], entries: &[Entry], partial: bool, groups: &[(us
             ends.push(p + 1);
         }
     }
-    // A group whose members' blocks fall in several blocks (the first
-    // member's before the others': P(“a”, …) then “T” or (“b”, …)) is
-    // stated with all of them, in one block.
-    let spans: Vec<(usize, usize)> = groups
-        .iter()
-        .filter_map(|(_, group)| {
-            let at = group.iter().filter_map(|c| logs[0].iter().position(|l| *l == c[0]));
-            Some((at.clone().min()?, at.max()?))
-        })
-        .collect();
     let mut races = Vec::new();
     let mut start = 0;
     for end in ends {
-        if spans.iter().any(|&(from, to)| from < end && end <= to) {
-            continue;
-        }
         let mut blocks: Vec<&[String]> = logs.iter().map(|l| &l[start..end]).collect();
         crate::sort::sort(&mut blocks);
         blocks.dedup();
@@ -400,31 +362,7 @@ fn differences(model: &[String], entries: &[Entry], partial: bool, groups: &[(us
             let others: Vec<&Entry> = entries.iter().filter(|e| Some(&e.logs[start..end]) != model_block).collect();
             let timing = timings(&others);
             let first = model_block.unwrap_or(blocks[0]);
-            // The groups within this block, their blocks moved.
-            let mut moved: Option<Vec<Vec<String>>> = None;
-            let mut said: Vec<String> = Vec::new();
-            for (race, group) in groups {
-                let seqs: Vec<&[String]> = match &moved {
-                    Some(m) => m.iter().map(Vec::as_slice).collect(),
-                    None => blocks.clone(),
-                };
-                if let Some(m) = rearranged(&seqs, group) {
-                    moved = Some(m);
-                    let absorbed = &mut stated[*race];
-                    absorbed.statement.clear();
-                    absorbed.orders = 1;
-                    said.push(absorbed.timing.replacen("their ", "", 1));
-                }
-            }
-            let seqs: Vec<&[String]> = match &moved {
-                Some(m) => m.iter().map(Vec::as_slice).collect(),
-                None => blocks,
-            };
-            if !timing.is_empty() {
-                said.push(timing);
-            }
-            let timing = said.join("; or ");
-            races.push(block_race(first, &seqs, timing, partial));
+            races.push(block_race(first, &blocks, timing, partial));
         }
         start = end;
     }
@@ -737,7 +675,7 @@ mod tests {
     fn orders_that_part_say_whether_their_lines_differ() {
         let model = strings("mab");
         let other = [entry("mab"), entry("mxb")];
-        let races = differences(&model, &other, false, &[], &mut []);
+        let races = differences(&model, &other, false);
         assert_eq!(races.len(), 1);
         assert_eq!(
             races[0].statement,

@@ -108,7 +108,7 @@ fn place(
 }
 
 /// `items` with the stretches at `slots` replaced by `contents` (one per slot, in order).
-pub(crate) fn spliced<'c, T: Clone + 'c>(items: &[T], slots: &[(usize, usize)], contents: impl Iterator<Item = &'c [T]>) -> Vec<T> {
+fn spliced<'c, T: Clone + 'c>(items: &[T], slots: &[(usize, usize)], contents: impl Iterator<Item = &'c [T]>) -> Vec<T> {
     let mut out = Vec::with_capacity(items.len());
     let mut p = 0;
     for (&(start, len), content) in slots.iter().zip(contents) {
@@ -553,7 +553,7 @@ impl Entry {
 
 /// The next arrangement of `blocks` in lexicographic order of their lines (equal
 /// blocks not told apart); `false` after the last.
-pub(crate) fn next_permutation(blocks: &mut [(Vec<String>, Vec<LineMeta>)]) -> bool {
+fn next_permutation(blocks: &mut [(Vec<String>, Vec<LineMeta>)]) -> bool {
     let n = blocks.len();
     if n < 2 {
         return false;
