@@ -243,7 +243,7 @@ fn run_on(file: &File, src: &str, title: &str, opts: RunOptions, queues: bool) -
     if queues {
         interp.queues = Some(Vec::new());
     }
-    let ending = match sched.run(MAIN, &mut interp) {
+    let ending = match sched.run(MAIN, as_host!(interp)) {
         Ok(()) => match interp.unsettled_line() {
             Some(line) => Ending::Unsettled {
                 turns: sched.turn(),
@@ -688,7 +688,7 @@ impl<'a> Interp<'a> {
 
     /// Logs `text` rendered in `frame` (and its [`LineMeta`] when recorded).
     #[inline(never)]
-    fn log_text<L: EventLoop<Task<'a>>>(&mut self, sched: &L, text: &Text, frame: &Frame, span: Span) -> Result<(), Stop> {
+    fn log_text<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, text: &Text, frame: &Frame, span: Span) -> Result<(), Stop> {
         self.log(sched, render(text, frame), span)?;
         if let Some(meta) = &mut self.trace.line_meta {
             let pattern = text.parts.iter().any(|p| matches!(p, TextPart::Index)).then(|| {
@@ -738,7 +738,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn log<L: EventLoop<Task<'a>>>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
+    fn log<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, text: String, span: Span) -> Result<(), Stop> {
         if self.trace.log_spans.len() >= MAX_TRACE_LOGS {
             return Err(self.output_limit(sched, span));
         }
@@ -766,7 +766,63 @@ impl<'a> Interp<'a> {
     }
 }
 
-impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Interp<'a> {
+/// The interpreter as a loop's host ([`as_host`]) in WebAssembly: the loop
+/// reached through `dyn EventLoop`, so that the interpreter is compiled once
+/// for both loops (the seed model's and the orders search's), not once for
+/// each: 38 KB of code, for the size budget (docs/playground.md). Natively
+/// each loop has its own copy, its calls inlined.
+#[cfg(target_family = "wasm")]
+pub(crate) struct Dyn<'i, 'a>(pub &'i mut Interp<'a>);
+
+#[cfg(target_family = "wasm")]
+impl<'a, L: EventLoop<Task<'a>>> Host<Task<'a>, L> for Dyn<'_, 'a> {
+    type Stop = Stop;
+
+    fn call(&mut self, sched: &mut L, task: &Task<'a>, ctx: Ctx<'_>) -> Result<(), Stop> {
+        let sched: &mut dyn EventLoop<Task<'a>> = sched;
+        self.0.call(sched, task, ctx)
+    }
+
+    fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
+        let sched: &dyn EventLoop<Task<'a>> = sched;
+        self.0.limit(sched, kind, phase)
+    }
+
+    fn drain_end(&mut self, sched: &mut L) -> Result<bool, Stop> {
+        let sched: &mut dyn EventLoop<Task<'a>> = sched;
+        self.0.drain_end(sched)
+    }
+
+    fn observe(&mut self, event: LoopEvent) {
+        Host::<Task<'a>, dyn EventLoop<Task<'a>>>::observe(self.0, event)
+    }
+
+    fn fingerprint(&self, h: &mut dyn Hasher) {
+        Host::<Task<'a>, dyn EventLoop<Task<'a>>>::fingerprint(self.0, h)
+    }
+
+    fn log_so_far(&self) -> crate::sched::LogSoFar {
+        Host::<Task<'a>, dyn EventLoop<Task<'a>>>::log_so_far(self.0)
+    }
+}
+
+/// `&mut interp` as a loop's host: natively the interpreter itself, in
+/// WebAssembly through [`Dyn`].
+#[cfg(not(target_family = "wasm"))]
+macro_rules! as_host {
+    ($interp:expr) => {
+        &mut $interp
+    };
+}
+#[cfg(target_family = "wasm")]
+macro_rules! as_host {
+    ($interp:expr) => {
+        &mut $crate::interp::Dyn(&mut $interp)
+    };
+}
+pub(crate) use as_host;
+
+impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
     fn fingerprint(&self, mut h: &mut dyn Hasher) {
         // Of the log, only what limits read: its lines' count and bytes.
         (
@@ -875,7 +931,7 @@ impl<'a> Interp<'a> {
     /// Runs a task other than a plain callback: the main module, a
     /// thread-pool round trip, a promise job or settlement.
     #[inline(never)]
-    fn call_task<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, task: Task<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
+    fn call_task<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, task: Task<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
         let inst = match task {
             Task::Cb(inst) => inst,
             // An `fs.readFile`/`fs.writeFile` round trip before its last: the next one.
@@ -901,7 +957,7 @@ impl<'a> Interp<'a> {
     /// Runs a callback (or a `.then` link): its body, or its label logged;
     /// then queues the next link of a chain run without promises.
     #[inline(never)]
-    fn call_callback<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
+    fn call_callback<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
         let (run, count) = self.enter(sched, inst, ctx);
         let (label, _, body) = self.parts(&inst);
         if label.is_some() || body.is_some() {
@@ -917,7 +973,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The main module's body (turn 0, or turn 1's poll phase for an ES module).
-    fn call_main<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) -> Result<(), Stop> {
+    fn call_main<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L) -> Result<(), Stop> {
         let frame = Frame {
             index: None,
             run: 1,
@@ -965,7 +1021,7 @@ impl<'a> Interp<'a> {
     /// an interval past its `times` is cleared. Returns its `{n}` (the run of
     /// its `again` chain or interval) and `{k}` (its site's count).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn enter<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> (u64, u64) {
+    fn enter<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>, ctx: &Ctx<'_>) -> (u64, u64) {
         let count = self.enter_plain(&inst);
         let interval = inst.cb.kind == Kind::Interval;
         let run = if interval { ctx.run } else { u64::from(inst.run) };
@@ -1006,7 +1062,7 @@ impl<'a> Interp<'a> {
     /// A `then` chain no code can observe (see [`promises::unobservable_chain`]) runs without
     /// promises: each link's reaction job is queued when the previous link's callback returns,
     /// which is when its promise would settle (rule 8a, the same hop).
-    fn queue_next_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) {
+    fn queue_next_link<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>) {
         if inst.alone || inst.cb.kind != Kind::Then || (inst.link as usize) >= inst.cb.links().len() {
             return;
         }
@@ -1024,7 +1080,7 @@ impl<'a> Interp<'a> {
         sched.queue_microtask(Task::Cb(next));
     }
 
-    fn push<L: EventLoop<Task<'a>>>(&mut self, sched: &L, kind: EventKind) {
+    fn push<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, kind: EventKind) {
         if matches!(kind, EventKind::Call { .. }) && self.queues.as_ref().is_some_and(|q| q.len() < MAX_QUEUE_SNAPSHOTS) {
             let snapshot = self.snapshot(sched);
             self.queues.as_mut().expect("checked above").push(snapshot);
@@ -1051,7 +1107,7 @@ impl<'a> Interp<'a> {
     }
 
     /// What waits in each queue of `sched` now ([`QueueSnapshot`]).
-    fn snapshot<L: EventLoop<Task<'a>>>(&self, sched: &L) -> QueueSnapshot {
+    fn snapshot<L: EventLoop<Task<'a>> + ?Sized>(&self, sched: &L) -> QueueSnapshot {
         use crate::sched::{PoolItem, Queued};
         let mut queues: Vec<QueueContents> = Vec::new();
         sched.each_queued(&mut |at, task| {
@@ -1153,13 +1209,13 @@ impl<'a> Interp<'a> {
     /// suspended, in the environment it had (see [`promises`]):
     /// [`Interp::resumed_block`].
     #[inline(never)]
-    fn block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+    fn block<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         self.block_inline(sched, stmts, frame)
     }
 
     /// [`Interp::block`], inlined where a callback's body runs.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn block_inline<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+    fn block_inline<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
         if self.rt.resuming() {
             return self.resumed_block(sched, stmts, frame);
         }
@@ -1194,7 +1250,12 @@ impl<'a> Interp<'a> {
     /// [`Interp::block`] while an async frame is resumed: the block starts at
     /// the statement its path says, in the environment it had then.
     #[inline(never)]
-    fn resumed_block<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Flow, Stop> {
+    fn resumed_block<L: EventLoop<Task<'a>> + ?Sized>(
+        &mut self,
+        sched: &mut L,
+        stmts: &'a [Stmt],
+        frame: &Frame<'a>,
+    ) -> Result<Flow, Stop> {
         let (start, env, mut resuming) = match self.rt.resume_level() {
             Some(pos) => (pos.pc as usize, pos.env, Some(pos.sub)),
             None => (0, self.open_env(sched, stmts, frame)?, None),
@@ -1225,7 +1286,7 @@ impl<'a> Interp<'a> {
 
     /// One more statement run: the deadline's step, and the bound on statements.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn count_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmt: &Stmt) -> Result<(), Stop> {
+    fn count_statement<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, stmt: &Stmt) -> Result<(), Stop> {
         self.budget.tick_deadline()?;
         self.budget.statements += 1;
         if self.budget.statements > self.opts.max_statements {
@@ -1234,19 +1295,19 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    fn output_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
+    fn output_limit<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Output, MAX_TRACE_LOGS as u64, self.frame_phase, span)
     }
 
     #[cold]
     #[inline(never)]
-    fn statement_limit<L: EventLoop<Task<'a>>>(&mut self, sched: &L, span: Span) -> Stop {
+    fn statement_limit<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, span: Span) -> Stop {
         self.stop(sched, LimitKind::Callbacks, self.opts.max_statements, self.frame_phase, span)
             .at_site(LimitSite::Statement)
     }
 
     /// A limit hit at the statement or callback at `span`, with what is left waiting.
-    fn stop<L: EventLoop<Task<'a>>>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
+    fn stop<L: EventLoop<Task<'a>> + ?Sized>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
         Stop::Limit(LimitHit {
             limit,
             max,
@@ -1271,7 +1332,7 @@ impl<'a> Interp<'a> {
     /// suspended in (an `await`, or a `repeat`/`try` around it), with what
     /// it recorded ([`promises::Pos::sub`]).
     #[inline(never)]
-    fn statement<L: EventLoop<Task<'a>>>(
+    fn statement<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         stmt: &'a Stmt,
@@ -1319,7 +1380,12 @@ impl<'a> Interp<'a> {
     /// A callback statement: its callback scheduled, with the `{i}` and
     /// scope of `frame` (and its label, rendered now, interned).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn callback_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, cb: &'a Callback, frame: &Frame<'a>) -> Result<(), Stop> {
+    fn callback_statement<L: EventLoop<Task<'a>> + ?Sized>(
+        &mut self,
+        sched: &mut L,
+        cb: &'a Callback,
+        frame: &Frame<'a>,
+    ) -> Result<(), Stop> {
         let inst = Instance {
             cb,
             link: 0,
@@ -1345,7 +1411,7 @@ impl<'a> Interp<'a> {
     /// `again` in `frame`: its callback once more ([`Interp::again`]); nothing
     /// outside a callback.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn again_statement<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, frame: &Frame<'a>) -> Result<(), Stop> {
+    fn again_statement<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, frame: &Frame<'a>) -> Result<(), Stop> {
         match frame.this {
             Some(Again::Callback(this)) => self.again(sched, this),
             Some(Again::Link { link, captured }) => self.again_link(sched, link, captured),
@@ -1354,7 +1420,7 @@ impl<'a> Interp<'a> {
     }
 
     #[inline(never)]
-    fn clear<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, text: &Text, frame: &Frame, span: Span) {
+    fn clear<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, text: &Text, frame: &Frame, span: Span) {
         let label = render(text, frame);
         let mut count = 0;
         if let Some(id) = self.labels.get_index_of(&label) {
@@ -1372,7 +1438,7 @@ impl<'a> Interp<'a> {
 
     /// `again`: the running callback once more, the same way; bounded by `times`.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn again<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
+    fn again<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, this: Instance<'a>) -> Result<(), Stop> {
         let (_, times, _) = self.parts(&this);
         if times.is_some_and(|t| u64::from(this.run) >= t.value) {
             return Ok(());
@@ -1388,7 +1454,7 @@ impl<'a> Interp<'a> {
     /// Hands a callback to the loop (after the bound on waiting callbacks),
     /// with its `--explain` note, `clear` handle and verbose event.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+    fn schedule<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         if !self.quiet {
             return self.schedule_in_full(sched, inst);
         }
@@ -1404,14 +1470,14 @@ impl<'a> Interp<'a> {
 
     /// [`Interp::schedule`] with everything a scheduling can involve.
     #[inline(never)]
-    fn schedule_in_full<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+    fn schedule_in_full<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         self.check_waiting(sched, &inst)?;
         self.schedule_checked(sched, inst)
     }
 
     /// [`Interp::schedule_in_full`] past the bound on waiting callbacks.
     #[inline(never)]
-    fn schedule_checked<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+    fn schedule_checked<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         let mut inst = inst;
         if self.opts.explain {
             inst.note = self.note_origin(sched, &inst);
@@ -1437,7 +1503,7 @@ impl<'a> Interp<'a> {
     /// ([`Instance`]'s `note`).
     #[cold]
     #[inline(never)]
-    fn note_origin<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> u32 {
+    fn note_origin<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, inst: &Instance<'a>) -> u32 {
         let from = Origin {
             turn: sched.turn(),
             tick: sched.now(),
@@ -1452,7 +1518,7 @@ impl<'a> Interp<'a> {
     /// `--verbose`: the event of `inst` being scheduled.
     #[cold]
     #[inline(never)]
-    fn push_schedule<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) {
+    fn push_schedule<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, inst: &Instance<'a>) {
         let (kind, label, line) = self.named(inst);
         let label = label.cloned();
         let detail = schedule_detail(sched, inst.cb);
@@ -1462,7 +1528,7 @@ impl<'a> Interp<'a> {
     /// Stops the run when too many callbacks wait at once ([`MAX_WAITING`]);
     /// checked every 1,024 schedulings, so the bound may be passed by that many.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn check_waiting<L: EventLoop<Task<'a>>>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
+    fn check_waiting<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
         self.budget.scheduled = self.budget.scheduled.wrapping_add(1);
         if self.label_bytes <= MAX_LABEL_BYTES && !self.budget.scheduled.is_multiple_of(1024) {
             return Ok(());
@@ -1474,7 +1540,7 @@ impl<'a> Interp<'a> {
     /// [`MAX_LABEL_BYTES`]).
     #[cold]
     #[inline(never)]
-    fn check_bounds<L: EventLoop<Task<'a>>>(&self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
+    fn check_bounds<L: EventLoop<Task<'a>> + ?Sized>(&self, sched: &L, inst: &Instance<'a>) -> Result<(), Stop> {
         if self.label_bytes > MAX_LABEL_BYTES {
             let phase = inst.cb.kind.phase();
             return Err(self.stop(sched, LimitKind::LabelBytes, MAX_LABEL_BYTES as u64, phase, inst.cb.span));
@@ -1538,7 +1604,7 @@ fn site_span_of(cb: &Callback, link: u32) -> Span {
 /// `PLAIN`: only a nextTick, microtask or immediate; any other kind is handed back
 /// (`Err`), not over (the check of [`Interp::schedule`], and this match, in one).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn hand_to_loop<'a, L: EventLoop<Task<'a>>, const PLAIN: bool>(
+fn hand_to_loop<'a, L: EventLoop<Task<'a>> + ?Sized, const PLAIN: bool>(
     sched: &mut L,
     inst: Instance<'a>,
     profile: crate::sched::NodeProfile,
@@ -1578,7 +1644,7 @@ fn hand_to_loop<'a, L: EventLoop<Task<'a>>, const PLAIN: bool>(
 }
 
 /// The verbose trace's "+ …" detail of a callback scheduled now.
-fn schedule_detail<'a, L: EventLoop<Task<'a>>>(sched: &L, cb: &Callback) -> String {
+fn schedule_detail<'a, L: EventLoop<Task<'a>> + ?Sized>(sched: &L, cb: &Callback) -> String {
     let now = sched.now();
     match cb.kind {
         Kind::Timeout | Kind::Interval => {

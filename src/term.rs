@@ -101,6 +101,13 @@ pub fn json_safe(json: String) -> String {
 /// # Errors
 /// Whatever writing to `out` fails with.
 pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(out: W, value: &T) -> std::io::Result<()> {
+    // In WebAssembly, one serializer for every writer: each type's
+    // `Serialize` is compiled once for it, and the page's answers go
+    // through it too (size budget, docs/playground.md).
+    #[cfg(target_family = "wasm")]
+    let mut out = out;
+    #[cfg(target_family = "wasm")]
+    let out: &mut dyn std::io::Write = &mut out;
     let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter(serde_json::ser::PrettyFormatter::new()));
     value.serialize(&mut ser).map_err(std::io::Error::from)
 }

@@ -719,7 +719,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Runs an engine operation, then queues the jobs it queued on the microtask queue, in order.
-    fn op<L: EventLoop<Task<'a>>, R>(
+    fn op<L: EventLoop<Task<'a>> + ?Sized, R>(
         &mut self,
         sched: &mut L,
         site: Site,
@@ -734,7 +734,7 @@ impl<'a> Interp<'a> {
     /// microtask queue, in order (once per event loop type, not per
     /// operation, in the WebAssembly build: 0.9 KB smaller gzipped).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
-    fn queue_jobs<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) {
+    fn queue_jobs<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L) {
         let queued = std::mem::take(&mut self.rt.out);
         for job in queued {
             let site = job_site(&job);
@@ -743,13 +743,13 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn promise_limit<L: EventLoop<Task<'a>>>(&self, sched: &L, max: u64, site: Site) -> Stop {
+    fn promise_limit<L: EventLoop<Task<'a>> + ?Sized>(&self, sched: &L, max: u64, site: Site) -> Stop {
         let span = Span::new(site.0 as usize, site.0 as usize);
         self.stop(sched, LimitKind::Promises, max, self.frame_phase, span)
     }
 
     /// One more nested call (async function, executor, handler), bounded by [`MAX_CALL_DEPTH`].
-    fn deeper<L: EventLoop<Task<'a>>>(&mut self, sched: &L, site: Site) -> Result<(), Stop> {
+    fn deeper<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, site: Site) -> Result<(), Stop> {
         if self.rt.depth >= MAX_CALL_DEPTH {
             let span = Span::new(site.0 as usize, site.0 as usize);
             return Err(self.stop(sched, LimitKind::CallDepth, u64::from(MAX_CALL_DEPTH), self.frame_phase, span));
@@ -761,7 +761,12 @@ impl<'a> Interp<'a> {
     /// The environment a block runs in: a fresh one when it declares something (its async
     /// functions bound now: hoisted), else the one around it.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    pub(super) fn open_env<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Env, Stop> {
+    pub(super) fn open_env<L: EventLoop<Task<'a>> + ?Sized>(
+        &mut self,
+        sched: &L,
+        stmts: &'a [Stmt],
+        frame: &Frame<'a>,
+    ) -> Result<Env, Stop> {
         if !self.rt.on {
             return Ok(frame.env);
         }
@@ -770,7 +775,12 @@ impl<'a> Interp<'a> {
 
     /// [`Interp::open_env`] in a file with promise statements.
     #[inline(never)]
-    fn open_declaring_env<L: EventLoop<Task<'a>>>(&mut self, sched: &L, stmts: &'a [Stmt], frame: &Frame<'a>) -> Result<Env, Stop> {
+    fn open_declaring_env<L: EventLoop<Task<'a>> + ?Sized>(
+        &mut self,
+        sched: &L,
+        stmts: &'a [Stmt],
+        frame: &Frame<'a>,
+    ) -> Result<Env, Stop> {
         if declarations(stmts).next().is_none() {
             return Ok(frame.env);
         }
@@ -824,14 +834,19 @@ impl<'a> Interp<'a> {
     }
 
     /// The main module's body; an ES module's may suspend at a top-level `await` (rule 8l).
-    pub(super) fn main_body<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, body: &'a [Stmt], frame: Frame<'a>) -> Result<(), Stop> {
+    pub(super) fn main_body<L: EventLoop<Task<'a>> + ?Sized>(
+        &mut self,
+        sched: &mut L,
+        body: &'a [Stmt],
+        frame: Frame<'a>,
+    ) -> Result<(), Stop> {
         let flow = self.block(sched, body, &frame)?;
         self.finish_body(sched, flow, (Root::Main, Who::Module), body, frame)
     }
 
     /// A callback's body or label; an `async` body runs as an async function whose promise
     /// nobody holds (a throw in it is an unhandled rejection).
-    pub(super) fn callback_body<L: EventLoop<Task<'a>>>(
+    pub(super) fn callback_body<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         inst: Instance<'a>,
@@ -861,7 +876,7 @@ impl<'a> Interp<'a> {
 
     /// `then "a" .then "b" …`: `Promise.resolve().then(a).then(b)…`, every link registered now
     /// (rule 8a); `.catch` and `.finally` links as written.
-    pub(super) fn then_chain<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
+    pub(super) fn then_chain<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, inst: Instance<'a>) -> Result<(), Stop> {
         let mut p = self.resolved_then(sched, site_of(inst.cb.span), Handler::Cb(inst))?;
         for (i, link) in inst.cb.links().iter().enumerate() {
             // `note` stays the `then` statement's: where the chain was scheduled.
@@ -885,14 +900,14 @@ impl<'a> Interp<'a> {
     }
 
     /// `Promise.resolve().then(h)`: a reaction job queued at once (rule 8a); the derived promise.
-    fn resolved_then<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, site: Site, h: Handler<'a>) -> Result<PromiseId, Stop> {
+    fn resolved_then<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, site: Site, h: Handler<'a>) -> Result<PromiseId, Stop> {
         self.op(sched, site, |e, s| {
             let start = e.promise_resolve(Value::Plain, site, s)?;
             e.then(start, Some(h), None, site, s)
         })
     }
 
-    fn register_link<L: EventLoop<Task<'a>>>(
+    fn register_link<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         p: PromiseId,
@@ -909,7 +924,7 @@ impl<'a> Interp<'a> {
 
     /// An expression's links on `v` (a non-promise is first passed through `Promise.resolve`);
     /// returns the last link's promise.
-    fn links<L: EventLoop<Task<'a>>>(
+    fn links<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         v: Value,
@@ -928,7 +943,7 @@ impl<'a> Interp<'a> {
         Ok(Value::Promise(p))
     }
 
-    fn as_promise<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, v: Value, site: Site) -> Result<PromiseId, Stop> {
+    fn as_promise<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, v: Value, site: Site) -> Result<PromiseId, Stop> {
         match v {
             Value::Promise(p) => Ok(p),
             other => self.op(sched, site, |e, s| e.promise_resolve(other, site, s)),
@@ -936,7 +951,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Evaluates an expression: its operand, then its links.
-    fn eval<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, e: &'a Expr, frame: &Frame<'a>) -> Result<Value, Stop> {
+    fn eval<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, e: &'a Expr, frame: &Frame<'a>) -> Result<Value, Stop> {
         let site = site_of(e.operand.span());
         let v = match &e.operand {
             Operand::Value(_) => Value::Plain,
@@ -993,7 +1008,13 @@ impl<'a> Interp<'a> {
     }
 
     /// `call NAME`: runs the async function now until its first `await`; its promise.
-    fn call_named<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, name: &'a Name, frame: &Frame<'a>, site: Site) -> Result<Value, Stop> {
+    fn call_named<L: EventLoop<Task<'a>> + ?Sized>(
+        &mut self,
+        sched: &mut L,
+        name: &'a Name,
+        frame: &Frame<'a>,
+        site: Site,
+    ) -> Result<Value, Stop> {
         let Binding::Async { body, env, executor } = self.lookup(frame.env, name) else {
             return Ok(Value::Plain);
         };
@@ -1011,7 +1032,7 @@ impl<'a> Interp<'a> {
     }
 
     /// An async body called now (rule 8e): runs until it returns, throws or suspends; its promise.
-    fn call_async<L: EventLoop<Task<'a>>>(
+    fn call_async<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         body: &'a [Stmt],
@@ -1031,7 +1052,7 @@ impl<'a> Interp<'a> {
     }
 
     /// An async body stopped: keep its continuation, or settle its promise (rules 8f, 8g).
-    fn finish_body<L: EventLoop<Task<'a>>>(
+    fn finish_body<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         flow: Flow,
@@ -1102,7 +1123,7 @@ impl<'a> Interp<'a> {
     /// Suspensions and resumptions are part of every trace (`run` shows them): the first
     /// [`MAX_SHOWN_SUSPENSIONS`] of a run, then one [`EventKind::SuspensionsCut`]; all of them
     /// with `--verbose` (within its bounds).
-    fn shows_suspensions<L: EventLoop<Task<'a>>>(&mut self, sched: &L) -> bool {
+    fn shows_suspensions<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L) -> bool {
         if self.trace.verbose_cut {
             return false;
         }
@@ -1138,7 +1159,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `promise { … }`: a new promise, its executor body run now (rule 8e); a throw rejects it.
-    fn executor<L: EventLoop<Task<'a>>>(
+    fn executor<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         body: &'a [Stmt],
@@ -1162,7 +1183,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The promise statements (docs/language.md §9).
-    pub(super) fn promise_statement<L: EventLoop<Task<'a>>>(
+    pub(super) fn promise_statement<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         stmt: &'a Stmt,
@@ -1272,7 +1293,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Runs a promise job the scheduler took off the microtask queue.
-    pub(super) fn run_job<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, id: u32, ctx: &Ctx<'_>) -> Result<(), Stop> {
+    pub(super) fn run_job<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, id: u32, ctx: &Ctx<'_>) -> Result<(), Stop> {
         let Some(job) = self.rt.jobs.get_mut(id as usize).and_then(Option::take) else {
             return Ok(());
         };
@@ -1317,7 +1338,7 @@ impl<'a> Interp<'a> {
 
     /// A reaction's handler: a link's body or label; an `async` one runs as an async function
     /// and returns its promise. Returns its completion for the engine.
-    fn call_handler<L: EventLoop<Task<'a>>>(
+    fn call_handler<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         handler: Handler<'a>,
@@ -1384,7 +1405,7 @@ impl<'a> Interp<'a> {
     }
 
     /// A link of a promise expression starts: its counter, explanation and verbose event.
-    fn enter_link<L: EventLoop<Task<'a>>>(
+    fn enter_link<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         link: &'a Link,
@@ -1425,7 +1446,7 @@ impl<'a> Interp<'a> {
     /// (rule 8a); the links after it do not run again. Bounded by the link's
     /// `times`. Without the promise arena ([`Task::Link`]) where no code can
     /// see that reaction's promise.
-    pub(super) fn again_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, link: &'a Link, c: Captured) -> Result<(), Stop> {
+    pub(super) fn again_link<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, link: &'a Link, c: Captured) -> Result<(), Stop> {
         if link.times.is_some_and(|t| u64::from(c.run) >= t.value) {
             return Ok(());
         }
@@ -1442,7 +1463,7 @@ impl<'a> Interp<'a> {
     }
 
     /// A link's run by `again` without the promise arena ([`Task::Link`]).
-    pub(super) fn run_link<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, run: LinkRun<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
+    pub(super) fn run_link<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, run: LinkRun<'a>, ctx: &Ctx<'_>) -> Result<(), Stop> {
         let facts = JobFacts {
             site: site_of(run.link.span),
             promise: None,
@@ -1457,7 +1478,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Resumes a suspended async frame where its `await` stopped (rule 8d).
-    fn resume<L: EventLoop<Task<'a>>>(
+    fn resume<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         k: u32,
@@ -1513,7 +1534,7 @@ impl<'a> Interp<'a> {
 
     /// The callback of a `timers/promises` timer or immediate (rule 8j), or of an `fs.promises`
     /// call's last round trip: fulfils its promise.
-    pub(super) fn settle<L: EventLoop<Task<'a>>>(
+    pub(super) fn settle<L: EventLoop<Task<'a>> + ?Sized>(
         &mut self,
         sched: &mut L,
         p: PromiseId,
@@ -1544,7 +1565,7 @@ impl<'a> Interp<'a> {
     /// (with its `detail`), or starting (`None`).
     #[cold]
     #[inline(never)]
-    fn push_settler<L: EventLoop<Task<'a>>>(&mut self, sched: &L, kind: &'static str, detail: Option<String>, site: Site) {
+    fn push_settler<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &L, kind: &'static str, detail: Option<String>, site: Site) {
         let line = self.site_line(site);
         let event = match detail {
             Some(detail) => EventKind::Schedule {
@@ -1561,7 +1582,7 @@ impl<'a> Interp<'a> {
     /// Node's `processPromiseRejections` at the end of a drain (rule 8k): 'rejectionHandled'
     /// and 'unhandledRejection' in Node's order, each listener run before the next step; in
     /// `throw` mode with no listener the process ends.
-    pub(super) fn process_promise_rejections<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L) -> Result<bool, Stop> {
+    pub(super) fn process_promise_rejections<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L) -> Result<bool, Stop> {
         if !self.rt.on {
             return Ok(false);
         }
@@ -1603,7 +1624,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Every listener of `event`, in the order they were added.
-    fn run_listeners<L: EventLoop<Task<'a>>>(&mut self, sched: &mut L, event: Event, reason: Site) -> Result<(), Stop> {
+    fn run_listeners<L: EventLoop<Task<'a>> + ?Sized>(&mut self, sched: &mut L, event: Event, reason: Site) -> Result<(), Stop> {
         let regs: Vec<Registered<'a>> = self
             .rt
             .listeners

@@ -1172,14 +1172,14 @@ fn replay_with_meta<'a>(
     let result = 'run: {
         if resumed {
             // The state was kept where its turn began: the turn goes on.
-            if let Err(halt) = node.finish_turn(&mut host) {
+            if let Err(halt) = node.finish_turn(interp::as_host!(host)) {
                 break 'run Err(halt);
             }
-        } else if let Err(halt) = node.start(MAIN, &mut host) {
+        } else if let Err(halt) = node.start(MAIN, interp::as_host!(host)) {
             break 'run Err(halt);
         }
         loop {
-            match node.begin_turn(&mut host) {
+            match node.begin_turn(interp::as_host!(host)) {
                 Err(halt) => break 'run Err(halt),
                 Ok(false) => break 'run Ok(()),
                 Ok(true) => {}
@@ -1201,7 +1201,7 @@ fn replay_with_meta<'a>(
                     });
                 }
             }
-            if let Err(halt) = node.finish_turn(&mut host) {
+            if let Err(halt) = node.finish_turn(interp::as_host!(host)) {
                 break 'run Err(halt);
             }
         }

@@ -335,7 +335,7 @@ fn race_warning(loaded: &Loaded, opts: &Options, trace: &loopsim::trace::Trace, 
     )
     .0
     {
-        Some(w) => serde_json::to_value(w.json(source)).unwrap_or(Value::Null),
+        Some(w) => to_value(&w.json(source)),
         None => Value::Null,
     }
 }
@@ -351,7 +351,21 @@ fn page_trace(mut trace: loopsim::trace::Trace, whole: &loopsim::trace::Trace) -
     trace.explanations.truncate(logs);
     trace.ending = whole.ending.clone();
     let cut = whole.events.len() - trace.events.len();
-    (serde_json::to_value(&trace).unwrap_or(Value::Null), cut)
+    (to_value(&trace), cut)
+}
+
+/// `value` as JSON, written by [`loopsim::term::write_json`] and read back:
+/// its types' `Serialize` is then compiled for the command line's serializer
+/// only, not for `serde_json::to_value`'s too (size budget,
+/// docs/playground.md).
+fn to_value<T: serde::Serialize>(value: &T) -> Value {
+    let mut out = Vec::new();
+    loopsim::term::write_json(&mut out, value).map_or(Value::Null, |()| {
+        String::from_utf8(out)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null)
+    })
 }
 
 /// `opts` with a run stopped after `callbacks` callbacks (and as many turns):
