@@ -486,12 +486,18 @@ impl<C> LoopState<C> {
     }
 
     fn waiting(&self) -> Waiting {
+        // The callbacks a phase took and has not run yet wait too (a limit
+        // met before the next of them: fresh-clone helper 76).
+        let (taken_pending, taken_close) = match self.loop_phase {
+            Phase::Close => (0, self.taken.len()),
+            _ => (self.taken.len(), 0),
+        };
         Waiting {
             timers: self.timers.live(),
-            io: self.pool.outstanding(),
-            pending: self.pending.len(),
+            io: self.pool.outstanding() + self.poll_taken.len(),
+            pending: self.pending.len() + taken_pending,
             immediates: self.live_immediates,
-            close: self.close.len(),
+            close: self.close.len() + taken_close,
             next_ticks: self.next_ticks.len(),
             microtasks: self.microtasks.len(),
         }
@@ -858,7 +864,10 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.within_limits(host, LimitKind::Clock, Phase::Poll)?;
         // Kept in the state while they run, so that what waits can be shown (`each_queued`).
         self.state.poll_taken = ready.into();
-        while let Some(done) = self.state.poll_taken.pop_front() {
+        // Each limit met while the callback is still counted as waiting.
+        while !self.state.poll_taken.is_empty() {
+            self.within_limits(host, LimitKind::Callbacks, Phase::Poll)?;
+            let Some(done) = self.state.poll_taken.pop_front() else { break };
             let decision = self.recorded(|s| s.completion(&done));
             self.run_one(host, done.cb, Phase::Poll, decision)?;
         }
@@ -885,7 +894,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         }
         self.state.taken = std::mem::take(&mut self.state.pending);
         let mut deferred_in = self.state.facts.as_deref_mut().map(|f| std::mem::take(&mut f.pending));
-        while let Some(cb) = self.state.taken.pop_front() {
+        while !self.state.taken.is_empty() {
+            self.within_limits(host, LimitKind::Callbacks, Phase::Pending)?;
+            let Some(cb) = self.state.taken.pop_front() else { break };
             let decision = deferred_in
                 .as_mut()
                 .and_then(VecDeque::pop_front)
@@ -905,6 +916,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
             let immediate = self.state.check.pop_front().expect("snapshot length");
             let queued_in = self.state.facts.as_deref_mut().and_then(|f| f.check.pop_front());
             let Some(cb) = &immediate.cb else { continue };
+            // A limit met here finds this immediate still waiting.
+            self.within_limits(host, LimitKind::Callbacks, Phase::Check)?;
             self.state.live_immediates -= 1;
             let decision = queued_in.map_or(Decision::Unrecorded, decision::immediate);
             let ctx = self.ctx(Phase::Check, Some(Handle::Immediate(immediate.id)), 1, &decision);
@@ -924,7 +937,9 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         }
         self.state.taken = std::mem::take(&mut self.state.close).into_iter().rev().collect();
         let decision = self.recorded(|_| Decision::Close);
-        while let Some(cb) = self.state.taken.pop_front() {
+        while !self.state.taken.is_empty() {
+            self.within_limits(host, LimitKind::Callbacks, Phase::Close)?;
+            let Some(cb) = self.state.taken.pop_front() else { break };
             self.run_one(host, cb, Phase::Close, decision)?;
         }
         Ok(())
