@@ -419,6 +419,8 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
         .iter()
         .skip(1)
         .take_while(|a| a.to_str() != Some(word.as_str()))
+        // (`--` ends the options: `run`'s tip puts it before the file.)
+        .filter(|a| a.to_str() != Some("--"))
         .map(lossy)
         .collect();
     let rest: Vec<String> = args
@@ -540,9 +542,10 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
         w if w.ends_with(".loop") => {
             // The word is the file: any other file is left out, as above.
             let others = rest.iter().enumerate().filter(|(i, _)| !files.contains(i)).map(|(_, a)| a.as_str());
+            let dash = if w.starts_with('-') { "-- " } else { "" };
             let words: Vec<String> = std::iter::once(w).chain(others).map(shell_word).collect();
             let one_file = if files.is_empty() { "" } else { " (`run` takes one file)" };
-            format!("`loopsim {global}run {}` runs the file{one_file}", words.join(" "))
+            format!("`loopsim {global}run {dash}{}` runs the file{one_file}", words.join(" "))
         }
         // A misspelt command clap finds no similar one for (`rn`, `rnu`).
         w if e.get(ContextKind::SuggestedSubcommand).is_none() => {

@@ -314,6 +314,27 @@ fn a_runaway_exits_3_naming_the_queue_and_what_waited() {
     assert!(err.contains("1 timer and 1 I/O callback left waiting"), "{err}");
 }
 
+/// Found by fresh-clone helper 76: the callbacks a phase took and had not
+/// run yet (the immediate about to run, the rest of a poll phase's
+/// completions) were not named as waiting when a limit stopped the run.
+#[test]
+fn a_limit_names_what_a_phase_took_and_had_not_run_as_waiting() {
+    for (src, waiting) in [
+        ("immediate \"x\"\nimmediate \"y\"\n", "help: 1 immediate left waiting;"),
+        ("submit \"x\" 1\nsubmit \"y\" 5\n", "help: 1 I/O callback left waiting;"),
+        ("submit \"x\" 1\nsubmit \"y\" 1\n", "help: 1 I/O callback left waiting;"),
+        (
+            "io \"x\"\ntimeout 5 \"t\"\nimmediate \"i\"\nio \"y\" after 3\nsubmit \"s\" 4\n",
+            "help: 1 timer, 2 I/O callbacks and 1 immediate left waiting;",
+        ),
+    ] {
+        let o = loopsim(&["run", "--max-callbacks", "1", "w.loop"], Some(("w.loop", src)));
+        assert_eq!(o.status.code(), Some(3), "{src}");
+        let err = stderr(&o);
+        assert!(err.contains(waiting), "{src}: {err}");
+    }
+}
+
 #[test]
 fn test_command_prints_a_line_per_file_and_a_summary() {
     let o = loopsim(&["test", "examples/phases"], None);
@@ -843,6 +864,14 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
         (
             &["p6.loop", "my p6.loop", "--explain"][..],
             "tip: `loopsim run p6.loop --explain` runs the file (`run` takes one file)",
+        ),
+        // Fresh-clone helper 76: a file after `--` got `loopsim -- run …`,
+        // which clap refuses.
+        (&["--", "-p6.loop"][..], "tip: `loopsim run -- -p6.loop` runs the file"),
+        (&["--", "my p6.loop"][..], "tip: `loopsim run 'my p6.loop'` runs the file"),
+        (
+            &["--color", "never", "--", "p6.loop"][..],
+            "tip: `loopsim --color never run p6.loop` runs the file",
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
