@@ -487,10 +487,20 @@ fn a_run_a_limit_stopped_says_it_had_no_race_check() {
         "{}",
         o.stderr
     );
+    // A turn limit of 40 is not told to go down to 50 (fresh-clone helper 76).
     assert!(
         o.stderr.contains(&format!(
-            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders --max-turns 40 {f}` searches for other orders (with \
-             a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)\n"
+            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders --max-turns 40 {f}` searches for other orders\n"
+        )),
+        "{}",
+        o.stderr
+    );
+    let o = loopsim(&["run", "--max-callbacks", "2000", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(&format!(
+            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders --max-callbacks 2000 {f}` searches for other \
+             orders (with a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)\n"
         )),
         "{}",
         o.stderr

@@ -943,11 +943,15 @@ pub fn race_check(
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
         // orders that differ only in where it cut them, found first.)
+        // (A lower turn limit is suggested only when it is lower than the
+        // run's: fresh-clone helper 76 was told to lower 10 to 50.)
         let (what, sooner) = if matches!(model.ending, Ending::Limit(_)) {
-            (
-                "a limit stopped",
-                " (with a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)",
-            )
+            let sooner = if opts.limits.max_turns > 50 {
+                " (with a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)"
+            } else {
+                ""
+            };
+            ("a limit stopped", sooner)
         } else {
             ("this large (more than 10,000 turns, 100,000 callbacks or 10,000 log lines)", "")
         };
