@@ -1048,8 +1048,16 @@ impl<'h> Output<'h> {
             }
             Err(LoadError::Io { name, error }) => {
                 let kind = self.host.kind(path, true);
+                let folder;
                 let hint = if kind.as_ref().is_ok_and(|k| *k == Kind::Dir) {
-                    "; for a folder, use `loopsim test FOLDER`"
+                    // The folder named natively (quoted for a shell); the
+                    // WebAssembly keeps FOLDER, for its size budget.
+                    #[cfg(not(target_family = "wasm"))]
+                    let named = shell_word(&name);
+                    #[cfg(target_family = "wasm")]
+                    let named = "FOLDER";
+                    folder = format!("; for a folder, use `loopsim test {named}`");
+                    folder.as_str()
                 } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
                     "; standard input (`-`) is a terminal or a device here: redirect a file to it, `loopsim run - < FILE`, or pipe one, `cat FILE | loopsim run -`"
                 } else {

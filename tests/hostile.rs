@@ -259,7 +259,8 @@ fn a_folder_is_refused_with_a_hint() {
     assert_eq!(
         text(&o.stderr),
         format!(
-            "error: cannot read {}: not a regular file (a folder); for a folder, use `loopsim test FOLDER`\n",
+            "error: cannot read {}: not a regular file (a folder); for a folder, use `loopsim test {}`\n",
+            dir.display(),
             dir.display()
         )
     );
