@@ -1050,12 +1050,17 @@ impl<'h> Output<'h> {
                 let kind = self.host.kind(path, true);
                 let folder;
                 let hint = if kind.as_ref().is_ok_and(|k| *k == Kind::Dir) {
-                    // The folder named natively (quoted for a shell); the
-                    // WebAssembly keeps FOLDER, for its size budget.
+                    // The folder named (quoted for a shell natively; in the
+                    // WebAssembly, for its size budget, only a name that
+                    // needs no quoting, else FOLDER).
                     #[cfg(not(target_family = "wasm"))]
                     let named = shell_word(&name);
                     #[cfg(target_family = "wasm")]
-                    let named = "FOLDER";
+                    let named = if !name.starts_with('-') && shell_plain(&name) {
+                        name.as_str()
+                    } else {
+                        "FOLDER"
+                    };
                     folder = format!("; for a folder, use `loopsim test {named}`");
                     folder.as_str()
                 } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {

@@ -704,9 +704,10 @@ impl<'a> Interp<'a> {
                 pattern.into_boxed_str()
             });
             let (start, index) = (span.start() as u32, frame.index.map(|i| i as u32));
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            (self.trace.origins_hash, start, index).hash(&mut h);
-            self.trace.origins_hash = h.finish();
+            // FxHash's step, twice: the statement, then `{i}` (0 for none).
+            let step = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            let h = step(self.trace.origins_hash, u64::from(start));
+            self.trace.origins_hash = step(h, index.map_or(0, |i| u64::from(i) + 1));
             meta.push(LineMeta { start, index, pattern });
         }
         Ok(())
