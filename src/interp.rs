@@ -770,7 +770,7 @@ impl<'a> Interp<'a> {
 /// The interpreter as a loop's host ([`as_host`]) in WebAssembly: the loop
 /// reached through `dyn EventLoop`, so that the interpreter is compiled once
 /// for both loops (the seed model's and the orders search's), not once for
-/// each: 38 KB of code, for the size budget (docs/playground.md). Natively
+/// each: 17 KB of code, for the size budget (docs/playground.md). Natively
 /// each loop has its own copy, its calls inlined.
 #[cfg(target_family = "wasm")]
 pub(crate) struct Dyn<'i, 'a>(pub &'i mut Interp<'a>);

@@ -133,7 +133,9 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
         .iter()
         .any(|g| differing.iter().any(|r| r.lines.iter().any(|l| g.lines.contains(l))));
     let total = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
-    if overlap && total <= MAX_MOVED && entries.iter().all(|e| e.marks.is_empty()) {
+    let lines = entries.iter().map(|e| e.logs.len() as u128).max().unwrap_or(0);
+    let few = total <= MAX_MOVED && total.saturating_mul(lines) <= symmetry::MAX_COMPARED_LINES;
+    if overlap && few && entries.iter().all(|e| e.marks.is_empty()) {
         let mut moved = Vec::new();
         for e in entries {
             let timing = symmetry::orbit_timing(e, src);
@@ -177,7 +179,8 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
 pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
 
 /// Most orders [`statements`] lists from the entries when a commuting group
-/// falls inside a block of other differences (a few megabytes of lines).
+/// falls inside a block of other differences (and at most
+/// [`symmetry::MAX_COMPARED_LINES`] lines in all: memory).
 const MAX_MOVED: u128 = 20_000;
 
 /// An order as an entry of its own (no symmetries).
