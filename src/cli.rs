@@ -1053,8 +1053,14 @@ impl<'h> Output<'h> {
                     // The folder named (quoted for a shell natively; in the
                     // WebAssembly, for its size budget, only a name that
                     // needs no quoting, else FOLDER).
+                    // (`--` before a name that starts with `-`: fresh-clone
+                    // helper 77.)
                     #[cfg(not(target_family = "wasm"))]
-                    let named = shell_word(&name);
+                    let named = if name.starts_with('-') {
+                        format!("-- {}", shell_word(&name))
+                    } else {
+                        shell_word(&name)
+                    };
                     #[cfg(target_family = "wasm")]
                     let named = if !name.starts_with('-') && shell_plain(&name) {
                         name.as_str()

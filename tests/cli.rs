@@ -1951,3 +1951,17 @@ fn test_warns_only_of_the_files_it_checks() {
         "{err}"
     );
 }
+
+/// Fresh-clone helper 77: a folder whose name starts with `-`, given to
+/// `run`, was named in a command clap refuses (`loopsim test -df`).
+#[test]
+fn a_folder_that_starts_with_a_dash_is_named_after_two_dashes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("-df")).unwrap();
+    let o = loopsim_in(dir.path(), &["run", "--", "-df"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: cannot read -df: not a regular file (a folder); for a folder, use `loopsim test -- -df`\n"
+    );
+}
