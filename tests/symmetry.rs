@@ -497,6 +497,51 @@ fn twins_and_lines_alike_from_other_jobs_keep_every_order() {
     }
 }
 
+/// Found by fresh-clone helper 77 and by files generated with repeated
+/// texts. Two ways an entry's orbit was miscounted:
+/// - blocks of one group printing the same texts in blocks of different
+///   lengths: (“x”, “x”) then (“x”), and (“x”) then (“x”, “x”), both print
+///   “x x x”; the orbit said 2 orders, the list held 1;
+/// - two entries of the same lines whose `{i}` lines stood at other places:
+///   one was dropped as inside the other, and with it an order (117 orders
+///   instead of 119).
+#[test]
+fn orbits_of_blocks_alike_and_of_renamings_elsewhere_are_counted_as_printed() {
+    let alike = "pool 2\nsubmit \"a\" 10 { log \"x\" log \"x\" }\nsubmit \"b\" 10 { log \"x\" }\n";
+    let (_, reduced) = complete_and_equal("blocks alike", alike, RunOptions::default());
+    assert_eq!(reduced.count, 1);
+    assert!(reduced.count_exact);
+    let three = "pool 3\nsubmit \"a\" 10 { log \"x\" log \"y\" }\nsubmit \"b\" 10 { log \"x\" }\nsubmit \"c\" 10 { log \"y\" }\n";
+    let (_, reduced) = complete_and_equal("blocks alike, three", three, RunOptions::default());
+    // 6 arrangements; (x y)(x)(y) and (x)(y)(x y) both print “x y x y”.
+    assert_eq!(reduced.count, 5);
+    let renamed = "repeat 2 { submit \"c\" 10 { log \"y\" log \"{i}\" nextTick \"x\" } }\n\
+        repeat 2 { submit \"b\" 10 { log \"y\" log \"{i}\" immediate \"x\" } }\n\
+        repeat 2 { submit \"c\" 1 { log \"x\" } }\n";
+    let (_, reduced) = complete_and_equal("renamings elsewhere", renamed, RunOptions::default());
+    assert_eq!(reduced.count, 119);
+    assert!(reduced.contains(
+        &strings(&["y", "1", "x", "y", "2", "y", "1", "x", "x", "x", "y", "2", "x", "x"]),
+        false
+    ));
+    // The same file without `repeat` (and so without renamings) agrees.
+    let unrolled: String = [
+        "c\" 10 { log \"y\" log \"1\" nextTick",
+        "c\" 10 { log \"y\" log \"2\" nextTick",
+        "b\" 10 { log \"y\" log \"1\" immediate",
+        "b\" 10 { log \"y\" log \"2\" immediate",
+    ]
+    .iter()
+    .map(|s| format!("submit \"{s} \"x\" }}\n"))
+    .chain([
+        "submit \"c\" 1 { log \"x\" }\n".to_string(),
+        "submit \"c\" 1 { log \"x\" }\n".to_string(),
+    ])
+    .collect();
+    let (_, unrolled) = complete_and_equal("unrolled", &unrolled, RunOptions::default());
+    assert_eq!(set(&unrolled), set(&reduced));
+}
+
 fn strings(lines: &[&str]) -> Vec<String> {
     lines.iter().map(|l| l.to_string()).collect()
 }

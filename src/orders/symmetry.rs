@@ -273,7 +273,7 @@ pub(crate) fn orbit_timing(entry: &Entry, src: &str) -> String {
 
 /// Adds `new` to the entries of the same canonical lines: an orbit inside
 /// another (its marks and groups covered by the other's, each member's
-/// block at the same place) is dropped, the other kept.
+/// lines at the same places) is dropped, the other kept.
 pub(crate) fn merge(entries: &mut Vec<Entry>, new: Entry) {
     let inside = |outer: &Entry, inner: &Entry| {
         covers(&outer.marks, &inner.marks) && covers_blocks(&outer.blocks, &inner.blocks) && same_places(outer, inner)
@@ -288,11 +288,13 @@ pub(crate) fn merge(entries: &mut Vec<Entry>, new: Entry) {
 }
 
 /// How many distinct orders `entries` stand for, and whether that is exact:
-/// one entry's orbit is; several are listed and compared while they hold at
-/// most [`MAX_COMPARED`] orders in all, else their sum is an upper bound.
+/// one entry's orbit is when its arrangements print apart
+/// ([`Entry::distinct`]); else the orders are listed and compared while they
+/// hold at most [`MAX_COMPARED`] orders in all, and past that their sum is an
+/// upper bound.
 pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
     let sum = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
-    if entries.len() <= 1 || entries.iter().all(Entry::plain) {
+    if entries.iter().all(Entry::plain) || matches!(entries, [e] if e.distinct()) {
         return (sum, true);
     }
     let lines = entries.iter().map(|e| e.logs.len().max(1) as u128).max().unwrap_or(1);
@@ -312,18 +314,24 @@ pub const MAX_COMPARED: usize = 50_000;
 /// Most lines those orders may hold in all (memory).
 pub const MAX_COMPARED_LINES: u128 = 2_000_000;
 
-/// Whether each member of `inner`'s groups has its block at the same place
-/// in `outer`. Two entries of the same lines may hold a group's blocks at
-/// other places, and then stand for other orders: jobs a (“x”, “y”), b
-/// (“x”, and an immediate “y”) and c (“x”), a and c commuting, print alike
-/// as a b c and a c b, but only the first's c b a prints “x x x y” before
-/// a later job's lines (fresh-clone helper 76).
+/// Whether each member of `inner`'s groups has its block, and each member of
+/// its marks its lines with `{i}`, at the same places in `outer`. Two entries
+/// of the same lines may hold them at other places, and then stand for other
+/// orders:
+/// - jobs a (“x”, “y”), b (“x”, and an immediate “y”) and c (“x”), a and c
+///   commuting, print alike as a b c and a c b, but only the first's c b a
+///   prints “x x x y” before a later job's lines (fresh-clone helper 76);
+/// - `repeat 2 { submit "b" 10 { log "{i}" … } }` beside a `submit "c" 10 {
+///   log "{i}" … }` in a `repeat` prints “1” and “2” from either statement:
+///   renaming b's `{i}` swaps other lines in each entry.
 fn same_places(outer: &Entry, inner: &Entry) -> bool {
+    let named = |e: &Entry, m: &Mark| speaking(&e.meta, m).into_iter().map(|(_, l)| l).collect::<Vec<_>>();
     inner
         .blocks
         .iter()
         .flatten()
         .all(|m| positions(&outer.meta, m) == positions(&inner.meta, m))
+        && inner.marks.iter().all(|m| named(outer, m) == named(inner, m))
 }
 
 /// Whether every group of `inner` lies within a group of `outer`.
@@ -345,6 +353,41 @@ impl Entry {
     /// orbit that one order.
     pub fn plain(&self) -> bool {
         self.marks.is_empty() && self.blocks.is_empty()
+    }
+
+    /// Whether the orders of its orbit are all different, so that `orbit`
+    /// counts them. Renamings print apart (a filled `{i}` shows its number).
+    /// Arrangements of a group's blocks do when the first line of each block
+    /// is printed nowhere in the order but at the starts of blocks of the
+    /// same lines: then where the blocks start, and which is which, can be
+    /// read from the lines. Otherwise they may print alike: blocks (“x”,
+    /// “x”) and (“x”) print “x x x” in either order (fresh-clone helper 77).
+    /// With renamings too, only if no line has `{i}`.
+    pub fn distinct(&self) -> bool {
+        if self.blocks.is_empty() {
+            return true;
+        }
+        if !self.marks.is_empty() && self.meta.iter().any(|m| m.pattern.is_some()) {
+            return false;
+        }
+        let mut printed: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for line in &self.logs {
+            *printed.entry(line.as_str()).or_default() += 1;
+        }
+        self.blocks.iter().all(|group| {
+            let Some(slots) = slots(&self.meta, group) else { return false };
+            // Per first line: the block starting with it, and how many do.
+            let mut starts: std::collections::HashMap<&str, (&[String], usize)> = std::collections::HashMap::new();
+            for &(start, len) in &slots {
+                let block = &self.logs[start..start + len];
+                let (seen, n) = starts.entry(block[0].as_str()).or_insert((block, 0));
+                if *seen != block {
+                    return false;
+                }
+                *n += 1;
+            }
+            starts.iter().all(|(first, (_, n))| printed.get(first) == Some(n))
+        })
     }
 
     /// Whether `logs` (ending stopped or not) is in this entry's orbit.
