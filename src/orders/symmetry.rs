@@ -370,23 +370,14 @@ impl Entry {
         if !self.marks.is_empty() && self.meta.iter().any(|m| m.pattern.is_some()) {
             return false;
         }
-        let mut printed: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for line in &self.logs {
-            *printed.entry(line.as_str()).or_default() += 1;
-        }
         self.blocks.iter().all(|group| {
             let Some(slots) = slots(&self.meta, group) else { return false };
-            // Per first line: the block starting with it, and how many do.
-            let mut starts: std::collections::HashMap<&str, (&[String], usize)> = std::collections::HashMap::new();
-            for &(start, len) in &slots {
-                let block = &self.logs[start..start + len];
-                let (seen, n) = starts.entry(block[0].as_str()).or_insert((block, 0));
-                if *seen != block {
-                    return false;
-                }
-                *n += 1;
-            }
-            starts.iter().all(|(first, (_, n))| printed.get(first) == Some(n))
+            let mut blocks: Vec<&[String]> = slots.iter().map(|&(start, len)| &self.logs[start..start + len]).collect();
+            crate::sort::sort(&mut blocks);
+            // Blocks of one first line are equal, and that line is printed
+            // only at their starts.
+            let printed = self.logs.iter().filter(|l| blocks.binary_search_by(|b| b[0].cmp(*l)).is_ok());
+            !blocks.windows(2).any(|w| w[0][0] == w[1][0] && w[0] != w[1]) && printed.count() == blocks.len()
         })
     }
 
