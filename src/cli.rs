@@ -993,11 +993,7 @@ impl<'h> Output<'h> {
         if self.json {
             let doc = serde_json::json!({ "title": name, "diagnostics": problems() });
             // Pretty-printed, as a trace is.
-            say!(
-                self,
-                "{}",
-                crate::term::json_safe(serde_json::to_string_pretty(&doc).expect("json"))
-            );
+            say!(self, "{}", crate::term::json_text(&crate::term::Integers(&doc)));
         }
     }
 

@@ -112,6 +112,43 @@ pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(out: W, value
     value.serialize(&mut ser).map_err(std::io::Error::from)
 }
 
+/// `value` as pretty JSON text, written by [`write_json`].
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let mut out = Vec::new();
+    // Writing to memory fails only if `Serialize` does (a map with non-text keys).
+    write_json(&mut out, value).expect("JSON");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// A [`serde_json::Value`] that serializes as the value itself does, with
+/// its numbers written as integers. The JSON loopsim writes holds no
+/// fractions, and serializing a `Value` itself compiles in serde_json's
+/// float formatting, whose tables (zmij's, 10 KB) were 9 KB of the
+/// WebAssembly gzipped (docs/playground.md). A number with a fraction is
+/// written as `serde_json` writes it natively, and as `null` in WebAssembly.
+pub struct Integers<'a>(pub &'a serde_json::Value);
+
+impl serde::Serialize for Integers<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde_json::Value;
+        match self.0 {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => s.serialize_u64(u),
+                (None, Some(i)) => s.serialize_i64(i),
+                #[cfg(not(target_family = "wasm"))]
+                _ => n.serialize(s),
+                #[cfg(target_family = "wasm")]
+                _ => s.serialize_unit(),
+            },
+            Value::String(t) => s.serialize_str(t),
+            Value::Array(items) => s.collect_seq(items.iter().map(Integers)),
+            Value::Object(map) => s.collect_map(map.iter().map(|(k, v)| (k, Integers(v)))),
+        }
+    }
+}
+
 /// serde_json's pretty formatter, escaping [`is_escaped`] characters in strings.
 struct SafeFormatter<'a>(serde_json::ser::PrettyFormatter<'a>);
 
@@ -188,6 +225,25 @@ pub const WORD_BACK: usize = 40;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_write_a_value_as_serde_json_writes_it() {
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!({}),
+            serde_json::json!([]),
+            serde_json::json!({ "count": 3, "countExact": true, "cut": null, "orders": [["a", "b"], []], "races": [{}] }),
+            serde_json::json!([u64::MAX, i64::MIN, -1, 0, 1.5, -0.25, 1e300]),
+            serde_json::json!({ "z": "\"quote\" \\ \n\t\u{1}\u{7f}\u{2028} ünï 😀", "a": [[[]], {"k": {}}] }),
+        ];
+        for v in values {
+            assert_eq!(
+                json_text(&Integers(&v)),
+                json_safe(serde_json::to_string_pretty(&v).unwrap()),
+                "{v}"
+            );
+        }
+    }
 
     #[test]
     fn a_count_takes_the_plural_but_for_one() {

@@ -165,5 +165,5 @@ pub fn json(orders: &Orders) -> String {
         "truncated": orders.truncated,
         "cut": orders.cut,
     });
-    crate::term::json_safe(serde_json::to_string_pretty(&value).expect("json")) + "\n"
+    crate::term::json_text(&crate::term::Integers(&value)) + "\n"
 }

@@ -242,7 +242,7 @@ fn plain_handler() -> miette::GraphicalReportHandler {
 }
 
 fn bad_options(message: &str) -> String {
-    json!({ "exit": 2, "diagnostics": [], "rendered": format!("error: {message}\n") }).to_string()
+    json_text(&json!({ "exit": 2, "diagnostics": [], "rendered": format!("error: {message}\n") }))
 }
 
 /// `loopsim run` of `source`: JSON with the exit code, the diagnostics (with
@@ -264,7 +264,7 @@ pub fn run(source: &str, options: &str) -> String {
         for key in ["trace", "text", "verbose", "svg", "raceWarning", "steps"] {
             out[key] = Value::Null;
         }
-        return out.to_string();
+        return json_text(&out);
     };
     // The model's run: how it ends (a limit is a diagnostic), and the race check's seed.
     let plain = interp::run(&loaded.file, &loaded.src, &loaded.title(), opts.run_options());
@@ -302,7 +302,7 @@ pub fn run(source: &str, options: &str) -> String {
     );
     let verbose = cut_text(drawn.to_text(true, &loopsim::trace::Style::default()));
     let svg = loopsim::render::to_svg(&drawn);
-    json!({
+    json_text(&json!({
         "exit": exit,
         "diagnostics": diagnostics,
         "rendered": rendered,
@@ -313,8 +313,7 @@ pub fn run(source: &str, options: &str) -> String {
         "svg": svg,
         "raceWarning": race,
         "steps": steps(&loaded, &opts),
-    })
-    .to_string()
+    }))
 }
 
 /// The race warning `run` shows ([`orders::race_check`]: for a prediction
@@ -352,6 +351,12 @@ fn page_trace(mut trace: loopsim::trace::Trace, whole: &loopsim::trace::Trace) -
     trace.ending = whole.ending.clone();
     let cut = whole.events.len() - trace.events.len();
     (to_value(&trace), cut)
+}
+
+/// `value` as compact JSON, its numbers written as integers
+/// ([`loopsim::term::Integers`]: no float formatting in the WebAssembly).
+fn json_text(value: &Value) -> String {
+    serde_json::to_string(&loopsim::term::Integers(value)).unwrap_or_default()
 }
 
 /// `value` as JSON, written by [`loopsim::term::write_json`] and read back:
@@ -478,7 +483,7 @@ pub fn orders(source: &str, options: &str) -> String {
             (exit, Value::String(text), report, rendered)
         }
     };
-    json!({ "exit": exit, "text": text, "report": report, "rendered": rendered }).to_string()
+    json_text(&json!({ "exit": exit, "text": text, "report": report, "rendered": rendered }))
 }
 
 /// `source` with its `expect` block (if any) replaced by one predicting `lines`.
@@ -565,11 +570,10 @@ pub fn predict(source: &str, lines: &str, options: &str) -> String {
         .as_u64()
         .and_then(|i| lines.get(i as usize))
         .map_or(Value::Null, |l| json!(l));
-    json!({
+    json_text(&json!({
         "exit": exit, "pass": exit == 0, "text": text, "firstWrong": first_wrong,
         "message": message, "expected": expected, "got": got, "help": help,
-    })
-    .to_string()
+    }))
 }
 
 /// The npm package's command line (`npm/`): the same module as the page's.
