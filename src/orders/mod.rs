@@ -533,7 +533,7 @@ fn search(
         // copy is skipped below, as it is listed first already.
         let again = usize::from(model_at == Some(i));
         let fits = (room / each).min(max_listed - orders.len().min(max_listed)) + again;
-        for (k, logs) in entry.expand_until(fits, list_until).into_iter().enumerate() {
+        for logs in entry.expand_until(fits, list_until) {
             if orders.len() >= max_listed || room < each {
                 break 'list;
             }
@@ -541,14 +541,17 @@ fn search(
                 continue;
             }
             room -= each;
+            // (The orbit's canonical order need not come first: a group's
+            // blocks are arranged in the order of their lines.)
+            let race = if entry.as_found && logs == entry.logs {
+                entry.race.clone()
+            } else {
+                renamed.clone()
+            };
             orders.push(Order {
                 logs,
                 stopped: entry.stopped,
-                race: if k == 0 && entry.as_found {
-                    entry.race.clone()
-                } else {
-                    renamed.clone()
-                },
+                race,
             });
         }
     }

@@ -139,8 +139,13 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
         let mut moved = Vec::new();
         for e in entries {
             let timing = symmetry::orbit_timing(e, src);
-            for (i, logs) in e.expand(MAX_MOVED as usize).into_iter().enumerate() {
-                moved.push(plain(logs, e.stopped, if i == 0 { e.race.clone() } else { timing.clone() }));
+            for logs in e.expand(MAX_MOVED as usize) {
+                let race = if e.as_found && logs == e.logs {
+                    e.race.clone()
+                } else {
+                    timing.clone()
+                };
+                moved.push(plain(logs, e.stopped, race));
             }
         }
         races.truncate(first_group);

@@ -480,13 +480,16 @@ impl Entry {
         logs.iter().zip(&self.logs).zip(&renamed).all(|((a, b), &r)| r || a == b)
     }
 
-    /// The orders of the orbit, the canonical one first, at most `max`.
+    /// The orders of the orbit, at most `max`: the renamings from the
+    /// canonical order on, and for each, each group's blocks in every
+    /// arrangement, in the order of their lines (so the canonical order
+    /// comes first only without groups).
     pub fn expand(&self, max: usize) -> Vec<Vec<String>> {
         self.expand_until(max, None)
     }
 
-    /// [`Entry::expand`], stopping at `until` (with at least the canonical
-    /// order): listing a large orbit of long orders takes time.
+    /// [`Entry::expand`], stopping at `until` (with at least one order):
+    /// listing a large orbit of long orders takes time.
     pub fn expand_until(&self, max: usize, until: Option<web_time::Instant>) -> Vec<Vec<String>> {
         let late = |made: usize| made > 0 && made.is_multiple_of(16) && until.is_some_and(|u| web_time::Instant::now() >= u);
         let mut out = vec![self.logs.clone()];
