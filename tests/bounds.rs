@@ -693,12 +693,12 @@ fn past_the_bytes_of_orders_held_plain_orders_are_counted_without_their_lines() 
     let whole = search(src, unbounded);
     assert_eq!((whole.count, whole.count_exact, whole.cut, whole.counted.len()), (8, true, None, 0));
     assert!(whole.entries.iter().all(|e| e.marks.is_empty() && e.blocks.is_empty()));
-    // Each order is 4 lines of 1 byte (25 bytes each with a `String`): room
+    // Each order is 4 lines of 1 byte (each with its `LINE_OVERHEAD`): room
     // for the model's order and two orders found (one of them the model's).
     let small = search(
         src,
         SearchBounds {
-            max_bytes: 300,
+            max_bytes: 3 * 4 * (1 + orders::LINE_OVERHEAD),
             ..unbounded
         },
     );
