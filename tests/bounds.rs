@@ -402,6 +402,18 @@ fn a_cut_search_whose_model_run_hit_a_limit_says_a_run_that_ends_makes_it_short(
         "{first}"
     );
     assert!(o.stderr.contains("the check queue is refilled every turn"), "{}", o.stderr);
+    // Stopped by a turn limit of 50 or less, it suggests no lower one.
+    let args = ["run", "--all-orders", "--max-turns", "10", "--max-schedules", "2", &f];
+    let o = loopsim(&args, 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    let first = o.stdout.lines().next().unwrap();
+    assert!(
+        first.contains(
+            "the model's own run hit a limit, and each schedule may run as far: a run that ends (`times N` on \
+             an endless chain) is searched fast). "
+        ),
+        "{first}"
+    );
     // With `times`, the same file ends, and the search is exact.
     let f = file("ends.loop", "timeout 0 \"t\"\nimmediate times 3 {\n  log \"i\"\n  again\n}\n");
     let o = loopsim(&["run", "--all-orders", &f], 30);

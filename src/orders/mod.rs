@@ -141,13 +141,14 @@ impl Cut {
         }
     }
 
-    /// What searches further than a race check this bound cut short: `run
-    /// --all-orders` (its bounds are larger), and for the time bound the
-    /// option that sets it (no option raises the others).
-    pub fn search_longer(&self) -> &'static str {
+    /// What searches further than a race check this bound cut short:
+    /// `command`, the file's `run --all-orders` (its bounds are larger), and
+    /// for the time bound the option that sets it (no option raises the
+    /// others).
+    pub fn search_longer(&self, command: &str) -> String {
         match self {
-            Cut::Seconds(_) => "`loopsim run --all-orders` searches longer; `--orders-time-limit SECONDS` sets how long",
-            _ => "`loopsim run --all-orders` searches further",
+            Cut::Seconds(_) => format!("`{command}` searches longer; `--orders-time-limit SECONDS` sets how long"),
+            _ => format!("`{command}` searches further"),
         }
     }
 }
@@ -1008,7 +1009,7 @@ pub fn race_check(
             "the race check was cut short {}: {} may print other orders than this one ({})",
             cut.describe(),
             found.node,
-            cut.search_longer()
+            cut.search_longer(command)
         )
     });
     (None, note)
@@ -1611,12 +1612,21 @@ mod cut_tests {
     use super::Cut;
 
     /// A race check cut short by time names `--orders-time-limit`; cut by
-    /// another bound, which no option raises, it names only `--all-orders`.
+    /// another bound, which no option raises, it names only the command
+    /// with its file (fresh-clone helpers 75 and 77 were given none).
     #[test]
     fn only_the_time_bound_names_its_option() {
-        assert!(Cut::Seconds(2).search_longer().contains("--orders-time-limit"));
+        let command = "loopsim run --all-orders a.loop";
+        assert_eq!(
+            Cut::Seconds(2).search_longer(command),
+            "`loopsim run --all-orders a.loop` searches longer; `--orders-time-limit SECONDS` sets how long"
+        );
         for cut in [Cut::Statements(2_000_000), Cut::Callbacks(2_000_000), Cut::Schedules(5_000)] {
-            assert_eq!(cut.search_longer(), "`loopsim run --all-orders` searches further", "{cut:?}");
+            assert_eq!(
+                cut.search_longer(command),
+                "`loopsim run --all-orders a.loop` searches further",
+                "{cut:?}"
+            );
         }
     }
 }

@@ -131,6 +131,16 @@ pub fn cut_note(orders: &Orders) -> String {
         Some(cut) => {
             let model_stopped = orders.orders.first().is_some_and(|o| o.stopped);
             let more = match cut {
+                // (A lower turn limit only when it is lower than the run's.)
+                _ if model_stopped
+                    && orders
+                        .model_limit
+                        .as_ref()
+                        .is_some_and(|h| h.limit == crate::sched::LimitKind::Turns && h.max <= 50) =>
+                {
+                    "; the model's own run hit a limit, and each schedule may run as far: \
+                     a run that ends (`times N` on an endless chain) is searched fast"
+                }
                 _ if model_stopped => {
                     "; the model's own run hit a limit, and each schedule may run as far: \
                      a run that ends (`times N` on an endless chain), or a lower limit \
