@@ -20,8 +20,9 @@ pub fn problem(hit: &LimitHit) -> Problem {
 }
 
 /// "1 timer and 1 I/O callback left waiting", or "no timer, I/O, immediate or
-/// close callback was left waiting" (the loop's queues; the microtask and
-/// nextTick queues are named by the limit's own text).
+/// close callback was left waiting": the loop's queues, then the nextTick
+/// and microtask queues (a callback limit stopped between two nextTick
+/// callbacks said none was left; fresh-clone helper 77).
 pub fn left_waiting(w: &Waiting) -> String {
     let mut parts = Vec::new();
     let mut add = |n: usize, one: &str, many: &str| {
@@ -38,6 +39,8 @@ pub fn left_waiting(w: &Waiting) -> String {
     add(w.pending, "pending callback", "pending callbacks");
     add(w.immediates, "immediate", "immediates");
     add(w.close, "close callback", "close callbacks");
+    add(w.next_ticks, "nextTick callback", "nextTick callbacks");
+    add(w.microtasks, "microtask", "microtasks");
     match parts.len() {
         0 => "no timer, I/O, immediate or close callback was left waiting".into(),
         1 => format!("{} left waiting", parts[0]),

@@ -357,12 +357,15 @@ impl Entry {
 
     /// Whether the orders of its orbit are all different, so that `orbit`
     /// counts them. Renamings print apart (a filled `{i}` shows its number).
-    /// Arrangements of a group's blocks do when the first line of each block
-    /// is printed nowhere in the order but at the starts of blocks of the
-    /// same lines: then where the blocks start, and which is which, can be
-    /// read from the lines. Otherwise they may print alike: blocks (“x”,
-    /// “x”) and (“x”) print “x x x” in either order (fresh-clone helper 77).
-    /// With renamings too, only if no line has `{i}`.
+    /// Arrangements of a group's blocks do when its blocks are all as long
+    /// (each stands where another stood), or when the first line of each
+    /// block is printed nowhere in the order but at the starts of blocks of
+    /// the same lines: then where the blocks start, and which is which, can
+    /// be read from the lines. (Group by group: once the arrangement of the
+    /// groups read from their first lines is known, so is where every other
+    /// block stands.) Otherwise they may print alike: blocks (“x”, “x”) and
+    /// (“x”) print “x x x” in either order (fresh-clone helper 77). With
+    /// renamings too, only if no line has `{i}`.
     pub fn distinct(&self) -> bool {
         if self.blocks.is_empty() {
             return true;
@@ -372,6 +375,9 @@ impl Entry {
         }
         self.blocks.iter().all(|group| {
             let Some(slots) = slots(&self.meta, group) else { return false };
+            if slots.iter().all(|s| s.1 == slots[0].1) {
+                return true;
+            }
             let mut blocks: Vec<&[String]> = slots.iter().map(|&(start, len)| &self.logs[start..start + len]).collect();
             crate::sort::sort(&mut blocks);
             // Blocks of one first line are equal, and that line is printed
