@@ -311,7 +311,19 @@ fn a_runaway_exits_3_naming_the_queue_and_what_waited() {
     assert_eq!(o.status.code(), Some(3));
     let err = stderr(&o);
     assert!(err.contains("the nextTick queue never empties"), "{err}");
-    assert!(err.contains("1 timer and 1 I/O callback left waiting"), "{err}");
+    // The nextTick callback the limit refused waits too.
+    assert!(
+        err.contains("1 timer, 1 I/O callback and 1 nextTick callback left waiting"),
+        "{err}"
+    );
+    // Stopped between two nextTicks, with a microtask queued: both named, not
+    // "no timer, I/O, immediate or close callback was left waiting"
+    // (fresh-clone helper 77).
+    let src = "nextTick \"a\"\nnextTick \"b\"\nmicrotask \"m\"\n";
+    let o = loopsim(&["run", "--max-callbacks", "1", "r.loop"], Some(("r.loop", src)));
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("help: 1 nextTick callback and 1 microtask left waiting"), "{err}");
 }
 
 /// Found by fresh-clone helper 76: the callbacks a phase took and had not

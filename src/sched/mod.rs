@@ -340,6 +340,9 @@ pub struct LoopState<C> {
     pub(crate) loop_phase: Phase,
     /// Where the last callback ran (reported when a limit stops the run).
     last_phase: Phase,
+    /// The nextTick or microtask callback the callback limit refused, taken
+    /// off its queue: it was left waiting too.
+    refused: Option<Phase>,
     /// The sleep at this turn's start, if the loop slept.
     slept: Option<Slept>,
     /// Where each queued callback was queued, while decisions are recorded.
@@ -369,6 +372,7 @@ impl<C> LoopState<C> {
             main: None,
             loop_phase: Phase::Main,
             last_phase: Phase::Main,
+            refused: None,
             slept: None,
             facts: None,
         }
@@ -498,8 +502,8 @@ impl<C> LoopState<C> {
             pending: self.pending.len() + taken_pending,
             immediates: self.live_immediates,
             close: self.close.len() + taken_close,
-            next_ticks: self.next_ticks.len(),
-            microtasks: self.microtasks.len(),
+            next_ticks: self.next_ticks.len() + usize::from(self.refused == Some(Phase::NextTick)),
+            microtasks: self.microtasks.len() + usize::from(self.refused == Some(Phase::Microtask)),
         }
     }
 
@@ -1032,13 +1036,24 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
     /// Calls a callback, counted against `max_callbacks`.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn call<H: Host<C, Self>>(&mut self, host: &mut H, cb: &C, ctx: Ctx<'_>) -> Step<H::Stop, T::Prune> {
-        self.within_limits(host, LimitKind::Callbacks, ctx.phase)?;
+        if self.state.callbacks >= self.limits.max_callbacks {
+            return self.refuse(host, ctx.phase);
+        }
         self.state.callbacks += 1;
         self.timing.unit_begins();
         self.state.last_phase = ctx.phase;
         host.call(self, cb, ctx)?;
         self.flush_pool_log(host);
         Ok(())
+    }
+
+    /// Rule 7 for a callback taken off its queue (a drain's nextTick or
+    /// microtask; the phases check their limit before taking one): the
+    /// callback limit stops the run with it counted as waiting.
+    #[cold]
+    fn refuse<H: Host<C, Self>>(&mut self, host: &mut H, phase: Phase) -> Step<H::Stop, T::Prune> {
+        self.state.refused = Some(phase);
+        Err(Halt::Host(host.limit(self, LimitKind::Callbacks, phase)))
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
