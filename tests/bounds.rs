@@ -518,6 +518,17 @@ fn a_run_a_limit_stopped_says_it_had_no_race_check() {
         o.stderr
     );
     assert!(o.stderr.contains("loop::limit"), "{}", o.stderr);
+    // Stopped by 30 callbacks before turn 50, it is not told to stop at turn
+    // 50 (fresh-clone helper 80).
+    let o = loopsim(&["run", "--max-callbacks", "30", &f], 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(&format!(
+            "\nnote: {f}: no race check for a run a limit stopped: `loopsim run --all-orders --max-callbacks 30 {f}` searches for other orders\n"
+        )),
+        "{}",
+        o.stderr
+    );
     let o = loopsim(&["run", "--max-turns", "40", "--no-race-check", &f], 30);
     assert_eq!(o.code, Some(3));
     assert!(!o.stderr.contains("race check"), "{}", o.stderr);

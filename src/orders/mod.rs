@@ -951,10 +951,11 @@ pub fn race_check(
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
         // orders that differ only in where it cut them, found first.)
-        // (A lower turn limit is suggested only when it is lower than the
-        // run's: fresh-clone helper 76 was told to lower 10 to 50.)
-        let (what, sooner) = if matches!(model.ending, Ending::Limit(_)) {
-            let sooner = if opts.limits.max_turns > 50 {
+        // (A lower turn limit is suggested only when the run went past it:
+        // fresh-clone helper 76 was told to lower 10 to 50, and helper 80
+        // to use 50 turns for a run a limit of 3 callbacks stopped at turn 1.)
+        let (what, sooner) = if let Ending::Limit(hit) = &model.ending {
+            let sooner = if opts.limits.max_turns > 50 && hit.turn > 50 {
                 " (with a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)"
             } else {
                 ""
