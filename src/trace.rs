@@ -161,6 +161,20 @@ pub struct LimitHit {
     pub site: LimitSite,
 }
 
+impl LimitHit {
+    /// The turn a search of other orders is advised to stop each schedule
+    /// at (`--max-turns 50`) when a limit stopped the model's own run.
+    pub const SOONER_TURNS: u64 = 50;
+
+    /// Whether a lower turn limit ([`Self::SOONER_TURNS`]) would stop each
+    /// schedule of an orders search sooner: the run went past that turn.
+    /// (A run a turn limit of 50 or less stopped did not, nor did one a
+    /// callback limit stopped at turn 1: fresh-clone helpers 76 and 80.)
+    pub fn lower_turn_limit_helps(&self) -> bool {
+        self.turn > Self::SOONER_TURNS
+    }
+}
+
 /// What the span of a [`LimitHit`] points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LimitSite {

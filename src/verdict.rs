@@ -297,11 +297,7 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, fla
         // more than a file may have.)
         None if all.count_exact && all.count > named.len() as u128 => all.entries.iter().find_map(|e| {
             let logs = e.expand_until(named.len() + 1, None).into_iter().find(|l| unnamed(l, e.stopped))?;
-            let race = if logs == e.logs && e.as_found {
-                e.race.clone()
-            } else {
-                orders::symmetry::orbit_timing(e, src)
-            };
+            let race = e.timing_of(&logs, &orders::symmetry::orbit_timing(e, src));
             Some((logs, e.stopped, race))
         }),
         None => None,

@@ -414,6 +414,13 @@ fn a_cut_search_whose_model_run_hit_a_limit_says_a_run_that_ends_makes_it_short(
         ),
         "{first}"
     );
+    // Nor does a callback limit that stopped it before turn 50: the same
+    // rule as the no-race-check note's (`LimitHit::lower_turn_limit_helps`).
+    let args = ["run", "--all-orders", "--max-callbacks", "10", "--max-schedules", "2", &f];
+    let o = loopsim(&args, 30);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    let first = o.stdout.lines().next().unwrap();
+    assert!(first.contains("(`times N` on an endless chain) is searched fast). "), "{first}");
     // With `times`, the same file ends, and the search is exact.
     let f = file("ends.loop", "timeout 0 \"t\"\nimmediate times 3 {\n  log \"i\"\n  again\n}\n");
     let o = loopsim(&["run", "--all-orders", &f], 30);

@@ -548,11 +548,7 @@ fn search(
             room -= each;
             // (The orbit's canonical order need not come first: a group's
             // blocks are arranged in the order of their lines.)
-            let race = if entry.as_found && logs == entry.logs {
-                entry.race.clone()
-            } else {
-                renamed.clone()
-            };
+            let race = entry.timing_of(&logs, &renamed);
             orders.push(Order {
                 logs,
                 stopped: entry.stopped,
@@ -951,11 +947,8 @@ pub fn race_check(
     if !SearchBounds::worth_checking(model) {
         // (Each schedule of a run a limit stopped runs into that limit too:
         // orders that differ only in where it cut them, found first.)
-        // (A lower turn limit is suggested only when the run went past it:
-        // fresh-clone helper 76 was told to lower 10 to 50, and helper 80
-        // to use 50 turns for a run a limit of 3 callbacks stopped at turn 1.)
         let (what, sooner) = if let Ending::Limit(hit) = &model.ending {
-            let sooner = if opts.limits.max_turns > 50 && hit.turn > 50 {
+            let sooner = if hit.lower_turn_limit_helps() {
                 " (with a lower limit, e.g. `--max-turns 50`, each schedule stops sooner)"
             } else {
                 ""

@@ -140,11 +140,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
         for e in entries {
             let timing = symmetry::orbit_timing(e, src);
             for logs in e.expand(MAX_MOVED as usize) {
-                let race = if e.as_found && logs == e.logs {
-                    e.race.clone()
-                } else {
-                    timing.clone()
-                };
+                let race = e.timing_of(&logs, &timing);
                 moved.push(plain(logs, e.stopped, race));
             }
         }

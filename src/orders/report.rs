@@ -130,24 +130,20 @@ pub fn cut_note(orders: &Orders) -> String {
         None => String::new(),
         Some(cut) => {
             let model_stopped = orders.orders.first().is_some_and(|o| o.stopped);
-            let more = match cut {
-                // (A lower turn limit only when it is lower than the run's.)
-                _ if model_stopped
-                    && orders
-                        .model_limit
-                        .as_ref()
-                        .is_some_and(|h| h.limit == crate::sched::LimitKind::Turns && h.max <= 50) =>
-                {
+            let more = if model_stopped {
+                let lower = orders
+                    .model_limit
+                    .as_ref()
+                    .is_some_and(crate::trace::LimitHit::lower_turn_limit_helps);
+                let or_lower = if lower { ", or a lower limit (`--max-turns 50`)," } else { "" };
+                format!(
                     "; the model's own run hit a limit, and each schedule may run as far: \
-                     a run that ends (`times N` on an endless chain) is searched fast"
-                }
-                _ if model_stopped => {
-                    "; the model's own run hit a limit, and each schedule may run as far: \
-                     a run that ends (`times N` on an endless chain), or a lower limit \
-                     (`--max-turns 50`), is searched fast"
-                }
-                Cut::Seconds(_) => "; `--orders-time-limit SECONDS` gives it longer",
-                _ => "",
+                     a run that ends (`times N` on an endless chain){or_lower} is searched fast"
+                )
+            } else if let Cut::Seconds(_) = cut {
+                "; `--orders-time-limit SECONDS` gives it longer".to_string()
+            } else {
+                String::new()
             };
             format!(
                 " (search cut short {}: the orders listed are a partial answer{more})",

@@ -51,6 +51,21 @@ pub struct Entry {
     pub as_found: bool,
 }
 
+impl Entry {
+    /// The timing of `logs`, one of the orders this entry stands for: the
+    /// schedule's own timing (`race`) for the lines it printed, `orbit`
+    /// (the orbit's, [`orbit_timing`]) for every other arrangement. (The
+    /// canonical order need not be the one found, nor the first of the
+    /// orbit: fresh-clone helper 78.)
+    pub fn timing_of(&self, logs: &[String], orbit: &str) -> String {
+        if self.as_found && logs == self.logs {
+            self.race.clone()
+        } else {
+            orbit.to_string()
+        }
+    }
+}
+
 /// For matching an order against an entry's blocks: the group and length of
 /// the slot each canonical position starts, and each group's blocks.
 type SlotMap<'s> = (&'s [Option<(usize, usize)>], &'s [Vec<Vec<String>>]);
