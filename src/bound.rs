@@ -6,9 +6,11 @@
 //! `repeat` counts and `times`. The default limits are raised above that
 //! number, up to a cap that keeps any run under a few seconds.
 
+use std::ops::ControlFlow;
+
 use crate::render::thousands;
-use crate::sched::{LimitKind, Limits};
-use crate::syntax::ast::{promise_parts, Callback, File, Kind, Link, Part, Spanned, Stmt, StmtKind};
+use crate::sched::{LimitKind, Limits, Phase};
+use crate::syntax::ast::{promise_parts, Callback, File, Kind, Link, Part, Span, Spanned, Stmt, StmtKind};
 
 /// The highest callback limit the defaults are raised to.
 pub const CAP: u64 = 10_000_000;
@@ -89,37 +91,87 @@ pub fn limit_source(limit: LimitKind, max: u64, bounded: bool, raised_for: Optio
 /// The first statement (in source order) that repeats until a limit stops
 /// it: an `interval` without `times`, or a callback (or `.then` link) whose
 /// body has an `again` and no `times`.
-pub fn first_unbounded(stmts: &[Stmt]) -> Option<crate::syntax::ast::Span> {
-    stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Repeat { body, .. } => first_unbounded(body),
-        StmtKind::Callback(cb) => {
-            let body = cb.body().unwrap_or(&[]);
-            let repeats = cb.kind == Kind::Interval || has_again(body);
-            if repeats && cb.times().is_none() {
-                return Some(cb.span);
+pub fn first_unbounded(stmts: &[Stmt]) -> Option<Span> {
+    let mut first = None;
+    let _ = each_unbounded(stmts, &mut |span, _| {
+        first = Some(span);
+        ControlFlow::Break(())
+    });
+    first
+}
+
+/// The endless statement a run a turn or callback limit stopped is named
+/// for, with the queue its callbacks run in: of the statements that repeat
+/// until a limit stops them and whose queue had callbacks waiting (`live`),
+/// the first (in source order) feeding `queue` (that of the callback the
+/// limit refused, or the phase the last turn ended in), else the first.
+/// A timer refused beside an endless immediate chain is not the timers
+/// re-arming, nor is a nextTick an immediate chain queues a starved nextTick
+/// queue (fresh-clone helper 80). None when no such statement had a
+/// callback waiting (none in the file, or an `interval` cleared): the run is
+/// long, not endless.
+pub fn endless_feed(stmts: &[Stmt], queue: Phase, live: impl Fn(Phase) -> bool) -> Option<(Span, Phase)> {
+    let mut named = None;
+    let _ = each_unbounded(stmts, &mut |span, feeds| {
+        if !live(feeds) {
+            return ControlFlow::Continue(());
+        }
+        if named.is_none() || feeds == queue {
+            named = Some((span, feeds));
+        }
+        if feeds == queue {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    named
+}
+
+/// Calls `f` with each statement that repeats until a limit stops it, in
+/// source order, and the queue its callbacks run in (a link's: the
+/// microtask queue), until `f` breaks.
+fn each_unbounded(stmts: &[Stmt], f: &mut dyn FnMut(Span, Phase) -> ControlFlow<()>) -> ControlFlow<()> {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Repeat { body, .. } => each_unbounded(body, f)?,
+            StmtKind::Callback(cb) => {
+                let body = cb.body().unwrap_or(&[]);
+                let repeats = cb.kind == Kind::Interval || has_again(body);
+                if repeats && cb.times().is_none() {
+                    f(cb.span, cb.kind.phase())?;
+                }
+                for l in cb.links().iter().filter(|l| endless(l)) {
+                    f(l.span, Phase::Microtask)?;
+                }
+                each_unbounded(body, f)?;
+                for l in cb.links() {
+                    each_unbounded(l.body.as_deref().unwrap_or(&[]), f)?;
+                }
             }
-            let link = cb.links().iter().find(|l| endless(l)).map(|l| l.span);
-            link.or_else(|| first_unbounded(body))
-                .or_else(|| cb.links().iter().find_map(|l| first_unbounded(l.body.as_deref().unwrap_or(&[]))))
-        }
-        // A promise statement's links repeat like a chain's; its blocks (an
-        // executor, an async function's body, a handler, `try`/`catch`) may
-        // hold such a callback.
-        other => {
-            let mut found = None;
-            promise_parts(other, &mut |part| {
-                if let Part::Link(l) = part {
-                    if endless(l) {
-                        found = found.or(Some(l.span));
+            // A promise statement's links repeat like a chain's; its blocks (an
+            // executor, an async function's body, a handler, `try`/`catch`) may
+            // hold such a callback.
+            other => {
+                let mut flow = ControlFlow::Continue(());
+                promise_parts(other, &mut |part| {
+                    if flow.is_break() {
+                        return;
                     }
-                }
-                if let Some(body) = part.body() {
-                    found = found.or_else(|| first_unbounded(body));
-                }
-            });
-            found
+                    if let Part::Link(l) = part {
+                        if endless(l) {
+                            flow = f(l.span, Phase::Microtask);
+                        }
+                    }
+                    if let (ControlFlow::Continue(()), Some(body)) = (flow, part.body()) {
+                        flow = each_unbounded(body, f);
+                    }
+                });
+                flow?;
+            }
         }
-    })
+    }
+    ControlFlow::Continue(())
 }
 
 fn block(stmts: &[Stmt]) -> u64 {

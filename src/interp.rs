@@ -890,10 +890,22 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
 
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
         // Before any callback ran (`--max-turns 0`), the main module's first statement.
-        let (span, site) = match self.last {
+        let (mut span, site) = match self.last {
             Some((cb, link)) => (site_span_of(cb, link), LimitSite::LastCallback),
             None => (self.main.first().map_or(Span::default(), |s| s.span), LimitSite::MainModule),
         };
+        // A turn or callback limit in the loop is named for the endless
+        // statement that kept it going, not for whichever callback came
+        // last; with none of them waiting, the run was long, not endless.
+        let mut phase = phase;
+        let mut endless = true;
+        if matches!(kind, LimitKind::Turns | LimitKind::Callbacks) && site == LimitSite::LastCallback {
+            let waiting = sched.waiting();
+            match crate::bound::endless_feed(self.main, phase, |q| waiting.in_phase(q) > 0) {
+                Some(feed) => (span, phase) = feed,
+                None => endless = false,
+            }
+        }
         let max = match kind {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
@@ -905,7 +917,11 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
             LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
             LimitKind::Clock => crate::sched::CLOCK_LIMIT,
         };
-        self.stop(sched, kind, max, phase, span).at_site(site)
+        let mut stop = self.stop(sched, kind, max, phase, span).at_site(site);
+        if let Stop::Limit(hit) = &mut stop {
+            hit.bounded |= !endless;
+        }
+        stop
     }
 
     fn observe(&mut self, event: LoopEvent) {

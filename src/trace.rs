@@ -146,8 +146,10 @@ pub struct LimitHit {
     pub turn: u64,
     pub tick: u64,
     /// Every `again` and `interval` of the file has `times`
-    /// ([`crate::bound::first_unbounded`] finds none): a turn or callback
-    /// limit stopped a run that is long, not endless.
+    /// ([`crate::bound::first_unbounded`] finds none), or none of those
+    /// without had a callback waiting when a turn or callback limit stopped
+    /// the run (an `interval` cleared; [`crate::bound::endless_feed`]): the
+    /// run is long, not endless.
     #[serde(skip)]
     pub bounded: bool,
     /// When the turn and callback limits in force were the defaults raised

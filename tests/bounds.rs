@@ -853,6 +853,55 @@ fn a_limit_tells_a_long_bounded_run_from_an_endless_one() {
     assert!(o.stderr.contains("Bound the chain with `times N`"), "{}", o.stderr);
 }
 
+/// A turn or callback limit names the endless statement that kept the run
+/// going and its queue, whichever callback it refused: a timer refused
+/// beside an endless immediate chain was "the timers keep re-arming", and
+/// the label pointed at whichever statement ran last (fresh-clone helper
+/// 80). An `interval` cleared before the limit is not endless: the run is
+/// long.
+#[test]
+fn a_limit_is_named_for_the_endless_statement_that_kept_the_run_going() {
+    let beside = file(
+        "beside.loop",
+        "immediate \"a\" { again }\nnextTick \"n\"\ntimeout 1 \"t\"\nio \"r\" after 50\n",
+    );
+    for n in ["1", "2", "3", "5"] {
+        let o = loopsim(&["run", "--max-callbacks", n, &beside], 60);
+        assert_eq!(o.code, Some(3), "{n}: {}", o.stderr);
+        assert!(
+            o.stderr.contains("× the check queue is refilled every turn: the run never ends"),
+            "{n}: {}",
+            o.stderr
+        );
+        assert!(o.stderr.contains("beside.loop:1:1]"), "{n}: {}", o.stderr);
+        assert!(o.stderr.contains("╰── feeds the check queue"), "{n}: {}", o.stderr);
+    }
+    // The nextTick an immediate chain queues each turn is not a starved queue.
+    let queued = file("queued.loop", "immediate \"a\" {\n  nextTick \"x\"\n  again\n}\n");
+    let o = loopsim(&["run", "--max-turns", "4", &queued], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("× the check queue is refilled every turn"), "{}", o.stderr);
+    // An endless pool job: the poll phase, named as such.
+    let job = file("job.loop", "submit \"s\" 3 { again }\ntimeout 10 \"t\" { log \"t\" }\n");
+    let o = loopsim(&["run", "--max-turns", "4", &job], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("× the poll phase gets callbacks without end: the run never ends"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("╰── feeds the poll phase"), "{}", o.stderr);
+    // The interval cleared, a bounded chain runs past the limit.
+    let cleared = file(
+        "cleared.loop",
+        "interval 1 \"h\" { log \"h\" }\ntimeout 3 \"c\" {\n  clear \"h\"\n  immediate \"i\" times 20 { again }\n}\n",
+    );
+    let o = loopsim(&["run", "--max-turns", "10", &cleared], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("× the run is longer than the turn limit"), "{}", o.stderr);
+    assert!(o.stderr.contains("Nothing here repeats without end"), "{}", o.stderr);
+}
+
 /// A `repeat` whose body is empty (or only a comment) does nothing, however
 /// large its count: it runs no iteration, instead of spinning through 2^64
 /// of them without a statement to count against the statement limit.

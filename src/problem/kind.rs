@@ -1336,9 +1336,25 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
             "feeds the check queue",
         ),
         (_, Phase::Timers) => ("the timers keep re-arming: the run never ends".to_string(), "feeds the timers"),
+        // The poll, pending and close phases (an endless `io`, `submit`,
+        // `pending` or `close` chain), and a queue a turn limit stopped.
         (_, phase) => (
-            format!("the run does not end (last callback in {phase})"),
-            "scheduled the last callback",
+            format!(
+                "the {phase} {} gets callbacks without end: the run never ends",
+                if matches!(phase, Phase::NextTick | Phase::Microtask) {
+                    "queue"
+                } else {
+                    "phase"
+                }
+            ),
+            match phase {
+                Phase::Poll => "feeds the poll phase",
+                Phase::Pending => "feeds the pending phase",
+                Phase::Close => "feeds the close phase",
+                Phase::NextTick => "feeds the nextTick queue",
+                Phase::Microtask => "feeds the microtask queue",
+                _ => "scheduled the last callback",
+            },
         ),
     }
 }

@@ -272,6 +272,23 @@ pub struct Waiting {
     pub microtasks: usize,
 }
 
+impl Waiting {
+    /// How many callbacks wait to run in `phase` (or its queue); none in
+    /// the main module's.
+    pub fn in_phase(&self, phase: Phase) -> usize {
+        match phase {
+            Phase::Timers => self.timers,
+            Phase::Pending => self.pending,
+            Phase::Poll => self.io,
+            Phase::Check => self.immediates,
+            Phase::Close => self.close,
+            Phase::NextTick => self.next_ticks,
+            Phase::Microtask => self.microtasks,
+            Phase::Main | Phase::Rejections => 0,
+        }
+    }
+}
+
 #[derive(Clone)]
 struct Immediate<C> {
     id: u64,
