@@ -564,20 +564,26 @@ fn moving_line(blocks: &[&[usize]]) -> Option<usize> {
 /// (`same_lines`) orders of the same lines too many to cut into blocks.
 fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) -> Race {
     let at = (0..).find(|&p| entries.iter().any(|e| e.logs.get(p) != model.get(p))).unwrap_or(0);
-    let mut next: Vec<String> = entries
-        .iter()
-        .map(|e| {
-            let end = if e.stopped { "(a limit stops the run)" } else { "(the end)" };
-            e.logs.get(at).cloned().unwrap_or_else(|| end.to_string())
-        })
-        .collect();
-    next.dedup();
-    let mut unique = Vec::new();
-    for n in next {
-        if !unique.contains(&n) {
-            unique.push(n);
+    // The lines Node may print there, the model's first, then where an
+    // order ends instead (JSON's `lines` holds lines only).
+    let mut unique: Vec<String> = model.get(at).cloned().into_iter().collect();
+    let mut ends: Vec<&str> = Vec::new();
+    for e in entries {
+        match e.logs.get(at) {
+            Some(line) if !unique.contains(line) => unique.push(line.clone()),
+            Some(_) => {}
+            None => {
+                let end = if e.stopped { "a limit stops the run" } else { "the run ends" };
+                if !ends.contains(&end) {
+                    ends.push(end);
+                }
+            }
         }
     }
+    let choices = series(
+        unique.iter().map(|l| quote(l)).chain(ends.iter().map(|e| e.to_string())).collect(),
+        "or",
+    );
     let after = match at.checked_sub(1).and_then(|p| model.get(p)) {
         Some(prev) => format!("after {}", quote(prev)),
         None => "first".to_string(),
@@ -586,12 +592,9 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
     let timing = timings(&others);
     let orders = entries.iter().fold(0u128, |a, e| a.saturating_add(e.orbit));
     let what = if same_lines {
-        format!(
-            "the orders print the same lines in other orders: {after}, Node may print {}",
-            list_or(&unique)
-        )
+        format!("the orders print the same lines in other orders: {after}, Node may print {choices}")
     } else {
-        format!("the orders print different lines: {after}, Node may print {}", list_or(&unique))
+        format!("the orders print different lines: {after}, Node may print {choices}")
     };
     Race {
         kind: "differ",
@@ -623,10 +626,6 @@ fn timings(of: &[&Entry]) -> String {
         text.push_str(&format!("; or {more} other timing{}", if more == 1 { "" } else { "s" }));
     }
     text
-}
-
-fn list_or(lines: &[String]) -> String {
-    series(lines.iter().map(|l| quote(l)).collect(), "or")
 }
 
 #[cfg(test)]
@@ -733,12 +732,25 @@ mod tests {
         let race = differ(&model, &[entry("mnn"), stopped], false, false);
         assert!(
             race.statement
-                .contains("Node may print \u{201c}n\u{201d} or \u{201c}(a limit stops the run)\u{201d}"),
+                .contains("Node may print \u{201c}n\u{201d} or a limit stops the run ("),
             "{}",
             race.statement
         );
         let race = differ(&model, &[entry("mnn"), entry("mn")], false, false);
-        assert!(race.statement.contains("or \u{201c}(the end)\u{201d}"), "{}", race.statement);
+        assert!(
+            race.statement.contains("Node may print \u{201c}n\u{201d} or the run ends ("),
+            "{}",
+            race.statement
+        );
+        // The lines are lines: where an order ends is not one of them.
+        assert_eq!(race.lines, strings("n"));
+        // The model's line comes first, wherever its entry stands.
+        let race = differ(&model, &[entry("mn"), entry("mnn")], false, false);
+        assert!(
+            race.statement.contains("Node may print \u{201c}n\u{201d} or the run ends ("),
+            "{}",
+            race.statement
+        );
     }
 
     #[test]
