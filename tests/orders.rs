@@ -382,6 +382,27 @@ fn a_limit_in_turn_zero_stops_every_schedule_there() {
     assert_eq!(checked, 12);
 }
 
+/// The order of a run a limit stopped in turn 0 is the whole answer however
+/// many lines it holds: not cut short by the bound on orders held (3,000,000
+/// `log` statements in a `repeat`, stopped at 2,000,000 lines, were "at
+/// least 1 order, cut short at 128 MiB": fresh-clone helper 81).
+#[test]
+fn a_turn_zero_order_larger_than_the_bound_on_orders_held_is_the_answer() {
+    let loaded = load_bytes("t.loop", b"repeat 100000 { log \"line {i}\" }\n").expect("valid");
+    let opts = fixed_limits(1_000, 200, 2_000);
+    let bounds = SearchBounds {
+        max_bytes: 1_000,
+        ..SearchBounds::default()
+    };
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, bounds);
+    assert!(!o.truncated && o.cut.is_none(), "{:?}", o.cut);
+    assert_eq!((o.schedules, o.count, o.count_exact), (0, 1, true));
+    // (The statement limit, 2,000, counts the `repeat` too.)
+    assert_eq!(o.orders[0].logs.len(), 1_999);
+    assert_eq!(o.orders[0].logs[1_998], "line 1999");
+    assert!(o.orders[0].stopped);
+}
+
 /// A run is settled once no timer is armed, no pool job or I/O is under way
 /// and every callback waiting only logs, works, goes `again` and queues
 /// immediate, nextTick, microtask, `then`, pending or close callbacks that do
