@@ -110,10 +110,10 @@ pub fn first_unbounded(stmts: &[Stmt]) -> Option<Span> {
 /// queue (fresh-clone helper 80). None when no such statement had a
 /// callback waiting (none in the file, or an `interval` cleared): the run is
 /// long, not endless.
-pub fn endless_feed(stmts: &[Stmt], queue: Phase, live: impl Fn(Phase) -> bool) -> Option<(Span, Phase)> {
+pub fn endless_feed(stmts: &[Stmt], queue: Phase, live: impl Fn(Span, Phase) -> bool) -> Option<(Span, Phase)> {
     let mut named = None;
     let _ = each_unbounded(stmts, &mut |span, feeds| {
-        if !live(feeds) {
+        if !live(span, feeds) {
             return ControlFlow::Continue(());
         }
         if named.is_none() || feeds == queue {

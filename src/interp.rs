@@ -896,14 +896,12 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
         };
         // A turn or callback limit in the loop is named for the endless
         // statement that kept it going, not for whichever callback came
-        // last; with none of them waiting, the run was long, not endless.
+        // last (`stop` says whether one did).
         let mut phase = phase;
-        let mut endless = true;
         if matches!(kind, LimitKind::Turns | LimitKind::Callbacks) && site == LimitSite::LastCallback {
             let waiting = sched.waiting();
-            match crate::bound::endless_feed(self.main, phase, |q| waiting.in_phase(q) > 0) {
-                Some(feed) => (span, phase) = feed,
-                None => endless = false,
+            if let Some(feed) = crate::bound::endless_feed(self.main, phase, |_, q| waiting.in_phase(q) > 0) {
+                (span, phase) = feed;
             }
         }
         let max = match kind {
@@ -917,11 +915,7 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
             LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
             LimitKind::Clock => crate::sched::CLOCK_LIMIT,
         };
-        let mut stop = self.stop(sched, kind, max, phase, span).at_site(site);
-        if let Stop::Limit(hit) = &mut stop {
-            hit.bounded |= !endless;
-        }
-        stop
+        self.stop_between(sched, kind, max, phase, span, true).at_site(site)
     }
 
     fn observe(&mut self, event: LoopEvent) {
@@ -1325,13 +1319,39 @@ impl<'a> Interp<'a> {
 
     /// A limit hit at the statement or callback at `span`, with what is left waiting.
     fn stop<L: EventLoop<Task<'a>> + ?Sized>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
+        self.stop_between(sched, limit, max, queue, span, false)
+    }
+
+    /// [`Self::stop`], `between` callbacks (a turn or callback limit) or
+    /// in the callback running (the last one started).
+    fn stop_between<L: EventLoop<Task<'a>> + ?Sized>(
+        &self,
+        sched: &L,
+        limit: LimitKind,
+        max: u64,
+        queue: Phase,
+        span: Span,
+        between: bool,
+    ) -> Stop {
+        let waiting = sched.waiting();
+        // Whether an endless statement kept the run going: one with a
+        // callback waiting in its queue, or running (an `interval` cleared
+        // has neither).
+        let running = self.last.filter(|_| !between).map(|(cb, link)| site_span_of(cb, link));
+        let live = |at: Span, q: Phase| waiting.in_phase(q) > 0 || running == Some(at);
+        // (In the main module, the statement may not have run yet: any.)
+        let endless = if queue == Phase::Main {
+            crate::bound::first_unbounded(self.main).is_some()
+        } else {
+            crate::bound::endless_feed(self.main, queue, live).is_some()
+        };
         Stop::Limit(LimitHit {
             limit,
             max,
             queue,
             line: self.line(span),
             span,
-            waiting: sched.waiting(),
+            waiting,
             turn: sched.turn(),
             // A clock past its limit is not exact: the run stopped once it got there.
             tick: if limit == LimitKind::Clock {
@@ -1339,7 +1359,7 @@ impl<'a> Interp<'a> {
             } else {
                 sched.now()
             },
-            bounded: crate::bound::first_unbounded(self.main).is_none(),
+            bounded: !endless,
             raised_for: self.raised_for,
             site: LimitSite::LastCallback,
         })

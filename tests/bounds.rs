@@ -241,6 +241,23 @@ fn two_kilobyte_lines_stop_at_128_mib_of_log_text() {
     );
     // 128 MiB / 2,000 bytes = 67,108 lines, under the header.
     assert_eq!(o.stdout.lines().count(), 1 + (128 << 20) / LINE_2KB);
+    // The chain has no `times`: the help says to bound it, not to make the
+    // scenario smaller (fresh-clone helper 81).
+    assert!(
+        o.stderr
+            .contains("A chain without `times` repeats until a bound stops it: bound it with"),
+        "{}",
+        o.stderr
+    );
+    // Seventy thousand such lines from a `repeat`: a scenario too large.
+    let bounded = file("2kb-repeat.loop", &format!("repeat 70000 {{ log \"{}\" }}\n", "x".repeat(LINE_2KB)));
+    let o = loopsim(&["run", &bounded], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("This bound keeps memory in check: make the scenario smaller"),
+        "{}",
+        o.stderr
+    );
 }
 
 #[test]

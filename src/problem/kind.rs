@@ -1408,6 +1408,12 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
         }
     };
     let advice = match limit {
+        // A chain without `times` fills the trace or the queues: the note
+        // before the trace names it (fresh-clone helper 81: "make the
+        // scenario smaller" for `nextTick "spin" { log "spin" again }`).
+        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::LabelBytes if !bounded => {
+            "A chain without `times` repeats until a bound stops it: bound it with `times N`"
+        }
         LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::LabelBytes | LimitKind::Promises => {
             "This bound keeps memory in check: make the scenario smaller"
         }
