@@ -211,9 +211,10 @@ enum Command {
         /// Runs per file.
         #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = whole_in_u32::<1, { u32::MAX }>)]
         runs: u32,
-        /// Milliseconds per tick; 0 takes no time at all (every delay, job and
-        /// `work` becomes 0 ms: for benchmarks, not for orders)
-        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, allow_negative_numbers = true, value_parser = whole_in::<0, 60_000>)]
+        /// Milliseconds per tick, at least 1 (at 0 every delay, job and
+        /// `work` takes no time: Node's orders are then not the file's, so
+        /// there is nothing to verify; `emit-js --scale 0` is for benchmarks)
+        #[arg(long, default_value_t = crate::emit::DEFAULT_SCALE, allow_negative_numbers = true, value_parser = verify_scale)]
         scale: u64,
         /// Runs at once [default: the number of cores, four times that for a
         /// program that mostly sleeps]
@@ -729,6 +730,21 @@ fn whole_number(arg: &str) -> Result<u64, String> {
 /// found in string" for `-1`.
 fn whole_in<const LO: u64, const HI: u64>(arg: &str) -> Result<u64, String> {
     whole_in_range(arg, LO, HI)
+}
+
+/// `verify --scale`: 1 to 60,000 ms per tick. At 0 every delay, job and
+/// `work` takes no time, so the program's orders are not the file's and
+/// every run would be reported as not allowed (fresh-clone helper 81).
+#[cfg(not(target_family = "wasm"))]
+fn verify_scale(arg: &str) -> Result<u64, String> {
+    match whole_in::<0, 60_000>(arg) {
+        Ok(0) => Err(format!(
+            "0 takes no time for any delay, job or `work`: Node's orders are then not the file's, \
+             and there is nothing to verify; give 1 to 60000 (default {})",
+            crate::emit::DEFAULT_SCALE
+        )),
+        _ => whole_in::<1, 60_000>(arg),
+    }
 }
 
 /// [`whole_in`] for a count kept in 32 bits (`verify --runs`, `--jobs`).

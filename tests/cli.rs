@@ -286,7 +286,12 @@ fn a_negative_number_for_a_numeric_flag_is_a_bad_value() {
         ),
         (
             &["verify", "--scale", "60001"],
-            "60001 is out of range: give a whole number from 0 to 60000",
+            "60001 is out of range: give a whole number from 1 to 60000",
+        ),
+        // At 0 ms a tick, Node's orders are not the file's (fresh-clone helper 81).
+        (
+            &["verify", "--scale", "0"],
+            "0 takes no time for any delay, job or `work`: Node's orders are then not the file's",
         ),
     ] {
         let mut all = args.to_vec();
