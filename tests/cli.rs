@@ -1064,6 +1064,11 @@ fn the_combinations_that_work() {
     assert_eq!(o.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["orders"].as_array().unwrap().len(), 1);
+    // Whose orders they are, as `run --format json` says (fresh-clone helper 81).
+    assert_eq!(json["node"], "26");
+    let o = loopsim(&["run", "--all-orders", "--node", "20", "--format", "json", file], None);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["node"], "20");
 }
 
 /// `loopsim verify FILES` in a scratch folder holding `files`, with no `node`

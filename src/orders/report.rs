@@ -153,7 +153,7 @@ pub fn cut_note(orders: &Orders) -> String {
     }
 }
 
-/// `{"count": N, "races": [{"kind", "lines", "orders", "timing", "statement"}, …],
+/// `{"count": N, "node": "26", "races": [{"kind", "lines", "orders", "timing", "statement"}, …],
 /// "orders": [["text", …], …], "timings": […], "stopped": […], "listed": N,
 /// "countedOnly": N (orders counted without their lines, whose races are
 /// not stated: [`super::Counted`]), "truncated": bool,
@@ -167,6 +167,7 @@ pub fn json(orders: &Orders) -> String {
         "timings": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),
         "stopped": orders.orders.iter().map(|o| o.stopped).collect::<Vec<_>>(),
         "listed": orders.orders.len(),
+        "node": orders.node,
         "countedOnly": orders.counted.len(),
         "truncated": orders.truncated,
         "cut": orders.cut,
