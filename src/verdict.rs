@@ -100,11 +100,29 @@ pub fn verdict(
     let deadline = shared.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs()));
     let flags = search_flags(&opts, time_limit);
     let mut holds = Vec::new();
+    // Every wrong alternative is told, not the first only (fresh-clone
+    // helper 81); an undecided one (a bound) ends the check.
+    let mut wrong = Vec::new();
     for alt in expect.alternatives() {
         match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline, &flags) {
             Ok(h) => holds.push(h),
+            Err(Verdict::Fail { problems, limit: false }) => wrong.extend(problems),
             Err(v) => return v,
         }
+    }
+    if !wrong.is_empty() {
+        // And an order none of them names, if the search found one.
+        if let Some(Err(p)) = all
+            .as_ref()
+            .filter(|a| a.cut.is_none())
+            .map(|a| missing_order(expect, a, loaded, &flags))
+        {
+            wrong.push(p);
+        }
+        return Verdict::Fail {
+            problems: wrong,
+            limit: false,
+        };
     }
     let mut notes: Vec<String> = loaded.no_statements_note().into_iter().collect();
     if let Some(Holds::Node(race)) = holds.first().filter(|_| expect.or.is_empty()) {
@@ -199,7 +217,10 @@ fn alternative(
         Membership::Possible { race } => Ok(Holds::Node(race)),
         Membership::Impossible { .. } if several => {
             let command = all_orders_command(&loaded.name, &format!(" --list{flags}"));
-            Err(Verdict::fail(Diag::NeverPrintedByNode { command }.at(alt.span)))
+            let closest = all
+                .and_then(|all| closest_listed(all, &texts))
+                .and_then(|p| parted(&p, texts.len()));
+            Err(Verdict::fail(Diag::NeverPrintedByNode { command, closest }.at(alt.span)))
         }
         Membership::Impossible { parting: Some(p) } if node_parts_later(&p, &texts, &model) => {
             // Node's closest order agrees with more of it than the model's
@@ -250,6 +271,22 @@ fn alternative(
             limit: true,
         }),
     }
+}
+
+/// Where the closest of every order Node can print (`all`, when each is
+/// listed) parts from `texts`: the most first lines agreed, and the line it
+/// prints next (`None`: it ends there, or, all lines agreed, ends otherwise).
+fn closest_listed(all: &orders::Orders, texts: &[String]) -> Option<membership::Parting> {
+    if all.truncated || all.orders.len() as u128 != all.count {
+        return None;
+    }
+    // (The first of the closest: the model's order is listed first.)
+    let best = all.orders.iter().rev().max_by_key(|o| first_difference(&o.logs, texts))?;
+    let agreed = first_difference(&best.logs, texts);
+    Some(membership::Parting {
+        agreed,
+        next: best.logs.get(agreed).cloned(),
+    })
 }
 
 /// The first position where `a` and `b` differ (the shorter's length when one begins the other).

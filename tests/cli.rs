@@ -497,6 +497,22 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
     let o = loopsim(&["check", "a.loop"], Some(("a.loop", missing)));
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("real Node 26 can also print: t | i"), "{}", stderr(&o));
+    // Every impossible alternative is told, with where the orders part from
+    // it, and the order none names (fresh-clone helper 81: only `{ "y" }`).
+    let several = "timeout 0 \"t\"\nimmediate \"i\"\nexpect { \"i\" \"t\" } or { \"i\" \"y\" } or { \"z\" }\n";
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", several)));
+    assert_eq!(o.status.code(), Some(1));
+    let err = one_line(&stderr(&o));
+    assert_eq!(err.matches("× real Node never prints this order").count(), 2, "{err}");
+    assert!(
+        err.contains("no timing of the loop gives it: the closest order Node can print agrees with its first line, then prints \"t\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("no timing of the loop gives it: every order Node can print begins otherwise (one with \"i\")"),
+        "{err}"
+    );
+    assert!(err.contains("real Node 26 can also print: t | i"), "{err}");
 }
 
 /// Past the blocks a help can hold, the command that lists every order

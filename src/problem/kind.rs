@@ -434,11 +434,12 @@ pub enum Diag {
         want: Option<&'static str>,
         got: Option<&'static str>,
     },
-    /// An `or` alternative Node 20 never prints (after a complete search).
-    NeverPrintedByNodeVersion { node: crate::sched::NodeProfile },
     /// An alternative real Node never prints; `command` lists the orders it
-    /// can print, ready to paste ([`crate::verdict::all_orders_command`]).
-    NeverPrintedByNode { command: String },
+    /// can print, ready to paste ([`crate::verdict::all_orders_command`]);
+    /// `closest`: where the closest of them parts from it, when every order
+    /// was listed ("the closest order Node can print agrees with its first 2
+    /// lines, then prints "t"").
+    NeverPrintedByNode { command: String, closest: Option<String> },
     /// A prediction neither the model nor real Node prints, blamed where the
     /// closest order Node can print parts from it (`parting`: at least one
     /// line agreed), where the prediction has `expected` (`None`: past its
@@ -567,7 +568,6 @@ impl Diag {
             | LimitNotHit
             | StoppedByLimit { .. }
             | WrongEnding { .. }
-            | NeverPrintedByNodeVersion { .. }
             | NeverPrintedByNode { .. }
             | NodeParts { .. }
             | NotModelOrder
@@ -720,7 +720,6 @@ impl Diag {
                 };
                 format!("predicted the process ends {}, but it ends {}", how(want), how(got))
             }
-            NeverPrintedByNodeVersion { node } => format!("real {node} never prints this order"),
             NeverPrintedByNode { .. } => "real Node never prints this order".into(),
             NodeParts {
                 parting,
@@ -863,7 +862,7 @@ impl Diag {
             LimitNotHit => "the run ended normally".into(),
             StoppedByLimit { .. } => "the run did not finish".into(),
             WrongEnding { got, .. } => format!("actually: {}", got.unwrap_or("exit code 0")),
-            NeverPrintedByNodeVersion { .. } | NeverPrintedByNode { .. } => "not a possible order".into(),
+            NeverPrintedByNode { .. } => "not a possible order".into(),
             NodeParts { parting, expected, .. } => match (&parting.next, expected) {
                 (Some(n), Some(_)) => format!("Node prints {n:?} here"),
                 (Some(n), None) => format!("Node prints {n:?} next"),
@@ -1132,8 +1131,10 @@ impl Diag {
             StoppedByLimit { got } => format!("if that is the point, end the expect block with `limit {got}`"),
             WrongEnding { got: Some(got), .. } => format!("end the expect block with `{got}`"),
             WrongEnding { want, got: None } => format!("delete the `{}` line", want.unwrap_or("")),
-            NeverPrintedByNodeVersion { node } => format!("`loopsim run --all-orders` lists the orders {node} can print"),
-            NeverPrintedByNode { command } => format!(
+            NeverPrintedByNode { command, closest: Some(closest) } => {
+                format!("no timing of the loop gives it: {closest}; `{command}` lists the orders Node can print")
+            }
+            NeverPrintedByNode { command, closest: None } => format!(
                 "no timing of the loop gives it (every schedule that agrees with it so far was tried); `{command}` lists the orders Node can print"
             ),
             NodeParts { parting, model_at, .. } => format!(
