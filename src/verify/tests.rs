@@ -144,6 +144,7 @@ fn a_hung_run_is_reported_with_its_limit() {
         truncated: false,
         model: vec!["a".into()],
         model_ms: 0,
+        scale: 20,
     };
     assert!(!report.ok());
     assert_eq!(
@@ -167,6 +168,46 @@ fn a_hung_run_is_reported_with_its_limit() {
         "{}",
         one.render()
     );
+}
+
+/// An order loopsim does not allow, at a scale above 1, is told with the
+/// one limit known there (a timer set a millisecond into a tick); at
+/// `--scale 1` there is no such limit to name.
+#[test]
+fn a_run_not_allowed_above_scale_1_names_the_known_limit() {
+    let report = FileReport {
+        name: "f.loop".into(),
+        seen: vec![Seen {
+            run: Run {
+                lines: vec!["a".into(), "ai".into(), "t".into()],
+                end: RunEnd::Finished,
+            },
+            count: 5,
+            allowed: None,
+        }],
+        elapsed: Duration::from_secs(2),
+        truncated: false,
+        model: vec!["a".into(), "t".into(), "ai".into()],
+        model_ms: 40,
+        scale: 20,
+    };
+    let text = report.render();
+    assert!(text.starts_with("f.loop: 5 runs in 2.0 s, 1 order, 5 runs NOT ALLOWED\n"), "{text}");
+    assert!(
+        text.contains("  5 x  NOT ALLOWED: differs from loopsim's order at line 2\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "  note: at --scale 20 a timer set (or an interval re-armed) a millisecond into a tick falls due a \
+             millisecond into a later one, where loopsim's whole ticks put it at a tick's start: an order that \
+             differs only there is a known limit (README, \"Checking against real Node\"); `--scale 1` checks \
+             the orders as loopsim means them\n"
+        ),
+        "{text}"
+    );
+    let at_1 = FileReport { scale: 1, ..report };
+    assert!(!at_1.render().contains("note:"), "{}", at_1.render());
 }
 
 /// A private folder holding `script` as `run.sh`.
