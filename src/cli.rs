@@ -369,7 +369,7 @@ where
         #[cfg_attr(target_family = "wasm", allow(unused_mut))]
         Err(mut e) => {
             #[cfg(not(target_family = "wasm"))]
-            if let Some(tip) = subcommand_tip(&e, &args, host) {
+            if let Some(tip) = subcommand_tip(&e, &args, host).or_else(|| dash_file_tip(&e, &args, host)) {
                 use clap::error::{ContextKind, ContextValue};
                 e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
             }
@@ -391,6 +391,41 @@ where
         return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict), color);
     }
     execute(&cli, host)
+}
+
+/// A tip for a file whose name begins with `-`, which clap read as options
+/// (`loopsim run -x.loop`: "unexpected argument '-x'", whose own tip, "use
+/// '-- -x'", names a file that does not exist; fresh-clone helper 81): the
+/// same command with the file after `--`. For a word ending in `.loop` or
+/// naming a file (asking `host`). Not in the WebAssembly build.
+#[cfg(not(target_family = "wasm"))]
+fn dash_file_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let is_file = |w: &str| w.ends_with(".loop") || host.kind(Path::new(w), true).is_ok();
+    let at = args
+        .iter()
+        .skip(1)
+        .position(|a| a.to_str().is_some_and(|w| w.starts_with(arg.as_str()) && is_file(w)))?
+        + 1;
+    let file = args[at].to_string_lossy();
+    let words: Vec<String> = args
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|&(i, _)| i != at)
+        .map(|(_, a)| shell_word(&a.to_string_lossy()))
+        .collect();
+    Some(format!(
+        "a file whose name begins with `-` goes after `--`: `loopsim {} -- {}`",
+        words.join(" "),
+        shell_word(&file)
+    ))
 }
 
 /// A tip for a word taken for a subcommand that names what an option of

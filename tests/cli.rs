@@ -906,6 +906,16 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             &["--color", "never", "--", "p6.loop"][..],
             "tip: `loopsim --color never run p6.loop` runs the file",
         ),
+        // Fresh-clone helper 81: clap's "use '-- -p'" for `run -p6.loop`
+        // named a file that is not there.
+        (
+            &["run", "-p6.loop"][..],
+            "tip: a file whose name begins with `-` goes after `--`: `loopsim run -- -p6.loop`",
+        ),
+        (
+            &["check", "--node", "20", "-p6.loop"][..],
+            "tip: a file whose name begins with `-` goes after `--`: `loopsim check --node 20 -- -p6.loop`",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("my p6.loop"), "log \"a\"\n").unwrap();
