@@ -647,6 +647,24 @@ pub(crate) fn shell_word(word: &str) -> String {
     out
 }
 
+/// The file beside `path` whose name is closest to its name (a typo:
+/// `p6-main.loop` for `p6-mian.loop`), as a path written like `path`; none
+/// when no name is close ([`crate::syntax::suggest::closest`]) or the
+/// folder cannot be read. Looks at the first 10,000 entries only.
+#[cfg(not(target_family = "wasm"))]
+fn nearby_file(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let names: Vec<String> = std::fs::read_dir(folder)
+        .ok()?
+        .take(10_000)
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let near = crate::syntax::suggest::closest(name, &names)?;
+    Some(path.with_file_name(near).to_string_lossy().into_owned())
+}
+
 /// An I/O error in words: "there is no such file" (`what`), "permission
 /// denied", not the system's "No such file or directory (os error 2)"
 /// (which the npm package's and the playground's hosts repeat); other
@@ -1095,7 +1113,7 @@ impl<'h> Output<'h> {
             }
             Err(LoadError::Io { name, error }) => {
                 let kind = self.host.kind(path, true);
-                let folder;
+                let mut folder = String::new();
                 let hint = if kind.as_ref().is_ok_and(|k| *k == Kind::Dir) {
                     // The folder named (quoted for a shell natively; in the
                     // WebAssembly, for its size budget, only a name that
@@ -1119,7 +1137,13 @@ impl<'h> Output<'h> {
                 } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
                     "; standard input (`-`) is a terminal or a device here: redirect a file to it, `loopsim run - < FILE`, or pipe one, `cat FILE | loopsim run -`"
                 } else {
-                    ""
+                    #[cfg(not(target_family = "wasm"))]
+                    if error.kind() == std::io::ErrorKind::NotFound {
+                        if let Some(near) = nearby_file(path) {
+                            folder = format!("; did you mean {}?", shell_word(&near));
+                        }
+                    }
+                    folder.as_str()
                 };
                 let message = format!(
                     "cannot read {}: {}{hint}",

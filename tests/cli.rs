@@ -1972,6 +1972,14 @@ fn check_of_several_files_ends_with_a_summary() {
         "{}",
         stderr(&o)
     );
+    // A name one typo from a file beside it is told the file (helper 78).
+    let o = check(&["ok.lop"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("error: cannot read ok.lop: there is no such file; did you mean ok.loop?"),
+        "{}",
+        stderr(&o)
+    );
     let o = check(&["ok.loop", "ok.loop"]);
     assert_eq!((o.status.code(), stdout(&o).lines().last()), (Some(0), Some("2 passed, 0 failed")));
     let o = check(&["ok.loop"]);
