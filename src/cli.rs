@@ -614,6 +614,15 @@ pub(crate) fn shell_plain(word: &str) -> bool {
     !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c))
 }
 
+/// Whether `word` can be named in a command as it is: a shell reads it
+/// back unchanged ([`shell_plain`]) and no command takes it for an option
+/// (it does not start with `-`). What the WebAssembly build, which does not
+/// quote, names a file or folder by.
+#[cfg(target_family = "wasm")]
+pub(crate) fn unquoted(word: &str) -> bool {
+    !word.starts_with('-') && shell_plain(word)
+}
+
 /// `word` as a shell reads it back: as it is when it holds only letters,
 /// digits and `_-./:=@%+,`; else between single quotes (a `'` in it written
 /// `'\''`); and when it holds a character that must not reach a terminal
@@ -1127,7 +1136,7 @@ impl<'h> Output<'h> {
                         shell_word(&name)
                     };
                     #[cfg(target_family = "wasm")]
-                    let named = if !name.starts_with('-') && shell_plain(&name) {
+                    let named = if unquoted(&name) {
                         name.as_str()
                     } else {
                         "FOLDER"

@@ -404,7 +404,7 @@ pub fn all_orders_command(name: &str, flags: &str) -> String {
         name => format!(" {}", crate::cli::shell_word(name)),
     };
     #[cfg(target_family = "wasm")]
-    let file = if !name.starts_with('-') && crate::cli::shell_plain(name) {
+    let file = if crate::cli::unquoted(name) {
         format!(" {name}")
     } else {
         String::new()
