@@ -1136,11 +1136,7 @@ impl<'h> Output<'h> {
                         shell_word(&name)
                     };
                     #[cfg(target_family = "wasm")]
-                    let named = if unquoted(&name) {
-                        name.as_str()
-                    } else {
-                        "FOLDER"
-                    };
+                    let named = if unquoted(&name) { name.as_str() } else { "FOLDER" };
                     folder = format!("; for a folder, use `loopsim test {named}`");
                     folder.as_str()
                 } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {

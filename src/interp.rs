@@ -1337,8 +1337,11 @@ impl<'a> Interp<'a> {
         // Whether an endless statement kept the run going: one with a
         // callback waiting in its queue, or running (an `interval` cleared
         // has neither).
+        // (A promise expression's reaction is no `self.last`: a link of
+        // `chain`, `promise` or `await` stopped in the microtask queue it
+        // runs in counts as running: fresh-clone helper 82.)
         let running = self.last.filter(|_| !between).map(|(cb, link)| site_span_of(cb, link));
-        let live = |at: Span, q: Phase| waiting.in_phase(q) > 0 || running == Some(at);
+        let live = |at: Span, q: Phase| waiting.in_phase(q) > 0 || running == Some(at) || (!between && q == Phase::Microtask && queue == q);
         // (In the main module, the statement may not have run yet: any.)
         let endless = if queue == Phase::Main {
             crate::bound::first_unbounded(self.main).is_some()

@@ -249,6 +249,19 @@ fn two_kilobyte_lines_stop_at_128_mib_of_log_text() {
         "{}",
         o.stderr
     );
+    // A promise expression's link, its reaction running when the bound
+    // stopped it: a chain too (fresh-clone helper 82).
+    let link = file(
+        "2kb-link.loop",
+        &format!("chain resolved .then \"x\" {{ log \"{}\" again }}\n", "x".repeat(LINE_2KB)),
+    );
+    let o = loopsim(&["run", &link], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("A chain without `times` repeats until a bound stops it"),
+        "{}",
+        o.stderr
+    );
     // Seventy thousand such lines from a `repeat`: a scenario too large.
     let bounded = file("2kb-repeat.loop", &format!("repeat 70000 {{ log \"{}\" }}\n", "x".repeat(LINE_2KB)));
     let o = loopsim(&["run", &bounded], 60);
