@@ -184,6 +184,15 @@ fn runs_stopped_at_a_limit_the_program_does_not_keep_are_refused() {
     let (code, stdout, stderr) = emit_js(&[], "immediate \"s\" { log \"s\" again }\n");
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("stop("), "{stdout}");
+    // A chain without `times` that fills the trace first: the help says to
+    // bound it, not to lower a `repeat` count (fresh-clone helper 82).
+    let (code, _, stderr) = emit_js(&[], "nextTick \"n\" { log \"n {n}\" again }\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    let help = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("turn and callback limits: bound the chain with `times N`"), "{help}");
+    let (_, _, stderr) = emit_js(&[], "repeat 18446744073709551615 { log \"x\" }\n");
+    let help = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("make the scenario smaller (a lower `repeat` count"), "{help}");
 }
 
 #[test]

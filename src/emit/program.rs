@@ -85,6 +85,7 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<P
             return Err(vec![Diag::EmitLimit {
                 limit: hit.limit,
                 max: hit.max,
+                bounded: hit.bounded,
             }
             .at(hit.span)])
         }

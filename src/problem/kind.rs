@@ -508,7 +508,7 @@ pub enum Diag {
     /// `emit-js`, `verify`: loopsim's run stops at the `limit` of `max`,
     /// which the emitted program does not keep (it keeps the turn and
     /// callback limits only).
-    EmitLimit { limit: LimitKind, max: u64 },
+    EmitLimit { limit: LimitKind, max: u64, bounded: bool },
 }
 
 impl Diag {
@@ -760,7 +760,7 @@ impl Diag {
                 }
             }
             #[cfg(not(target_family = "wasm"))]
-            EmitLimit { limit, max } => format!(
+            EmitLimit { limit, max, .. } => format!(
                 "loopsim stops this run at {}, a limit the emitted program does not keep (Node would not stop there)",
                 limit_reached(*limit, *max)
             ),
@@ -1191,12 +1191,18 @@ impl Diag {
                 }
             }
             #[cfg(not(target_family = "wasm"))]
-            EmitLimit { limit, .. } => match limit {
+            EmitLimit { limit, bounded, .. } => match limit {
                 LimitKind::CallDepth => {
                     "the program stops where loopsim does only at the turn and callback limits: stop the recursion, so that loopsim's run ends by itself".into()
                 }
                 LimitKind::Clock => {
                     "the program stops where loopsim does only at the turn and callback limits: make the `work`, `after` or job ticks smaller, so that loopsim's run ends by itself".into()
+                }
+                // A chain without `times` filled the trace or the queues
+                // first (fresh-clone helper 82: "a lower `repeat` count" for
+                // a file without one).
+                _ if !bounded => {
+                    "the program stops where loopsim does only at the turn and callback limits: bound the chain with `times N`, so that loopsim's run ends by itself".into()
                 }
                 _ => {
                     "the program stops where loopsim does only at the turn and callback limits: make the scenario smaller (a lower `repeat` count, fewer statements), so that loopsim's run ends by itself".into()
