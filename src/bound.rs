@@ -128,6 +128,21 @@ pub fn endless_feed(stmts: &[Stmt], queue: Phase, live: impl Fn(Span, Phase) -> 
     named
 }
 
+/// The innermost statement that repeats until a limit stops it and holds
+/// `at` (or is it): the chain a limit's span (the endless statement itself,
+/// or a `log` in its body) belongs to; none when `at` is in no such
+/// statement.
+pub fn endless_around(stmts: &[Stmt], at: Span) -> Option<Span> {
+    let mut found = None;
+    let _ = each_unbounded(stmts, &mut |span, _| {
+        if span.start() <= at.start() && at.end() <= span.end() {
+            found = Some(span);
+        }
+        ControlFlow::Continue(())
+    });
+    found
+}
+
 /// Calls `f` with each statement that repeats until a limit stops it, in
 /// source order, and the queue its callbacks run in (a link's: the
 /// microtask queue), until `f` breaks.

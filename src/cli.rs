@@ -1200,7 +1200,11 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     );
     // On stderr for a picture too; JSON's readers take the limit from the trace.
     if format != Format::Json {
-        unbounded_note(out, &loaded, args);
+        let stopped = match &trace.ending {
+            crate::trace::Ending::Limit(hit) => Some(hit),
+            _ => None,
+        };
+        unbounded_note(out, &loaded, args, stopped);
     }
     // The race check (up to 2 s) after the trace, which is shown at once,
     // and after what stopped the run: a long trace does not push its
@@ -1266,8 +1270,16 @@ fn run_race_check(loaded: &Loaded, args: &RunArgs, trace: &Trace) -> (Option<Pro
 /// The note before a text answer naming the first statement that repeats
 /// until a limit stops the run (`run`, `run --all-orders`), with the limits
 /// in force and how each was raised for the file.
-fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs) {
-    if let Some(span) = crate::bound::first_unbounded(&loaded.file.body) {
+fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs, stopped: Option<&crate::trace::LimitHit>) {
+    // Only for a run a limit stopped while a chain went on (not for an
+    // `interval` cleared and a run that ends: fresh-clone helper 82), and
+    // for the chain the limit is named for, or that holds the line it
+    // stopped at, not the first in the file.
+    let Some(hit) = stopped.filter(|hit| !hit.bounded) else {
+        return;
+    };
+    let body = &loaded.file.body;
+    if let Some(span) = crate::bound::endless_around(body, hit.span).or_else(|| crate::bound::first_unbounded(body)) {
         let opts = args.options(false);
         let limits = interp::resolve_limits(&loaded.file, opts).limits;
         let line = loaded.src[..span.start()].matches('\n').count() + 1;
@@ -1323,9 +1335,6 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     if let Some(note) = loaded.no_statements_note() {
         tell!(out, "note: {note}");
     }
-    if !json {
-        unbounded_note(out, &loaded, args);
-    }
     let mut bounds = args.bounds(SearchBounds::default());
     if let Some(n) = max_schedules {
         bounds.max_schedules = usize::try_from(n).unwrap_or(usize::MAX);
@@ -1334,6 +1343,9 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     bounds.progress = progress;
     let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), bounds);
     drop(spinner);
+    if !json {
+        unbounded_note(out, &loaded, args, orders.model_limit.as_ref());
+    }
     let text = if json {
         crate::orders::report::json(&orders)
     } else {

@@ -930,6 +930,29 @@ fn a_limit_is_named_for_the_endless_statement_that_kept_the_run_going() {
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(o.stderr.contains("× the run is longer than the turn limit"), "{}", o.stderr);
     assert!(o.stderr.contains("Nothing here repeats without end"), "{}", o.stderr);
+    // The note before the trace names the chain the diagnostic names, not
+    // the first without `times`; and none when the run ends (fresh-clone
+    // helper 82).
+    assert!(!o.stderr.contains("has no `times`"), "{}", o.stderr);
+    let ends = file(
+        "ends.loop",
+        "interval 1 \"beat\" { log \"beat {n}\" }\ntimeout 10 \"stop\" { clear \"beat\" }\n",
+    );
+    let o = loopsim(&["run", "--no-race-check", &ends], 60);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert_eq!(o.stderr, "");
+    let two = file(
+        "two.loop",
+        "timeout 1 \"t1\"\nimmediate \"spin\" { log \"spin {n}\" again }\nmicrotask \"m\" { again }\n",
+    );
+    let o = loopsim(&["run", "--max-callbacks", "10", &two], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(
+        o.stderr.starts_with("note: `microtask \"m\" { again }` (line 3) has no `times`"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.contains("× the microtask queue never empties"), "{}", o.stderr);
 }
 
 /// A `repeat` whose body is empty (or only a comment) does nothing, however
