@@ -414,15 +414,35 @@ fn dash_file_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<
         .position(|a| a.to_str().is_some_and(|w| w.starts_with(arg.as_str()) && is_file(w)))?
         + 1;
     let file = args[at].to_string_lossy();
-    let words: Vec<String> = args
+    let mut words: Vec<String> = args
         .iter()
         .enumerate()
         .skip(1)
         .filter(|&(i, _)| i != at)
         .map(|(_, a)| shell_word(&a.to_string_lossy()))
         .collect();
+    // No command given (`loopsim -x.loop`): `run`, after the global options
+    // (fresh-clone helper 82 got `loopsim  -- -x.loop`).
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    if !words.iter().any(|w| cli.find_subcommand(w).is_some()) {
+        let mut global = 0;
+        while let Some(w) = words.get(global) {
+            global += match w.as_str() {
+                "--color" => 2,
+                w if w.starts_with("--color=") => 1,
+                _ => break,
+            };
+        }
+        words.insert(global.min(words.len()), "run".to_string());
+    }
+    let missing = if host.kind(Path::new(file.as_ref()), true).is_err() {
+        format!(", but there is no file {} here", escape(&file))
+    } else {
+        String::new()
+    };
     Some(format!(
-        "a file whose name begins with `-` goes after `--`: `loopsim {} -- {}`",
+        "a file whose name begins with `-` goes after `--`: `loopsim {} -- {}`{missing}",
         words.join(" "),
         shell_word(&file)
     ))

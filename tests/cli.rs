@@ -916,6 +916,16 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             &["check", "--node", "20", "-p6.loop"][..],
             "tip: a file whose name begins with `-` goes after `--`: `loopsim check --node 20 -- -p6.loop`",
         ),
+        // Without a command, `run` (fresh-clone helper 82).
+        (
+            &["--color", "never", "-p6.loop", "--explain"][..],
+            "tip: a file whose name begins with `-` goes after `--`: `loopsim --color never run --explain -- -p6.loop`",
+        ),
+        (
+            &["-p7.loop"][..],
+            "tip: a file whose name begins with `-` goes after `--`: `loopsim run -- -p7.loop`, \
+             but there is no file -p7.loop here",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("my p6.loop"), "log \"a\"\n").unwrap();
