@@ -306,6 +306,8 @@ fn node_parts_later(p: &membership::Parting, texts: &[String], model: &[String])
 fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
     Some(match (p.agreed, &p.next) {
         (n, None) if n >= lines => return None,
+        // (A block of no lines, `{ }` or `{ limit check }`: fresh-clone helper 82.)
+        (0, Some(next)) if lines == 0 => format!("it names no line, and every order Node can print has some (one begins with {next:?})"),
         (n, Some(next)) if n >= lines => format!("Node can print all its lines in this order, but then prints {next:?} too"),
         (0, Some(next)) => format!("every order Node can print begins otherwise (one with {next:?})"),
         (0, None) => "Node prints no line".to_string(),

@@ -513,6 +513,13 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
         "{err}"
     );
     assert!(err.contains("real Node 26 can also print: t | i"), "{err}");
+    // A block of no lines is not "all its lines in this order" (helper 82).
+    let empty = "timeout 0 \"t\"\nimmediate \"i\"\nexpect { \"i\" \"t\" } or { }\n";
+    let err = one_line(&stderr(&loopsim(&["check", "a.loop"], Some(("a.loop", empty)))));
+    assert!(
+        err.contains("it names no line, and every order Node can print has some (one begins with \"i\")"),
+        "{err}"
+    );
 }
 
 /// Past the blocks a help can hold, the command that lists every order
