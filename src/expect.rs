@@ -21,8 +21,14 @@ pub struct Named {
 impl Named {
     /// The orders `expect`'s alternatives name.
     pub fn of(expect: &Expect) -> Named {
+        Named::of_alternatives(expect.alternatives())
+    }
+
+    /// The orders these alternatives name (those of a prediction Node can
+    /// print, when some cannot be).
+    pub fn of_alternatives<'a>(alternatives: impl IntoIterator<Item = &'a Expect>) -> Named {
         let mut named = Named::default();
-        for alt in expect.alternatives() {
+        for alt in alternatives {
             named.orders[usize::from(alt.limit.is_some())].insert(alt.lines.iter().map(|l| l.text.clone()).collect());
         }
         named

@@ -890,18 +890,22 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
 
     fn limit(&mut self, sched: &L, kind: LimitKind, phase: Phase) -> Stop {
         // Before any callback ran (`--max-turns 0`), the main module's first statement.
-        let (mut span, site) = match self.last {
+        let (mut span, mut site) = match self.last {
             Some((cb, link)) => (site_span_of(cb, link), LimitSite::LastCallback),
             None => (self.main.first().map_or(Span::default(), |s| s.span), LimitSite::MainModule),
         };
         // A turn or callback limit in the loop is named for the endless
         // statement that kept it going, not for whichever callback came
-        // last (`stop` says whether one did).
+        // last (`stop` says whether one did). Also when only promise
+        // reactions ran, which are no `self.last` (a `chain … .then { again }`
+        // of the main module was blamed on its first statement: fresh-clone
+        // helper 83).
         let mut phase = phase;
-        if matches!(kind, LimitKind::Turns | LimitKind::Callbacks) && site == LimitSite::LastCallback {
+        let in_loop = site == LimitSite::LastCallback || phase != Phase::Main;
+        if matches!(kind, LimitKind::Turns | LimitKind::Callbacks) && in_loop {
             let waiting = sched.waiting();
             if let Some(feed) = crate::bound::endless_feed(self.main, phase, |_, q| waiting.in_phase(q) > 0) {
-                (span, phase) = feed;
+                (span, phase, site) = (feed.0, feed.1, LimitSite::LastCallback);
             }
         }
         let max = match kind {

@@ -103,19 +103,25 @@ pub fn verdict(
     // Every wrong alternative is told, not the first only (fresh-clone
     // helper 81); an undecided one (a bound) ends the check.
     let mut wrong = Vec::new();
+    let mut possible = Vec::new();
     for alt in expect.alternatives() {
         match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline, &flags) {
-            Ok(h) => holds.push(h),
+            Ok(h) => {
+                holds.push(h);
+                possible.push(alt);
+            }
             Err(Verdict::Fail { problems, limit: false }) => wrong.extend(problems),
             Err(v) => return v,
         }
     }
     if !wrong.is_empty() {
-        // And an order none of them names, if the search found one.
+        // And an order none of the possible ones names, if the search found
+        // one (an impossible one names none: fresh-clone helper 83).
+        let named = expect::Named::of_alternatives(possible);
         if let Some(Err(p)) = all
             .as_ref()
             .filter(|a| a.cut.is_none())
-            .map(|a| missing_order(expect, a, loaded, &flags))
+            .map(|a| missing_among(expect, &named, a, loaded, &flags))
         {
             wrong.push(p);
         }
@@ -326,8 +332,13 @@ fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
 /// # Errors
 /// [`Diag::MissingOrder`] at the block, for the first order missing.
 pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, flags: &str) -> Result<(), Problem> {
+    missing_among(expect, &expect::Named::of(expect), all, loaded, flags)
+}
+
+/// [`missing_order`] with the orders `named` by the alternatives Node can
+/// print (all of `expect`'s, or those left when some cannot be).
+fn missing_among(expect: &Expect, named: &expect::Named, all: &orders::Orders, loaded: &Loaded, flags: &str) -> Result<(), Problem> {
     let src = loaded.src.as_str();
-    let named = expect::Named::of(expect);
     let unnamed = |logs: &[String], stopped: bool| !named.names(logs, stopped);
     let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.stopped)) {
         Some(o) => Some((o.logs.clone(), o.stopped, o.race.clone())),
@@ -344,8 +355,8 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, fla
     let Some((logs, stopped, race)) = missing else {
         return Ok(());
     };
-    // Every alternative is an order Node prints (checked before): by an
-    // exact count, how many more are missing.
+    // Every alternative `named` holds is an order Node prints (checked
+    // before): by an exact count, how many more are missing.
     let more = all.count.saturating_sub(named.len() as u128 + 1);
     let block = (!stopped).then(|| or_block(&logs)).flatten();
     // A few more, all among the orders listed and each short: their blocks

@@ -953,6 +953,13 @@ fn a_limit_is_named_for_the_endless_statement_that_kept_the_run_going() {
         o.stderr
     );
     assert!(o.stderr.contains("× the microtask queue never empties"), "{}", o.stderr);
+    // A promise expression's link of the main module, where only its
+    // reactions ran: the link, not the file's first statement (helper 83).
+    let link = file("link.loop", "log \"start\"\nchain resolved .then \"x\" { log \"x\" again }\n");
+    let o = loopsim(&["run", "--max-callbacks", "5", &link], 60);
+    assert_eq!(o.code, Some(3), "{}", o.stderr);
+    assert!(o.stderr.contains("link.loop:2:16]"), "{}", o.stderr);
+    assert!(o.stderr.contains("╰── feeds the microtask queue"), "{}", o.stderr);
 }
 
 /// A `repeat` whose body is empty (or only a comment) does nothing, however

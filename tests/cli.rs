@@ -513,6 +513,12 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
         "{err}"
     );
     assert!(err.contains("real Node 26 can also print: t | i"), "{err}");
+    // An impossible alternative names no order: the orders missing are
+    // counted and given without it (fresh-clone helper 83: "1 more").
+    let four = "timeout 0 \"t\"\nimmediate \"i\" times 3 { log \"i{n}\" again }\n\
+                expect { \"i1\" \"t\" \"i2\" \"i3\" } or { \"q\" }\n";
+    let err = one_line(&stderr(&loopsim(&["check", "a.loop"], Some(("a.loop", four)))));
+    assert!(err.contains("add it and the 2 other orders missing as `or {"), "{err}");
     // A block of no lines is not "all its lines in this order" (helper 82).
     let empty = "timeout 0 \"t\"\nimmediate \"i\"\nexpect { \"i\" \"t\" } or { }\n";
     let err = one_line(&stderr(&loopsim(&["check", "a.loop"], Some(("a.loop", empty)))));
