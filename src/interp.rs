@@ -900,14 +900,18 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
         // reactions ran, which are no `self.last` (a `chain … .then { again }`
         // of the main module was blamed on its first statement: fresh-clone
         // helper 83).
+        // Between callbacks, only a callback waiting makes a chain live; one
+        // walk of the statements finds the chain and whether there is one.
         let mut phase = phase;
+        let waiting = sched.waiting();
         let in_loop = site == LimitSite::LastCallback || phase != Phase::Main;
-        if matches!(kind, LimitKind::Turns | LimitKind::Callbacks) && in_loop {
-            let waiting = sched.waiting();
-            if let Some(feed) = crate::bound::endless_feed(self.main, phase, |_, q| waiting.in_phase(q) > 0) {
-                (span, phase, site) = (feed.0, feed.1, LimitSite::LastCallback);
-            }
+        let feed = in_loop
+            .then(|| crate::bound::endless_feed(self.main, phase, |_, q| waiting.in_phase(q) > 0))
+            .flatten();
+        if let Some(feed) = feed.filter(|_| matches!(kind, LimitKind::Turns | LimitKind::Callbacks)) {
+            (span, phase, site) = (feed.0, feed.1, LimitSite::LastCallback);
         }
+        let endless = self.endless_in(phase, feed.is_some());
         let max = match kind {
             LimitKind::Turns => self.opts.limits.max_turns,
             LimitKind::Callbacks => self.opts.limits.max_callbacks,
@@ -919,7 +923,7 @@ impl<'a, L: EventLoop<Task<'a>> + ?Sized> Host<Task<'a>, L> for Interp<'a> {
             LimitKind::CallDepth => u64::from(promises::MAX_CALL_DEPTH),
             LimitKind::Clock => crate::sched::CLOCK_LIMIT,
         };
-        self.stop_between(sched, kind, max, phase, span, true).at_site(site)
+        self.hit(sched, kind, max, phase, span, waiting, endless).at_site(site)
     }
 
     fn observe(&mut self, event: LoopEvent) {
@@ -1323,20 +1327,6 @@ impl<'a> Interp<'a> {
 
     /// A limit hit at the statement or callback at `span`, with what is left waiting.
     fn stop<L: EventLoop<Task<'a>> + ?Sized>(&self, sched: &L, limit: LimitKind, max: u64, queue: Phase, span: Span) -> Stop {
-        self.stop_between(sched, limit, max, queue, span, false)
-    }
-
-    /// [`Self::stop`], `between` callbacks (a turn or callback limit) or
-    /// in the callback running (the last one started).
-    fn stop_between<L: EventLoop<Task<'a>> + ?Sized>(
-        &self,
-        sched: &L,
-        limit: LimitKind,
-        max: u64,
-        queue: Phase,
-        span: Span,
-        between: bool,
-    ) -> Stop {
         let waiting = sched.waiting();
         // Whether an endless statement kept the run going: one with a
         // callback waiting in its queue, or running (an `interval` cleared
@@ -1344,14 +1334,38 @@ impl<'a> Interp<'a> {
         // (A promise expression's reaction is no `self.last`: a link of
         // `chain`, `promise` or `await` stopped in the microtask queue it
         // runs in counts as running: fresh-clone helper 82.)
-        let running = self.last.filter(|_| !between).map(|(cb, link)| site_span_of(cb, link));
-        let live = |at: Span, q: Phase| waiting.in_phase(q) > 0 || running == Some(at) || (!between && q == Phase::Microtask && queue == q);
-        // (In the main module, the statement may not have run yet: any.)
-        let endless = if queue == Phase::Main {
+        let running = self.last.map(|(cb, link)| site_span_of(cb, link));
+        let live = |at: Span, q: Phase| waiting.in_phase(q) > 0 || running == Some(at) || (q == Phase::Microtask && queue == q);
+        let endless = queue != Phase::Main && crate::bound::endless_feed(self.main, queue, live).is_some();
+        let endless = self.endless_in(queue, endless);
+        self.hit(sched, limit, max, queue, span, waiting, endless)
+    }
+
+    /// Whether a run stopped in `queue` was kept going by an endless
+    /// statement: `live_chain` (one had a callback waiting or running)
+    /// in the loop; in the main module, where the statement may not have
+    /// run yet, any ([`crate::bound::first_unbounded`]).
+    fn endless_in(&self, queue: Phase, live_chain: bool) -> bool {
+        if queue == Phase::Main {
             crate::bound::first_unbounded(self.main).is_some()
         } else {
-            crate::bound::endless_feed(self.main, queue, live).is_some()
-        };
+            live_chain
+        }
+    }
+
+    /// The stop itself: `endless`, whether a chain without `times` kept
+    /// the run going ([`LimitHit::bounded`] is its negation).
+    #[allow(clippy::too_many_arguments)]
+    fn hit<L: EventLoop<Task<'a>> + ?Sized>(
+        &self,
+        sched: &L,
+        limit: LimitKind,
+        max: u64,
+        queue: Phase,
+        span: Span,
+        waiting: crate::sched::Waiting,
+        endless: bool,
+    ) -> Stop {
         Stop::Limit(LimitHit {
             limit,
             max,
