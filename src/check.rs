@@ -40,7 +40,7 @@ use crate::problem::{Kept, Problem};
 use crate::syntax::ast::*;
 
 pub mod again;
-mod alternatives;
+pub(crate) mod alternatives;
 pub mod clauses;
 mod clear;
 pub mod names;

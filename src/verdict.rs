@@ -104,7 +104,12 @@ pub fn verdict(
     // helper 81); an undecided one (a bound) ends the check.
     let mut wrong = Vec::new();
     let mut possible = Vec::new();
-    for alt in expect.alternatives() {
+    let alts: Vec<&Expect> = expect.alternatives().collect();
+    for (j, &alt) in alts.iter().enumerate() {
+        // A repeat of an earlier alternative is told as one (a warning), not judged again.
+        if crate::check::alternatives::repeats(&alts, j).is_some() {
+            continue;
+        }
         match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline, &flags) {
             Ok(h) => {
                 holds.push(h);

@@ -526,6 +526,13 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
         err.contains("it names no line, and every order Node can print has some (one begins with \"i\")"),
         "{err}"
     );
+    // A repeated block gets the warning, not the first block's error again
+    // (fresh-clone helper 83: "never prints this order" at both).
+    let repeated = "timeout 0 \"t\"\nimmediate \"i\"\nexpect { \"q\" } or { \"q\" }\n";
+    let err = one_line(&stderr(&loopsim(&["check", "a.loop"], Some(("a.loop", repeated)))));
+    assert_eq!(err.matches("× real Node never prints this order").count(), 1, "{err}");
+    assert_eq!(err.matches("this `or` block repeats an earlier one").count(), 1, "{err}");
+    assert!(err.contains("add it and the other order missing as `or {"), "{err}");
 }
 
 /// Past the blocks a help can hold, the command that lists every order

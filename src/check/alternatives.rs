@@ -22,18 +22,22 @@ fn same(a: &Expect, b: &Expect) -> bool {
         && a.ending.map(|e| e.value) == b.ending.map(|e| e.value)
 }
 
-/// One warning for each of the first [`MAX_COMPARED`] alternatives that
-/// equals an earlier one, pointing at both. (Pairwise, not hashed: the
+/// The earlier alternative that alternative `j` of `alts` repeats, for the
+/// first [`MAX_COMPARED`] alternatives. (Pairwise, not hashed: the
 /// WebAssembly build's size budget has no room for another hash map.)
+pub fn repeats<'a>(alts: &[&'a Expect], j: usize) -> Option<&'a Expect> {
+    let alt = alts.get(j).filter(|_| j < MAX_COMPARED)?;
+    alts[..j].iter().find(|earlier| same(earlier, alt)).copied()
+}
+
+/// One warning for each alternative that [`repeats`] an earlier one,
+/// pointing at both. `check` judges only the first of them: the warning is
+/// all a repeat gets (fresh-clone helper 83 got the same error at both).
 pub fn repeated(expect: &Expect) -> Vec<Problem> {
-    let alts: Vec<&Expect> = expect.alternatives().take(MAX_COMPARED).collect();
-    let mut out = Vec::new();
-    for (j, alt) in alts.iter().enumerate() {
-        if let Some(first) = alts[..j].iter().find(|earlier| same(earlier, alt)) {
-            out.push(Diag::RepeatedAlternative.at(alt.span).also(first.span, "predicted here first"));
-        }
-    }
-    out
+    let alts: Vec<&Expect> = expect.alternatives().collect();
+    (0..alts.len().min(MAX_COMPARED))
+        .filter_map(|j| repeats(&alts, j).map(|first| Diag::RepeatedAlternative.at(alts[j].span).also(first.span, "predicted here first")))
+        .collect()
 }
 
 #[cfg(test)]
