@@ -1367,7 +1367,7 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
         unbounded_note(out, &loaded, args, orders.model_limit.as_ref());
     }
     let text = if json {
-        crate::orders::report::json(&orders)
+        crate::orders::report::json(&orders, &loaded.src)
     } else {
         crate::orders::report::text(&orders, list)
     };

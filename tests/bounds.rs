@@ -777,11 +777,12 @@ fn past_the_bytes_of_orders_held_plain_orders_are_counted_without_their_lines() 
     );
     assert!(text.contains("(at least "), "{text}");
     assert!(text.contains("(`--list` lists the first 2 of them.)"), "{text}");
-    let json: serde_json::Value = serde_json::from_str(&orders::report::json(&small)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&orders::report::json(&small, src)).unwrap();
     assert_eq!(
         (json["count"].as_u64(), json["countedOnly"].as_u64(), json["listed"].as_u64()),
         (Some(8), Some(6), Some(2))
     );
+    assert_eq!(json["diagnostics"], serde_json::json!([]), "no limit stopped the model's run");
 }
 
 /// The default limits are raised for bounded statements only up to ten

@@ -1125,6 +1125,29 @@ fn the_combinations_that_work() {
     let o = loopsim(&["run", "--all-orders", "--node", "20", "--format", "json", file], None);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(json["node"], "20");
+    // The limit that stopped the model's run, as `run --format json` gives it
+    // (fresh-clone helper 82: only `stopped`).
+    let endless = "immediate \"a\" { log \"a\" again }\n";
+    let o = loopsim(
+        &["run", "--all-orders", "--max-turns", "5", "--format", "json", "a.loop"],
+        Some(("a.loop", endless)),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let diagnostics = json["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{json}");
+    assert_eq!(diagnostics[0]["code"], "loop::limit");
+    assert_eq!(
+        diagnostics[0]["message"],
+        "the check queue is refilled every turn: the run never ends"
+    );
+    assert_eq!(diagnostics[0]["labels"][0]["line"], 1);
+    let o = loopsim(
+        &["run", "--max-turns", "5", "--format", "json", "a.loop"],
+        Some(("a.loop", endless)),
+    );
+    let run: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(run["diagnostics"][0], diagnostics[0], "as `run` gives it");
 }
 
 /// `loopsim verify FILES` in a scratch folder holding `files`, with no `node`

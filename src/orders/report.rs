@@ -157,8 +157,13 @@ pub fn cut_note(orders: &Orders) -> String {
 /// "orders": [["text", …], …], "timings": […], "stopped": […], "listed": N,
 /// "countedOnly": N (orders counted without their lines, whose races are
 /// not stated: [`super::Counted`]), "truncated": bool,
-/// "cut": null | {"bound": "seconds" | "orders" | …, "max": N}}`.
-pub fn json(orders: &Orders) -> String {
+/// "cut": null | {"bound": "seconds" | "orders" | …, "max": N},
+/// "diagnostics": […]}`: `diagnostics` holds the limit that stopped the
+/// seed model's run, if one did, as `run --format json` gives it, with its
+/// labels placed in `src` (the file's text).
+pub fn json(orders: &Orders, src: &str) -> String {
+    // The limit that stopped the model's run, as `run --format json` gives it.
+    let limit: Vec<crate::problem::Problem> = orders.model_limit.iter().map(crate::limit::problem).collect();
     let value = serde_json::json!({
         "count": orders.count.min(u64::MAX as u128) as u64,
         "countExact": orders.count_exact,
@@ -171,6 +176,7 @@ pub fn json(orders: &Orders) -> String {
         "countedOnly": orders.counted.len(),
         "truncated": orders.truncated,
         "cut": orders.cut,
+        "diagnostics": crate::problem::to_json(src, &limit),
     });
     crate::term::json_text(&crate::term::Integers(&value)) + "\n"
 }

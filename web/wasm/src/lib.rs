@@ -474,7 +474,7 @@ pub fn orders(source: &str, options: &str) -> String {
             };
             let found = orders::all_orders_within(&loaded.file, &loaded.src, opts.run_options(), bounds);
             let text = orders::report::text(&found, false);
-            let report: Value = serde_json::from_str(&orders::report::json(&found)).unwrap_or(Value::Null);
+            let report: Value = serde_json::from_str(&orders::report::json(&found, &loaded.src)).unwrap_or(Value::Null);
             let rendered = match &found.model_limit {
                 Some(hit) => FileProblems::new(&loaded.name, &loaded.src, vec![loopsim::limit::problem(hit)]).render(&plain_handler()),
                 None => String::new(),
