@@ -369,7 +369,10 @@ where
         #[cfg_attr(target_family = "wasm", allow(unused_mut))]
         Err(mut e) => {
             #[cfg(not(target_family = "wasm"))]
-            if let Some(tip) = subcommand_tip(&e, &args, host).or_else(|| dash_file_tip(&e, &args, host)) {
+            if let Some(tip) = subcommand_tip(&e, &args, host)
+                .or_else(|| one_file_tip(&e, &args))
+                .or_else(|| dash_file_tip(&e, &args, host))
+            {
                 use clap::error::{ContextKind, ContextValue};
                 e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
             }
@@ -391,6 +394,27 @@ where
         return host.usage_error(&sub.error(clap::error::ErrorKind::ArgumentConflict, conflict), color);
     }
     execute(&cli, host)
+}
+
+/// A tip for a second file (or any extra word) given to `run` or
+/// `emit-js`, which take one: clap's "unexpected argument 'c.loop'" alone
+/// (fresh-clone helper 84 got the tip for a file beginning with `-`, whose
+/// command failed again). Not in the WebAssembly build.
+#[cfg(not(target_family = "wasm"))]
+fn one_file_tip(e: &clap::Error, args: &[OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let command = words.iter().find(|w| matches!(**w, "run" | "emit-js"))?;
+    // A word that begins with `-` is taken for a file only after `--`.
+    let after_dashes = words.iter().take_while(|w| **w != arg.as_str()).any(|w| *w == "--");
+    (!arg.starts_with('-') || after_dashes)
+        .then(|| format!("`loopsim {command}` takes one file: give each file its own command (`check`, `test` and `verify` take several)"))
 }
 
 /// A tip for a file whose name begins with `-`, which clap read as options
@@ -426,15 +450,8 @@ fn dash_file_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<
     use clap::CommandFactory;
     let cli = Cli::command();
     if !words.iter().any(|w| cli.find_subcommand(w).is_some()) {
-        let mut global = 0;
-        while let Some(w) = words.get(global) {
-            global += match w.as_str() {
-                "--color" => 2,
-                w if w.starts_with("--color=") => 1,
-                _ => break,
-            };
-        }
-        words.insert(global.min(words.len()), "run".to_string());
+        let global = global_options(&cli, &words);
+        words.insert(global, "run".to_string());
     }
     let missing = if host.kind(Path::new(file.as_ref()), true).is_err() {
         format!(", but there is no file {} here", escape(&file))
@@ -446,6 +463,22 @@ fn dash_file_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option<
         words.join(" "),
         shell_word(&file)
     ))
+}
+
+/// How many of `words` (arguments after the program's name) are the global
+/// options before the first other word (`--color never`, `--color=never`),
+/// by `cli`'s own global arguments: where a command goes.
+#[cfg(not(target_family = "wasm"))]
+fn global_options(cli: &clap::Command, words: &[String]) -> usize {
+    let mut at = 0;
+    while let Some(w) = words.get(at).and_then(|w| w.strip_prefix("--")) {
+        let (long, value) = w.split_once('=').map_or((w, None), |(l, v)| (l, Some(v)));
+        let Some(arg) = cli.get_arguments().find(|a| a.is_global_set() && a.get_long() == Some(long)) else {
+            break;
+        };
+        at += if value.is_none() && arg.get_action().takes_values() { 2 } else { 1 };
+    }
+    at.min(words.len())
 }
 
 /// A tip for a word taken for a subcommand that names what an option of

@@ -946,6 +946,25 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             "tip: a file whose name begins with `-` goes after `--`: `loopsim run -- -p7.loop`, \
              but there is no file -p7.loop here",
         ),
+        (
+            &["--color=never", "-p6.loop"][..],
+            "tip: a file whose name begins with `-` goes after `--`: `loopsim --color=never run -- -p6.loop`",
+        ),
+        // A second file, which `run` and `emit-js` do not take, gets no
+        // "goes after `--`" (fresh-clone helper 84: `run p6.loop -- my
+        // p6.loop`, then `-- --`).
+        (
+            &["run", "p6.loop", "my p6.loop"][..],
+            "tip: `loopsim run` takes one file: give each file its own command (`check`, `test` and `verify` take several)",
+        ),
+        (
+            &["run", "p6.loop", "--", "-p6.loop"][..],
+            "tip: `loopsim run` takes one file: give each file its own command (`check`, `test` and `verify` take several)",
+        ),
+        (
+            &["emit-js", "p6.loop", "extra"][..],
+            "tip: `loopsim emit-js` takes one file: give each file its own command (`check`, `test` and `verify` take several)",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("my p6.loop"), "log \"a\"\n").unwrap();
