@@ -114,7 +114,7 @@ pub fn orders(data: &[u8]) {
     assert!(!found.orders.is_empty(), "the model's order is always listed");
     let _ = orders::report::text(&found, false);
     let _ = orders::report::text(&found, true);
-    let _ = orders::report::json(&found);
+    let _ = orders::report::json(&found, &loaded.src);
     if let Some(warning) = orders::race_warning(&model, &found, "loopsim run --all-orders") {
         check_problems(&FileProblems::new(&loaded.name, &loaded.src, vec![warning]));
     }
