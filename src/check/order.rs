@@ -13,9 +13,11 @@ pub fn directive(seen_statement: bool, span: Span, text: &str) -> Option<Problem
     seen_statement.then(|| misplaced_directive(span, text))
 }
 
-/// A directive (`name`, at `span`) given before (`prev` is set).
+/// A directive (`name`, at `span`) given before (`prev` is set), pointing
+/// at both.
 pub fn directive_twice<T>(prev: &Option<Spanned<T>>, span: Span, name: &'static str) -> Option<Problem> {
-    prev.is_some().then(|| Diag::DirectiveTwice { name }.at(span))
+    prev.as_ref()
+        .map(|first| Diag::DirectiveTwice { name }.at(span).also(first.span, "first given here"))
 }
 
 /// An expect block (at `span`) after another one.
