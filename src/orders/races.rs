@@ -19,7 +19,8 @@ pub struct Race {
     /// line, at several places), `partialOrder` (every order that keeps some
     /// pairs in order), `orders` (a group, some orders), `differ` (where
     /// the orders first part: orders that print different lines, or orders
-    /// of the same lines too many to cut into blocks).
+    /// of the same lines too many to cut into blocks), `optional` (one
+    /// line some orders print and others do not).
     pub kind: &'static str,
     /// The lines concerned (a symmetric group's as written, `{i}` kept).
     pub lines: Vec<String>,
@@ -322,9 +323,15 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     // The same lines in every order (compared sorted, by reference: no copy).
     let first = sorted(logs[0]);
     let same_lines = logs[1..].iter().all(|l| l.len() == first.len() && sorted(l) == first);
+    let too_long = logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES;
+    // One line some orders print and the others do not: stated on its own,
+    // and the races of the other lines from the orders without it.
+    if let Some(races) = (!same_lines && !too_long).then(|| optional_line(model, entries, partial)).flatten() {
+        return races;
+    }
     // Too many lines to cut into blocks (memory, time), or different lines:
     // where the orders first part.
-    if !same_lines || logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES {
+    if !same_lines || too_long {
         return vec![differ(model, entries, partial, same_lines)];
     }
     // Block ends: positions where every order has printed the same lines.
@@ -371,6 +378,115 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
         start = end;
     }
     races
+}
+
+/// When the orders' lines differ in one line only, which some print once
+/// and the others not at all (a timer that runs once more before a clear,
+/// a timer a limit stops the run before): that line's race — "“beat 5” may
+/// be printed after “beat 4”, or not at all", "“t” may come at 6 places
+/// among …, or not before a limit stops the run" — then the races of the
+/// other lines ([`differences`] of the orders without it). `None`
+/// otherwise (two lines that replace each other, a line printed twice).
+fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<Vec<Race>> {
+    // Each line's count in the first order, then the line whose count
+    // differs in another: one only, and at most once in any order.
+    let mut first: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
+    for line in &entries[0].logs {
+        *first.entry(line).or_default() += 1;
+    }
+    let mut optional: Option<&String> = None;
+    for e in &entries[1..] {
+        let mut counts: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
+        for line in &e.logs {
+            *counts.entry(line).or_default() += 1;
+        }
+        let differing = counts
+            .iter()
+            .filter(|(l, &n)| first.get(*l) != Some(&n))
+            .map(|(l, _)| *l)
+            .chain(first.keys().filter(|l| !counts.contains_key(*l)).copied());
+        for line in differing {
+            match optional {
+                Some(x) if x != line => return None,
+                _ => optional = Some(line),
+            }
+        }
+    }
+    let x = optional?;
+    let place = |logs: &[String]| -> Option<Option<usize>> {
+        let mut at = logs.iter().enumerate().filter(|(_, l)| *l == x).map(|(p, _)| p);
+        match (at.next(), at.next()) {
+            (None, _) => Some(None),
+            (Some(p), None) => Some(Some(p)),
+            (Some(_), Some(_)) => None,
+        }
+    };
+    let places: Vec<Option<usize>> = entries.iter().map(|e| place(&e.logs)).collect::<Option<_>>()?;
+    let without = |logs: &[String]| -> Vec<String> { logs.iter().filter(|l| *l != x).cloned().collect() };
+    // Where it comes: how many of the other lines come before it.
+    let mut at: Vec<usize> = places.iter().flatten().copied().collect();
+    at.sort_unstable();
+    at.dedup();
+    let rest_model = without(model);
+    let name = |p: usize| rest_model.get(p).map(|l| quote(l));
+    let line = quote(x);
+    let mut place_words = match at.as_slice() {
+        [0] => format!("{line} may be printed first"),
+        &[p] => match name(p - 1) {
+            Some(prev) => format!("{line} may be printed after {prev}"),
+            None => format!("{line} may be printed"),
+        },
+        _ => {
+            let (lo, hi) = (at[0], at[at.len() - 1]);
+            let among: Vec<String> = (lo..hi).filter_map(name).collect();
+            let among = if among.len() <= 6 {
+                series(among, "and")
+            } else {
+                format!("the {} lines from {} to {}", among.len(), among[0], among[among.len() - 1])
+            };
+            format!("{line} may come at {} places among {among}", at.len())
+        }
+    };
+    let absent: Vec<&Entry> = entries.iter().zip(&places).filter(|(_, p)| p.is_none()).map(|(e, _)| e).collect();
+    place_words.push_str(if absent.iter().all(|e| e.stopped) {
+        ", or not before a limit stops the run"
+    } else {
+        ", or not at all"
+    });
+    // The timings of the orders that print it elsewhere than the model, or
+    // do not print it.
+    let model_place = place(model).flatten();
+    let others: Vec<&Entry> = entries
+        .iter()
+        .zip(&places)
+        .filter(|(_, p)| **p != model_place)
+        .map(|(e, _)| e)
+        .collect();
+    let timing = timings(&others);
+    let orders = at.len() as u128 + 1;
+    let count = found_text(orders, partial);
+    let statement = if timing.is_empty() {
+        format!("{place_words} ({count} orders)")
+    } else {
+        format!("{place_words} ({count} orders): {timing}")
+    };
+    let mut races = vec![Race {
+        kind: "optional",
+        lines: vec![x.clone()],
+        orders,
+        timing,
+        statement,
+        runs: Vec::new(),
+    }];
+    let rest: Vec<Entry> = entries
+        .iter()
+        .map(|e| Entry {
+            orbit: e.orbit,
+            ..plain(without(&e.logs), e.stopped, e.race.clone())
+        })
+        .collect();
+    races.extend(differences(&rest_model, &rest, partial));
+    Some(races)
 }
 
 /// `lines` sorted, by reference (no copy): two orders of the same lines
@@ -859,6 +975,46 @@ mod tests {
         let blocks: Vec<&[String]> = all.iter().map(Vec::as_slice).collect();
         let (items, _) = runs(&all[0], &blocks);
         assert_eq!(items, vec![0..1, 1..2, 2..3]);
+    }
+
+    /// One line some orders print and others do not is stated on its own
+    /// (where it comes, or not at all, or not before a limit), and the
+    /// other lines' races from the orders without it (fresh-clone helper
+    /// 82: "after “beat 5”, Node may print “beat 6” or the run ends"). Two
+    /// lines that replace each other are where the orders part.
+    #[test]
+    fn a_line_some_orders_leave_out_is_stated_with_the_other_races() {
+        let model = strings("abxcd");
+        let orders = [entry("abxcd"), entry("abcd"), entry("abdc")];
+        let races = differences(&model, &orders, false);
+        let statements: Vec<&str> = races.iter().map(|r| r.statement.as_str()).collect();
+        assert_eq!(
+            statements,
+            [
+                "\u{201c}x\u{201d} may be printed after \u{201c}b\u{201d}, or not at all (2 orders): a timing",
+                "\u{201c}c\u{201d} and \u{201c}d\u{201d} may swap (2 orders): a timing",
+            ]
+        );
+        assert_eq!(
+            (races[0].kind, races[0].lines.clone(), races[0].orders),
+            ("optional", vec!["x".to_string()], 2)
+        );
+        // At several places, or cut off by a limit.
+        let mut stopped = entry("aaa");
+        stopped.stopped = true;
+        let orders = [entry("taaa"), entry("ataa"), entry("aata"), stopped];
+        let model = strings("taaa");
+        let races = differences(&model, &orders, false);
+        assert_eq!(races.len(), 1, "{races:?}");
+        assert_eq!(
+            races[0].statement,
+            "\u{201c}t\u{201d} may come at 3 places among \u{201c}a\u{201d} and \u{201c}a\u{201d}, or not before a limit stops the run (4 orders): a timing"
+        );
+        // Printed twice in one order, or another line instead: where they part.
+        for other in ["axxb", "ayb"] {
+            let races = differences(&strings("axb"), &[entry("axb"), entry(other)], false);
+            assert_eq!(races[0].kind, "differ", "{other}: {races:?}");
+        }
     }
 
     #[test]
