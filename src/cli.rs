@@ -1321,8 +1321,9 @@ fn run_race_check(loaded: &Loaded, args: &RunArgs, trace: &Trace) -> (Option<Pro
 }
 
 /// The note before a text answer naming the first statement that repeats
-/// until a limit stops the run (`run`, `run --all-orders`), with the limits
-/// in force and how each was raised for the file.
+/// until a limit stops the run (`run`, `run --all-orders`), with the turn
+/// and callback limits in force and how each was raised for the file, or
+/// the bound that stopped it when another did (log lines, waiting callbacks, …).
 fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs, stopped: Option<&crate::trace::LimitHit>) {
     // Only for a run a limit stopped while a chain went on (not for an
     // `interval` cleared and a run that ends: fresh-clone helper 82), and
@@ -1347,12 +1348,21 @@ fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs, stopped: Option
                 .flatten();
             raise.map_or_else(|| format!("{n} {noun}"), |r| format!("{n} {noun} ({r})"))
         };
+        // The turn and callback limits, which the user sets, or the bound
+        // that stopped it first (fresh-clone helper 81: a logging chain
+        // stopped at 2,000,000 log lines was told of the other two).
+        let limits = match hit.limit {
+            LimitKind::Turns | LimitKind::Callbacks => format!(
+                "{} or {} (--max-turns, --max-callbacks)",
+                raised(LimitKind::Turns, limits.max_turns, "turn"),
+                raised(LimitKind::Callbacks, limits.max_callbacks, "callback")
+            ),
+            other => format!("here {}", crate::problem::limit_reached(other, hit.max)),
+        };
         tell!(
             out,
-            "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {} or {} (--max-turns, --max-callbacks)",
+            "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {limits}",
             escape(head.trim_end_matches('{').trim()),
-            raised(LimitKind::Turns, limits.max_turns, "turn"),
-            raised(LimitKind::Callbacks, limits.max_callbacks, "callback")
         );
     }
 }

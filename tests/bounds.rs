@@ -241,6 +241,14 @@ fn two_kilobyte_lines_stop_at_128_mib_of_log_text() {
     );
     // 128 MiB / 2,000 bytes = 67,108 lines, under the header.
     assert_eq!(o.stdout.lines().count(), 1 + (128 << 20) / LINE_2KB);
+    // The note names the bound that stopped the chain, not the turn and
+    // callback limits (fresh-clone helper 81).
+    assert!(
+        o.stderr
+            .contains("has no `times`: it repeats until a limit stops the run: here 128 MiB of log text (the most a trace holds)\n"),
+        "{}",
+        o.stderr
+    );
     // The chain has no `times`: the help says to bound it, not to make the
     // scenario smaller (fresh-clone helper 81).
     assert!(
