@@ -1244,6 +1244,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
     }
     // A picture is drawn from a verbose trace: one run serves both.
     let picture = matches!(format, Format::Svg | Format::Html);
+    let spinner = run_spinner(&loaded.name);
     let mut trace = run_file(
         &loaded,
         RunOptions {
@@ -1251,6 +1252,7 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
             ..args.options(verbose || picture)
         },
     );
+    drop(spinner);
     // On stderr for a picture too; JSON's readers take the limit from the trace.
     if format != Format::Json {
         let stopped = match &trace.ending {
@@ -1438,6 +1440,20 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
 fn spinner(what: &str, limit: Option<Duration>) -> (progress::Spinner, Option<&'static crate::orders::Progress>) {
     let (spinner, counters) = progress::Spinner::start(what, limit);
     (spinner, Some(counters))
+}
+
+/// A spinner on stderr for a run of `what` that goes on past a second
+/// (limits raised far), on a terminal only; cleared when dropped. None in
+/// WebAssembly.
+#[cfg(not(target_family = "wasm"))]
+fn run_spinner(what: &str) -> progress::Spinner {
+    progress::Spinner::running(what)
+}
+
+/// [`run_spinner`] in WebAssembly: none.
+#[cfg(target_family = "wasm")]
+fn run_spinner(_what: &str) -> NoSpinner {
+    NoSpinner
 }
 
 /// [`spinner`] in WebAssembly: none.
