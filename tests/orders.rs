@@ -500,6 +500,70 @@ fn a_settled_search_gives_the_orders_of_the_full_one() {
     assert_eq!(checked, 15);
 }
 
+/// The guided search of `check` settles runs too, with the same answers: on
+/// a file of the kind above, every order `run --all-orders` finds is
+/// possible with and without it (and, for these orders a limit stopped,
+/// only with the turn in a state's key: "i", "t", then 39 lines of the
+/// chain under 40 turns was impossible), and each with its last line
+/// dropped gets the same answer both ways. A
+/// chain that prints nothing, for a line it never prints: impossible,
+/// where remembering each of its turns cut the search short (fresh-clone
+/// helper 84, exit 3 for `immediate "x" { again }` and `expect { "x" limit
+/// check }`).
+#[test]
+fn a_settled_guided_search_gives_the_answers_of_the_full_one() {
+    use loopsim::orders::membership::{can_print, Membership, Parting};
+    let src =
+        "timeout 0 \"t\"\nimmediate \"i\"\nio \"x\" after 3 {\n  pending \"p\" { again }\n  close \"c\" times 5 { work 1 again }\n}\n\
+               timeout 2 \"late\" {\n  immediate \"spin\" { log \"spin {n}\" again }\n}\n";
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let opts = fixed_limits(40, 2_000, 20_000);
+    let all = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, SearchBounds::default());
+    assert!(!all.truncated && all.count > 1, "{:?}", all.count);
+    let can = |logs: &[String], stopped: bool, settle: bool| {
+        let bounds = SearchBounds {
+            settle,
+            ..SearchBounds::default()
+        };
+        can_print(&loaded.file, &loaded.src, opts, logs, stopped, bounds)
+    };
+    for order in &all.orders {
+        for settle in [false, true] {
+            let got = can(&order.logs, order.stopped, settle);
+            assert!(
+                matches!(got, Membership::Possible { .. }),
+                "{got:?} {} lines, stopped {}, settle {settle}",
+                order.logs.len(),
+                order.stopped
+            );
+        }
+        let shorter = &order.logs[..order.logs.len() - 1];
+        assert_eq!(can(shorter, order.stopped, true), can(shorter, order.stopped, false), "{shorter:?}");
+    }
+    let silent = load_bytes("t.loop", b"immediate \"x\" { again }\n").expect("valid");
+    let x = ["x".to_string()];
+    let can = |settle| {
+        let bounds = SearchBounds {
+            settle,
+            max_states: 10_000,
+            ..SearchBounds::default()
+        };
+        can_print(&silent.file, &silent.src, RunOptions::default(), &x, true, bounds)
+    };
+    assert_eq!(
+        can(true),
+        Membership::Impossible {
+            parting: Some(Parting { agreed: 0, next: None })
+        }
+    );
+    assert_eq!(
+        can(false),
+        Membership::Undecided {
+            cut: loopsim::orders::Cut::States(10_000)
+        }
+    );
+}
+
 /// Searches `src` with the bounds `keyed` and `reduced` (a state key that
 /// tells more states apart, and one that joins some of them); asserts both
 /// complete with equal orders, counts and races, and that the reduced key

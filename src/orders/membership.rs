@@ -89,6 +89,14 @@ pub fn can_print_until(
         deadline,
         max_states: bounds.max_states,
         past_as_one: bounds.past_as_one,
+        settle: bounds.settle,
+        // An order a limit stopped: a state met at two turns has two futures
+        // (the turn limit cuts them in different places), as in the search
+        // for every order when the model's run was stopped. Without it,
+        // "i", "t", then 29 lines of a chain under `--max-turns 30`, which
+        // `run --all-orders` lists, was "no timing of the loop gives this
+        // order".
+        keys_turns: stopped,
         anonymous_timers: bounds.leaves_slots_out(interp::has_clear(&file.body)),
         ..Search::default()
     };
