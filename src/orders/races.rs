@@ -326,7 +326,9 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     let too_long = logs.iter().map(|l| l.len()).sum::<usize>() > MAX_BLOCK_LINES;
     // One line some orders print and the others do not: stated on its own,
     // and the races of the other lines from the orders without it.
-    if let Some(races) = (!same_lines && !too_long).then(|| optional_line(model, entries, partial)).flatten() {
+    // (Not in the WebAssembly build, for its size budget: 2 KB.)
+    let optional = !cfg!(target_family = "wasm") && !same_lines && !too_long;
+    if let Some(races) = optional.then(|| optional_line(model, entries, partial)).flatten() {
         return races;
     }
     // Too many lines to cut into blocks (memory, time), or different lines:
@@ -388,28 +390,38 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
 /// other lines ([`differences`] of the orders without it). `None`
 /// otherwise (two lines that replace each other, a line printed twice).
 fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<Vec<Race>> {
-    // Each line's count in the first order, then the line whose count
-    // differs in another: one only, and at most once in any order.
-    let mut first: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
-    for line in &entries[0].logs {
-        *first.entry(line).or_default() += 1;
-    }
+    // The line that one order has more or fewer of than the first: one
+    // only (two sorted lists walked side by side).
+    let first = sorted(&entries[0].logs);
     let mut optional: Option<&String> = None;
     for e in &entries[1..] {
-        let mut counts: rustc_hash::FxHashMap<&String, usize> = rustc_hash::FxHashMap::default();
-        for line in &e.logs {
-            *counts.entry(line).or_default() += 1;
-        }
-        let differing = counts
-            .iter()
-            .filter(|(l, &n)| first.get(*l) != Some(&n))
-            .map(|(l, _)| *l)
-            .chain(first.keys().filter(|l| !counts.contains_key(*l)).copied());
-        for line in differing {
-            match optional {
-                Some(x) if x != line => return None,
-                _ => optional = Some(line),
+        let other = sorted(&e.logs);
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let line = match (first.get(i), other.get(j)) {
+                (None, None) => break,
+                (Some(a), Some(b)) if a == b => {
+                    i += 1;
+                    j += 1;
+                    continue;
+                }
+                (Some(a), Some(b)) if a < b => {
+                    i += 1;
+                    *a
+                }
+                (Some(a), None) => {
+                    i += 1;
+                    *a
+                }
+                (_, Some(b)) => {
+                    j += 1;
+                    *b
+                }
+            };
+            if optional.is_some_and(|x| x != line) {
+                return None;
             }
+            optional = Some(line);
         }
     }
     let x = optional?;
@@ -425,7 +437,7 @@ fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<V
     let without = |logs: &[String]| -> Vec<String> { logs.iter().filter(|l| *l != x).cloned().collect() };
     // Where it comes: how many of the other lines come before it.
     let mut at: Vec<usize> = places.iter().flatten().copied().collect();
-    at.sort_unstable();
+    crate::sort::sort(&mut at);
     at.dedup();
     let rest_model = without(model);
     let name = |p: usize| rest_model.get(p).map(|l| quote(l));
