@@ -140,11 +140,33 @@ pub fn verdict(
         notes.push(format!(
             "real Node prints this order when {race}; the seed model's trace is another order Node can print (`loopsim run` shows it)"
         ));
-        if expect.lines.iter().any(|l| l.turn.is_some() || l.at.is_some() || l.phase.is_some()) {
-            notes.push(
-                "turns, ticks and phases are the model's: for an order the model does not print, only the texts were compared".into(),
-            );
-        }
+    }
+    // What was not compared in the alternatives held as orders the model
+    // does not print, in an `or` block too (fresh-clone helper 85: a wrong
+    // `limit` queue, and turns in an `or` block, passed without a word).
+    let not_model = || {
+        possible
+            .iter()
+            .zip(&holds)
+            .filter(|(_, h)| matches!(h, Holds::Node(_)))
+            .map(|(alt, _)| alt)
+    };
+    let fields = not_model().any(|alt| alt.lines.iter().any(|l| l.turn.is_some() || l.at.is_some() || l.phase.is_some()));
+    let queue = not_model().any(|alt| alt.limit.is_some());
+    if fields || queue {
+        let what = match (fields, queue) {
+            (true, true) => "turns, ticks, phases and a `limit` line's queue are",
+            (true, false) => "turns, ticks and phases are",
+            _ => "a `limit` line's queue is",
+        };
+        let compared = if queue {
+            "the texts, and whether a limit stops the run,"
+        } else {
+            "the texts"
+        };
+        notes.push(format!(
+            "{what} the model's: for an order the model does not print, only {compared} were compared"
+        ));
     }
     let mut race = None;
     if let Some(all) = all {

@@ -526,6 +526,29 @@ fn expect_alternatives_must_be_the_orders_node_can_print() {
         err.contains("it names no line, and every order Node can print has some (one begins with \"i\")"),
         "{err}"
     );
+    // What was not compared for an order the model does not print is said,
+    // in an `or` block and for a `limit` line's queue too (fresh-clone
+    // helper 85: both passed without a word).
+    let fields =
+        "timeout 0 \"t\"\nimmediate \"i\"\nexpect { turn 1 check \"i\" turn 2 timers \"t\" } or { turn 7 poll \"t\" at 99 \"i\" }\n";
+    let o = loopsim(&["check", "a.loop"], Some(("a.loop", fields)));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o)
+            .contains("note: turns, ticks and phases are the model's: for an order the model does not print, only the texts were compared"),
+        "{}",
+        stdout(&o)
+    );
+    let queue = "timeout 1 \"t\"\nimmediate \"a\" { log \"a\" again }\nexpect { \"t\" \"a\" \"a\" \"a\" \"a\" \"a\" limit nextTick }\n";
+    let o = loopsim(&["check", "--max-turns", "5", "a.loop"], Some(("a.loop", queue)));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains(
+            "note: a `limit` line's queue is the model's: for an order the model does not print, only the texts, and whether a limit stops the run, were compared"
+        ),
+        "{}",
+        stdout(&o)
+    );
     // A repeated block gets the warning, not the first block's error again
     // (fresh-clone helper 83: "never prints this order" at both).
     let repeated = "timeout 0 \"t\"\nimmediate \"i\"\nexpect { \"q\" } or { \"q\" }\n";
