@@ -145,9 +145,16 @@ impl Cut {
     /// `command`, the file's `run --all-orders` (its bounds are larger), and
     /// for the time bound the option that sets it (no option raises the
     /// others).
+    /// A command that gives the search the same time limit it was cut
+    /// at (`--orders-time-limit 0`: fresh-clone helper 85) gets twice it,
+    /// at least 10 s, instead.
     pub fn search_longer(&self, command: &str) -> String {
         match self {
-            Cut::Seconds(_) => format!("`{command}` searches longer; `--orders-time-limit SECONDS` sets how long"),
+            Cut::Seconds(s) => {
+                let same = format!(" --orders-time-limit {s} ");
+                let command = command.replacen(&same, &format!(" --orders-time-limit {} ", s.saturating_mul(2).max(10)), 1);
+                format!("`{command}` searches longer; `--orders-time-limit SECONDS` sets how long")
+            }
             _ => format!("`{command}` searches further"),
         }
     }
@@ -1620,6 +1627,19 @@ mod cut_tests {
         assert_eq!(
             Cut::Seconds(2).search_longer(command),
             "`loopsim run --all-orders a.loop` searches longer; `--orders-time-limit SECONDS` sets how long"
+        );
+        // Not with the time limit it was cut at (fresh-clone helper 85).
+        assert_eq!(
+            Cut::Seconds(0).search_longer("loopsim run --all-orders --orders-time-limit 0 a.loop"),
+            "`loopsim run --all-orders --orders-time-limit 10 a.loop` searches longer; `--orders-time-limit SECONDS` sets how long"
+        );
+        assert_eq!(
+            Cut::Seconds(30).search_longer("loopsim run --all-orders --orders-time-limit 30 a.loop"),
+            "`loopsim run --all-orders --orders-time-limit 60 a.loop` searches longer; `--orders-time-limit SECONDS` sets how long"
+        );
+        assert_eq!(
+            Cut::Seconds(1).search_longer("loopsim run --all-orders --orders-time-limit 10 a.loop"),
+            "`loopsim run --all-orders --orders-time-limit 10 a.loop` searches longer; `--orders-time-limit SECONDS` sets how long"
         );
         for cut in [Cut::Statements(2_000_000), Cut::Callbacks(2_000_000), Cut::Schedules(5_000)] {
             assert_eq!(
