@@ -640,6 +640,11 @@ fn subcommand_tip(e: &clap::Error, args: &[OsString], host: &dyn Host) -> Option
         w if e.get(ContextKind::SuggestedSubcommand).is_none() => {
             let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).collect();
             let meant = crate::syntax::suggest::closest(w, &names)?;
+            // `loopsim help rn`: the help of `run`, not a run of FILE
+            // (fresh-clone helper 85 got `loopsim help run FILE`).
+            if before.iter().any(|b| b == "help") {
+                return Some(format!("did you mean `loopsim {global}{meant}`?"));
+            }
             if meant == "run" {
                 // One parenthesis for what it adds: "(`run` takes one file; there is no file a.loop here)".
                 let (command, left_out) = command("");

@@ -973,6 +973,9 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
             &["--color=never", "-p6.loop"][..],
             "tip: a file whose name begins with `-` goes after `--`: `loopsim --color=never run -- -p6.loop`",
         ),
+        // Misspelt after `help`: the help of the command, not a run of FILE
+        // (fresh-clone helper 85).
+        (&["help", "rn"][..], "tip: did you mean `loopsim help run`?"),
         // A second file, which `run` and `emit-js` do not take, gets no
         // "goes after `--`" (fresh-clone helper 84: `run p6.loop -- my
         // p6.loop`, then `-- --`).
