@@ -619,7 +619,10 @@ impl Diag {
             UnclosedBlock => "this block is never closed".into(),
             UnterminatedString => "unterminated string".into(),
             UnknownStatement { word, .. } => format!("unknown statement `{word}`"),
-            Malformed { keyword, .. } => format!("malformed `{keyword}` statement"),
+            Malformed { keyword, form, .. } => {
+                let what = if form.ends_with(AT_THE_TOP) { "directive" } else { "statement" };
+                format!("malformed `{keyword}` {what}")
+            }
             Javascript { call, .. } => format!("`{call}` is JavaScript, not a .loop statement"),
             UnknownName { what, word, .. } => format!("unknown {what} `{word}`"),
             ExpectLine { .. } => "malformed expect line".into(),
@@ -938,12 +941,13 @@ impl Diag {
                 None => format!("a statement starts with one of: {keywords}"),
             },
             Malformed { form, quoted_name: true, .. } => {
-                format!("the form is `{form}`: a NAME is a bare word, without quotes")
+                format!("the form is {}: a NAME is a bare word, without quotes", form_text(form))
             }
-            Malformed { form, quoted: false, .. } => format!("the form is `{form}`"),
-            Malformed { form, quoted: true, .. } => {
-                format!("the form is `{form}`; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’`, `'` or backticks")
-            }
+            Malformed { form, quoted: false, .. } => format!("the form is {}", form_text(form)),
+            Malformed { form, quoted: true, .. } => format!(
+                "the form is {}; a string takes straight double quotes `\"`, not `“ ”`, `‘ ’`, `'` or backticks",
+                form_text(form)
+            ),
             Javascript { form: "", note, .. } => note.to_string(),
             Javascript { form, note: "", .. } => format!("in .loop this is written `{form}`"),
             Javascript { form, note, .. } => format!("in .loop this is written `{form}`, {note}"),
@@ -1378,6 +1382,19 @@ fn plural(n: u64) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+/// How a directive's form ends ([`crate::syntax::suggest::form`]).
+const AT_THE_TOP: &str = ", at the top of the file";
+
+/// A statement's or directive's form as a help shows it: the form in
+/// backticks, a directive's place after them ("`pool N`, at the top of the
+/// file").
+fn form_text(form: &str) -> String {
+    match form.strip_suffix(AT_THE_TOP) {
+        Some(form) => format!("`{form}`{AT_THE_TOP}"),
+        None => format!("`{form}`"),
     }
 }
 

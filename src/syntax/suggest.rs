@@ -183,7 +183,7 @@ pub fn form(keyword: &str) -> Option<&'static str> {
         return Some(usage);
     }
     Some(match keyword {
-        "pool" => "pool N (1..=1024), at the top of the file",
+        "pool" => "pool N, at the top of the file",
         "module" => "module cjs | module esm, at the top of the file",
         "title" => "title \"name\", at the top of the file",
         "expect" => "expect { [turn N] [at T] [PHASE] \"text\" … }",
