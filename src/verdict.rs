@@ -144,15 +144,13 @@ pub fn verdict(
     // What was not compared in the alternatives held as orders the model
     // does not print, in an `or` block too (fresh-clone helper 85: a wrong
     // `limit` queue, and turns in an `or` block, passed without a word).
-    let not_model = || {
-        possible
-            .iter()
-            .zip(&holds)
-            .filter(|(_, h)| matches!(h, Holds::Node(_)))
-            .map(|(alt, _)| alt)
-    };
-    let fields = not_model().any(|alt| alt.lines.iter().any(|l| l.turn.is_some() || l.at.is_some() || l.phase.is_some()));
-    let queue = not_model().any(|alt| alt.limit.is_some());
+    let (mut fields, mut queue) = (false, false);
+    for (alt, held) in possible.iter().zip(&holds) {
+        if let Holds::Node(_) = held {
+            fields |= alt.lines.iter().any(|l| l.turn.is_some() || l.at.is_some() || l.phase.is_some());
+            queue |= alt.limit.is_some();
+        }
+    }
     if fields || queue {
         let what = match (fields, queue) {
             (true, true) => "turns, ticks, phases and a `limit` line's queue are",

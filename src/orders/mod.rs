@@ -147,12 +147,18 @@ impl Cut {
     /// others).
     /// A command that gives the search the same time limit it was cut
     /// at (`--orders-time-limit 0`: fresh-clone helper 85) gets twice it,
-    /// at least 10 s, instead.
+    /// at least 10 s, instead (natively).
     pub fn search_longer(&self, command: &str) -> String {
         match self {
+            #[cfg_attr(target_family = "wasm", allow(unused_variables))]
             Cut::Seconds(s) => {
-                let same = format!(" --orders-time-limit {s} ");
-                let command = command.replacen(&same, &format!(" --orders-time-limit {} ", s.saturating_mul(2).max(10)), 1);
+                // (Not in the WebAssembly build, for its size budget.)
+                #[cfg(not(target_family = "wasm"))]
+                let command = &command.replacen(
+                    &format!(" --orders-time-limit {s} "),
+                    &format!(" --orders-time-limit {} ", s.saturating_mul(2).max(10)),
+                    1,
+                );
                 format!("`{command}` searches longer; `--orders-time-limit SECONDS` sets how long")
             }
             _ => format!("`{command}` searches further"),
