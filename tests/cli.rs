@@ -1012,19 +1012,6 @@ fn a_file_or_an_option_given_as_a_command_gets_the_command_to_type() {
 /// warning, with the order left out as the other order, and "at least one"
 /// (the search stops at one order more than they name; helper 66 found "an
 /// order" understated three); all five, none.
-/// `run`'s race warning says whether Node's other order prints other
-/// lines or the same lines in another order (fresh-clone helper 85: "these
-/// lines in another order" where Node may print one more).
-#[test]
-fn the_race_warning_says_when_node_prints_other_lines() {
-    let more = "timeout 0 \"t\" { log \"t\" }\nimmediate \"i\" { clear \"t\" }\nlog \"start\"\n";
-    let err = one_line(&stderr(&loopsim(&["run", "a.loop"], Some(("a.loop", more)))));
-    assert!(err.contains("⚠ real Node 26 can print other lines than these"), "{err}");
-    let swap = "timeout 0 \"t\"\nimmediate \"i\"\n";
-    let err = one_line(&stderr(&loopsim(&["run", "a.loop"], Some(("a.loop", swap)))));
-    assert!(err.contains("⚠ real Node 26 can print these lines in another order"), "{err}");
-}
-
 #[test]
 fn run_warns_of_an_order_the_alternatives_leave_out() {
     let five = ["s i t", "i s t", "t s i", "i t s", "t i s"];

@@ -1048,14 +1048,11 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders, command: &str)
     } else {
         crate::render::thousands(orders.count.min(u64::MAX as u128) as u64)
     };
-    // (Fresh-clone helper 85: "these lines in another order" where Node
-    // may print one more.)
     let mut p = crate::problem::Diag::Race {
         count,
         race: other.race.clone(),
         node: orders.node,
         command: command.to_string(),
-        other_lines: races::sorted(&model.logs) != races::sorted(&other.logs),
     }
     .at(first);
     if let Some(b) = other.logs.get(i) {

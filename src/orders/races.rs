@@ -503,7 +503,7 @@ fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<V
 
 /// `lines` sorted, by reference (no copy): two orders of the same lines
 /// sort alike.
-pub(crate) fn sorted(lines: &[String]) -> Vec<&String> {
+fn sorted(lines: &[String]) -> Vec<&String> {
     let mut v: Vec<&String> = lines.iter().collect();
     crate::sort::sort(&mut v);
     v

@@ -475,9 +475,6 @@ pub enum Diag {
         /// The command that lists the orders, ready to paste
         /// ([`crate::verdict::all_orders_command`]).
         command: String,
-        /// The other order prints other lines, not only these in another
-        /// order (a timer a `clear` does not always stop).
-        other_lines: bool,
     },
     #[cfg(not(target_family = "wasm"))]
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
@@ -745,10 +742,7 @@ impl Diag {
             SearchCut { cut, .. } => format!(
                 "the search for the orders Node can print was cut short {cut}: whether the alternatives name them all could not be checked"
             ),
-            Race {
-                node, other_lines: false, ..
-            } => format!("real {node} can print these lines in another order"),
-            Race { node, .. } => format!("real {node} can print other lines than these"),
+            Race { node, .. } => format!("real {node} can print these lines in another order"),
             #[cfg(not(target_family = "wasm"))]
             Scale { kind, scale, ms, max, .. } => format!(
                 "at --scale {scale} the delay of this `{}` is {ms} ms, more than Node's maximum timer delay ({max} ms)",
@@ -1170,7 +1164,7 @@ impl Diag {
             SearchCut { found, .. } => format!(
                 "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
             ),
-            Race { count, race, node, command, .. } => format!(
+            Race { count, race, node, command } => format!(
                 "this trace is the seed model's (a turn lasts a tick); {node} can print {count} orders here, e.g. when {race}; `{command}` lists them"
             ),
             #[cfg(not(target_family = "wasm"))]
