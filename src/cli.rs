@@ -728,7 +728,17 @@ fn nearby_file(path: &Path) -> Option<String> {
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let near = crate::syntax::suggest::closest(name, &names)?;
+    // Names that share the extension are compared without it, which would
+    // make every `.loop` name close to every other (fresh-clone helper 86:
+    // `nope.loop` got "did you mean typo.loop?"); a mistyped extension
+    // (`ok.lop`) is compared whole.
+    let near = match name.rsplit_once('.') {
+        Some((stem, ext)) if names.iter().any(|n| n.rsplit_once('.').is_some_and(|(_, e)| e == ext)) => {
+            let stems: Vec<&str> = names.iter().filter_map(|n| n.strip_suffix(ext)?.strip_suffix('.')).collect();
+            format!("{}.{ext}", crate::syntax::suggest::closest(stem, &stems)?)
+        }
+        _ => crate::syntax::suggest::closest(name, &names)?.to_string(),
+    };
     Some(path.with_file_name(near).to_string_lossy().into_owned())
 }
 

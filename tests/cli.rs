@@ -2078,6 +2078,17 @@ fn check_of_several_files_ends_with_a_summary() {
         "{}",
         stderr(&o)
     );
+    // Names of one extension are compared without it: `nosuch.loop` is
+    // not one typo from `wrong.loop` (fresh-clone helper 86: "nope.loop",
+    // "did you mean typo.loop?"), `wrng.loop` is.
+    let o = check(&["nope.loop"]);
+    assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+    let o = check(&["wrng.loop"]);
+    assert!(
+        stderr(&o).contains("there is no such file; did you mean wrong.loop?"),
+        "{}",
+        stderr(&o)
+    );
     let o = check(&["ok.loop", "ok.loop"]);
     assert_eq!((o.status.code(), stdout(&o).lines().last()), (Some(0), Some("2 passed, 0 failed")));
     let o = check(&["ok.loop"]);
