@@ -99,11 +99,11 @@ pub fn verdict(
     let shared = bounds(SearchBounds::default());
     let deadline = shared.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs()));
     let flags = search_flags(&opts, time_limit);
+    // Each alternative that holds, with how.
     let mut holds = Vec::new();
     // Every wrong alternative is told, not the first only (fresh-clone
     // helper 81); an undecided one (a bound) ends the check.
     let mut wrong = Vec::new();
-    let mut possible = Vec::new();
     let alts: Vec<&Expect> = expect.alternatives().collect();
     for (j, &alt) in alts.iter().enumerate() {
         // A repeat of an earlier alternative is told as one (a warning), not judged again.
@@ -111,10 +111,7 @@ pub fn verdict(
             continue;
         }
         match alternative(loaded, opts, alt, &trace, all.as_ref(), shared, deadline, &flags) {
-            Ok(h) => {
-                holds.push(h);
-                possible.push(alt);
-            }
+            Ok(h) => holds.push((alt, h)),
             Err(Verdict::Fail { problems, limit: false }) => wrong.extend(problems),
             Err(v) => return v,
         }
@@ -122,7 +119,7 @@ pub fn verdict(
     if !wrong.is_empty() {
         // And an order none of the possible ones names, if the search found
         // one (an impossible one names none: fresh-clone helper 83).
-        let named = expect::Named::of_alternatives(possible);
+        let named = expect::Named::of_alternatives(holds.iter().map(|&(alt, _)| alt));
         if let Some(Err(p)) = all
             .as_ref()
             .filter(|a| a.cut.is_none())
@@ -136,7 +133,7 @@ pub fn verdict(
         };
     }
     let mut notes: Vec<String> = loaded.no_statements_note().into_iter().collect();
-    if let Some(Holds::Node(race)) = holds.first().filter(|_| expect.or.is_empty()) {
+    if let Some((_, Holds::Node(race))) = holds.first().filter(|_| expect.or.is_empty()) {
         notes.push(format!(
             "real Node prints this order when {race}; the seed model's trace is another order Node can print (`loopsim run` shows it)"
         ));
@@ -145,7 +142,7 @@ pub fn verdict(
     // does not print, in an `or` block too (fresh-clone helper 85: a wrong
     // `limit` queue, and turns in an `or` block, passed without a word).
     let (mut fields, mut queue) = (false, false);
-    for (alt, held) in possible.iter().zip(&holds) {
+    for (alt, held) in &holds {
         if let Holds::Node(_) = held {
             fields |= alt.lines.iter().any(|l| l.turn.is_some() || l.at.is_some() || l.phase.is_some());
             queue |= alt.limit.is_some();
@@ -182,7 +179,7 @@ pub fn verdict(
                 limit: true,
             };
         }
-    } else if race_check && matches!(holds.first(), Some(Holds::Model)) && opts.profile(&loaded.file) != NodeVersion::Node10 {
+    } else if race_check && matches!(holds.first(), Some((_, Holds::Model))) && opts.profile(&loaded.file) != NodeVersion::Node10 {
         let command = all_orders_command(&loaded.name, &flags);
         let bounds = bounds(SearchBounds::race_check());
         let (warning, note) = orders::race_check(&loaded.file, &loaded.src, opts, bounds, &trace, &command);

@@ -328,7 +328,7 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
     // and the races of the other lines from the orders without it.
     // (Not in the WebAssembly build, for its size budget: 2 KB.)
     let optional = !cfg!(target_family = "wasm") && !same_lines && !too_long;
-    if let Some(races) = optional.then(|| optional_line(model, entries, partial)).flatten() {
+    if let Some(races) = optional.then(|| optional_line(model, entries, &first, partial)).flatten() {
         return races;
     }
     // Too many lines to cut into blocks (memory, time), or different lines:
@@ -389,10 +389,10 @@ fn differences(model: &[String], entries: &[Entry], partial: bool) -> Vec<Race> 
 /// among …, or not before a limit stops the run" — then the races of the
 /// other lines ([`differences`] of the orders without it). `None`
 /// otherwise (two lines that replace each other, a line printed twice).
-fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<Vec<Race>> {
+/// `first`: the first entry's lines, [`sorted`].
+fn optional_line(model: &[String], entries: &[Entry], first: &[&String], partial: bool) -> Option<Vec<Race>> {
     // The line that one order has more or fewer of than the first: one
     // only (two sorted lists walked side by side).
-    let first = sorted(&entries[0].logs);
     let mut optional: Option<&String> = None;
     for e in &entries[1..] {
         let other = sorted(&e.logs);
@@ -459,8 +459,8 @@ fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<V
             format!("{line} may come at {} places among {among}", at.len())
         }
     };
-    let absent: Vec<&Entry> = entries.iter().zip(&places).filter(|(_, p)| p.is_none()).map(|(e, _)| e).collect();
-    place_words.push_str(if absent.iter().all(|e| e.stopped) {
+    let absent_stopped = entries.iter().zip(&places).filter(|(_, p)| p.is_none()).all(|(e, _)| e.stopped);
+    place_words.push_str(if absent_stopped {
         ", or not before a limit stops the run"
     } else {
         ", or not at all"
@@ -477,11 +477,7 @@ fn optional_line(model: &[String], entries: &[Entry], partial: bool) -> Option<V
     let timing = timings(&others);
     let orders = at.len() as u128 + 1;
     let count = found_text(orders, partial);
-    let statement = if timing.is_empty() {
-        format!("{place_words} ({count} orders)")
-    } else {
-        format!("{place_words} ({count} orders): {timing}")
-    };
+    let statement = stated(format!("{place_words} ({count} orders)"), &timing);
     let mut races = vec![Race {
         kind: "optional",
         lines: vec![x.clone()],
@@ -565,11 +561,7 @@ fn block_race(first: &[String], blocks: &[&[String]], timing: String, partial: b
     } else {
         format!(" ({} orders)", found_text(orders, partial && !all_found))
     };
-    let statement = if timing.is_empty() {
-        format!("{what}{count}")
-    } else {
-        format!("{what}{count}: {timing}")
-    };
+    let statement = stated(format!("{what}{count}"), &timing);
     Race {
         kind,
         lines,
@@ -728,13 +720,19 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
         kind: "differ",
         lines: unique,
         orders,
-        statement: if timing.is_empty() {
-            format!("{what} ({} orders)", found_text(orders, partial))
-        } else {
-            format!("{what} ({} orders): {timing}", found_text(orders, partial))
-        },
+        statement: stated(format!("{what} ({} orders)", found_text(orders, partial)), &timing),
         timing,
         runs: Vec::new(),
+    }
+}
+
+/// A race's statement: `what` it is, then the `timing` behind it, if any
+/// ("… (2 orders): a millisecond boundary passed …").
+fn stated(what: String, timing: &str) -> String {
+    if timing.is_empty() {
+        what
+    } else {
+        format!("{what}: {timing}")
     }
 }
 
