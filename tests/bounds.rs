@@ -235,7 +235,7 @@ fn two_kilobyte_lines_stop_at_128_mib_of_log_text() {
         o.stderr
     );
     assert!(
-        o.stderr.contains("stopped after 128 MiB of log text (the most a trace holds)"),
+        o.stderr.contains("stopped at 128 MiB of log text (the most a trace holds)"),
         "{}",
         o.stderr
     );
@@ -305,7 +305,7 @@ fn check_exits_3_when_a_limit_it_does_not_predict_stops_the_run() {
         "{}",
         o.stderr
     );
-    assert!(o.stderr.contains("stopped after 128 MiB of log text"), "{}", o.stderr);
+    assert!(o.stderr.contains("stopped at 128 MiB of log text"), "{}", o.stderr);
 }
 
 // ----- 3. verbose events and explanations -------------------------------------
@@ -1103,7 +1103,7 @@ fn an_endless_link_of_a_promise_expression_is_named_endless() {
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(
         o.stderr
-            .contains("stopped after 5,000,000 callbacks or statements (--max-callbacks). Bound the chain with `times N`"),
+            .contains("stopped after 5,000,000 callbacks (--max-callbacks). Bound the chain with `times N`"),
         "{}",
         o.stderr
     );

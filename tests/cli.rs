@@ -1735,7 +1735,7 @@ fn more_than_a_thousand_orders_are_counted_exactly() {
     assert_eq!(orders.len(), 1296, "the orders listed are distinct");
 }
 
-/// A limit of one says "1 turn", "1 callback or statement", not "1 turns",
+/// A limit of one says "1 turn", "1 callback", not "1 turns",
 /// in the limit's help and in the note naming an endless statement.
 #[test]
 fn a_limit_of_one_is_singular() {
@@ -1748,11 +1748,7 @@ fn a_limit_of_one_is_singular() {
         Some(("z.loop", src)),
     );
     assert_eq!(o.status.code(), Some(3));
-    assert!(
-        stderr(&o).contains("stopped after 1 callback or statement (--max-callbacks)"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("stopped after 1 callback (--max-callbacks)"), "{}", stderr(&o));
     let o = loopsim(
         &["run", "--max-turns", "1", "--max-callbacks", "1", "e.loop"],
         Some(("e.loop", "interval 1 \"x\"\n")),

@@ -63,9 +63,10 @@ pub fn after_ending(ending: Option<Spanned<ExpectEnding>>, span: Span) -> Option
     )
 }
 
-/// A line (at `span`) of an expect block after its `limit` line, if it has one.
-pub fn after_limit<T>(limit: Option<Spanned<T>>, span: Span) -> Option<Problem> {
-    limit.map(|_| Diag::AfterLimit.at(span))
+/// A line (at `span`) of an expect block after its `limit` line, if it has
+/// one; `again`: that line is a `limit` line too.
+pub fn after_limit<T>(limit: Option<Spanned<T>>, span: Span, again: bool) -> Option<Problem> {
+    limit.map(|_| Diag::AfterLimit { again }.at(span))
 }
 
 fn second_expect(span: Span) -> Problem {

@@ -147,6 +147,8 @@ pub enum SyntaxHint {
     ThrowValue,
     /// A number where a statement should start.
     StrayNumber,
+    /// A digit other than 0–9 (`１`, full-width), as the character.
+    WideDigit(char),
     /// A `}` that closes nothing.
     StrayBrace,
     /// A string was expected.
@@ -248,8 +250,8 @@ pub enum Diag {
     SecondExpect,
     /// A statement after the expect block.
     StatementAfterExpect,
-    /// A line after a `limit` line (which is at byte `limit_at`).
-    AfterLimit,
+    /// A line after a `limit` line; `again`: a second `limit` line.
+    AfterLimit { again: bool },
     /// An `or` after the expect block with no block after it.
     DanglingOr,
     /// An `or` block equal to an earlier alternative (a warning).
@@ -527,7 +529,7 @@ impl Diag {
             Javascript { .. } => Code::Javascript,
             UnknownName { .. } => Code::UnknownName,
             ExpectLine { .. } | ExpectField { .. } => Code::ExpectLine,
-            SecondExpect | StatementAfterExpect | AfterLimit | DanglingOr | RepeatedAlternative => Code::Expect,
+            SecondExpect | StatementAfterExpect | AfterLimit { .. } | DanglingOr | RepeatedAlternative => Code::Expect,
             DirectiveOrder { .. } => Code::DirectiveOrder,
             DirectiveTwice { .. } => Code::Directive,
             TooLong { .. } => Code::TooLong,
@@ -627,7 +629,7 @@ impl Diag {
             ExpectField { field } => format!("`{field}` takes a whole number"),
             SecondExpect => "a file has at most one expect block".into(),
             StatementAfterExpect => "statements must come before the expect block".into(),
-            AfterLimit => "nothing can follow a `limit` line".into(),
+            AfterLimit { .. } => "nothing can follow a `limit` line".into(),
             DanglingOr => "`or` needs another expect block after it".into(),
             RepeatedAlternative => "this `or` block repeats an earlier one".into(),
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
@@ -797,7 +799,7 @@ impl Diag {
             ExpectField { .. } => "a string where its number goes".into(),
             SecondExpect => "second expect block".into(),
             StatementAfterExpect => "after expect".into(),
-            AfterLimit => "after the limit".into(),
+            AfterLimit { .. } => "after the limit".into(),
             DanglingOr => "no block right after it".into(),
             RepeatedAlternative => "the same order again".into(),
             DirectiveOrder { .. } => "after a statement".into(),
@@ -969,7 +971,9 @@ impl Diag {
                 "merge its lines into the first expect block, or write alternatives as `expect { … } or { … }`".into()
             }
             StatementAfterExpect => "move the expect block to the end of the file".into(),
-            AfterLimit => "the run stops at the `limit` line above this one: move this line before that one, or delete it".into(),
+            // (Fresh-clone helper 85: "move this line before that one" for a second `limit` line.)
+            AfterLimit { again: true } => "a prediction names one limit, on its last line: delete one of the two `limit` lines".into(),
+            AfterLimit { again: false } => "the run stops at the `limit` line above this one: move this line before that one, or delete it".into(),
             DanglingOr => "write each order Node may print in its own block: `expect { \"a\" \"b\" } or { \"b\" \"a\" }`; or delete the `or`".into(),
             RepeatedAlternative => "each alternative is another order Node may print: delete this one or change it".into(),
             DirectiveOrder { text } => {
@@ -1107,8 +1111,9 @@ impl Diag {
                 waiting,
                 bounded,
                 raised_for,
+                site,
                 ..
-            } => limit_help(*limit, *max, waiting, *bounded, *raised_for),
+            } => limit_help(*limit, *max, waiting, *bounded, *raised_for, *site),
             PredictionDiffers { note_copied: true, .. } | NeverPrinted { note_copied: true, .. } => {
                 "lines marked ⏸ and ▶ are the trace's notes of where an async function suspended and resumed, not log lines: leave them out of `expect`".into()
             }
@@ -1251,6 +1256,8 @@ fn syntax_hint(hint: SyntaxHint) -> String {
                 c as u32
             );
         }
+        // (Fresh-clone helper 85: `timeout １` got "labels and texts are double-quoted".)
+        SyntaxHint::WideDigit(c) => return format!("`{c}` (U+{:04X}) is no digit of .loop: numbers take the digits 0 to 9", c as u32),
         SyntaxHint::Fraction => "ticks are whole numbers: write `1` or `2`, not a fraction",
         SyntaxHint::PlaceholderNumber => "`{i}`, `{n}` and `{k}` work only inside strings; a delay or a count is a plain number",
         SyntaxHint::QuotedNumber => {
@@ -1296,7 +1303,11 @@ fn limit_message(limit: LimitKind, queue: Phase, bounded: bool, site: LimitSite)
         (LimitKind::Turns | LimitKind::Callbacks, _) if bounded => (
             format!(
                 "the run is longer than the {} limit",
-                if limit == LimitKind::Turns { "turn" } else { "callback" }
+                match (limit, site) {
+                    (LimitKind::Turns, _) => "turn",
+                    (_, LimitSite::Statement) => "statement",
+                    _ => "callback",
+                }
             ),
             match site {
                 LimitSite::LastCallback => "scheduled the last callback",
@@ -1409,23 +1420,28 @@ pub(crate) fn limit_reached(limit: LimitKind, max: u64) -> String {
 }
 
 /// The help of a run stopped by a limit: what was left waiting, where it stopped,
-/// what to do.
-fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_for: Option<u64>) -> String {
+/// what to do. The bound on statements run stops the callback limit's run
+/// at a statement (`site`): ten times `--max-callbacks` (fresh-clone helper
+/// 85: "50,000,000 callbacks or statements (--max-callbacks)" where that
+/// limit was 5,000,000).
+fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_for: Option<u64>, site: LimitSite) -> String {
     let source = crate::bound::limit_source(limit, max, bounded, raised_for);
     let n = crate::render::thousands(max);
     let stopped = match limit {
+        LimitKind::Callbacks if site == LimitSite::Statement => {
+            format!("stopped after {n} statements (ten times the callback limit; --max-callbacks)")
+        }
         LimitKind::Turns => format!("stopped after {n} turn{} ({source})", plural(max)),
-        LimitKind::Callbacks => format!("stopped after {n} callback{} or statement{0} ({source})", plural(max)),
-        LimitKind::Output => format!("stopped after {n} log lines (the most a trace holds)"),
-        LimitKind::LogBytes => format!("stopped after {} MiB of log text (the most a trace holds)", max >> 20),
-        LimitKind::Waiting => format!("stopped once more than {n} callbacks were waiting (the most a run holds)"),
+        LimitKind::Callbacks => format!("stopped after {n} callback{} ({source})", plural(max)),
+        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises => {
+            format!("stopped at {}", limit_reached(limit, max))
+        }
         LimitKind::LabelBytes => format!(
             "stopped once the labels made passed {} MiB (the most a run holds; a `{{i}}` makes a new one for each callback)",
             max >> 20
         ),
-        LimitKind::Promises => format!("stopped at more than {n} promises, reactions or scopes (the most a run holds)"),
         LimitKind::CallDepth => {
-            format!("stopped at {max} nested calls of async functions, executors and handlers (the most loopsim follows)")
+            format!("stopped at {} (the most loopsim follows)", limit_reached(limit, max))
         }
         LimitKind::Clock => {
             format!("stopped once the clock reached {n} ticks (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)")

@@ -782,13 +782,8 @@ fn ending_lines(trace: &Trace) -> Vec<String> {
                     if hit.limit == LimitKind::Turns { "turns" } else { "callbacks" },
                     crate::bound::limit_source(hit.limit, hit.max, hit.bounded, hit.raised_for)
                 ),
-                LimitKind::Output => format!("{} log lines (the most a trace holds)", thousands(hit.max)),
-                LimitKind::LogBytes => format!("{} MiB of log text (the most a trace holds)", hit.max >> 20),
-                LimitKind::Waiting => format!("{} callbacks waiting (the most a run holds)", thousands(hit.max)),
-                LimitKind::LabelBytes => format!("{} MiB of labels (the most a run holds)", hit.max >> 20),
-                LimitKind::Promises => format!("{} promises (the most a run holds)", thousands(hit.max)),
-                LimitKind::CallDepth => format!("{} nested calls", thousands(hit.max)),
-                LimitKind::Clock => format!("the clock at {} ticks (the most it holds exactly)", thousands(hit.max)),
+                // (The bounds worded as the diagnostic's help words them.)
+                other => crate::problem::limit_reached(other, hit.max),
             };
             vec![
                 format!(

@@ -798,7 +798,8 @@ impl Builder {
         for line in pair.into_inner() {
             let line_span: Span = line.as_span().into();
             if matches!(line.as_rule(), Rule::expect_line | Rule::limit_line | Rule::end_line) {
-                let late = order::after_ending(expect.ending, line_span).or_else(|| order::after_limit(expect.limit, line_span));
+                let late = order::after_ending(expect.ending, line_span)
+                    .or_else(|| order::after_limit(expect.limit, line_span, line.as_rule() == Rule::limit_line));
                 if let Some(p) = late {
                     self.push(p);
                     continue;

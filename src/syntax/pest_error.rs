@@ -67,8 +67,10 @@ const LINK_WORDS: [&str; 3] = ["then", "catch", "finally"];
 /// The help line, from the text `before` the error (only its last KiB is
 /// looked at: this runs once per error, and the text may be a whole chunk).
 fn hint_for(before: &str, expected: &str, found: &str) -> SyntaxHint {
-    if let Some(c) = found.chars().next().filter(|&c| is_odd_space(c)) {
-        return SyntaxHint::OddSpace(c);
+    match found.chars().next() {
+        Some(c) if is_odd_space(c) => return SyntaxHint::OddSpace(c),
+        Some(c) if c.is_numeric() && !c.is_ascii() => return SyntaxHint::WideDigit(c),
+        _ => {}
     }
     let mut from = before.len().saturating_sub(1024);
     while !before.is_char_boundary(from) {
