@@ -1268,14 +1268,13 @@ fn cmd_run(out: &Output, path: &Path, verbose: bool, explain: bool, format: Form
         },
     );
     drop(spinner);
-    // On stderr for a picture too; JSON's readers take the limit from the trace.
-    if format != Format::Json {
-        let stopped = match &trace.ending {
-            crate::trace::Ending::Limit(hit) => Some(hit),
-            _ => None,
-        };
-        unbounded_note(out, &loaded, args, stopped);
-    }
+    // On stderr for a picture and JSON too, as the limit's diagnostic is
+    // (fresh-clone helpers 85, 86: JSON had no word of the chain).
+    let stopped = match &trace.ending {
+        crate::trace::Ending::Limit(hit) => Some(hit),
+        _ => None,
+    };
+    unbounded_note(out, &loaded, args, stopped);
     // The race check (up to 2 s) after the trace, which is shown at once,
     // and after what stopped the run: a long trace does not push its
     // warning out of sight. JSON waits for it, to hold its warning.
@@ -1423,9 +1422,7 @@ fn cmd_all_orders(out: &Output, path: &Path, json: bool, max_schedules: Option<u
     bounds.progress = progress;
     let orders = crate::orders::all_orders_within(&loaded.file, &loaded.src, args.options(false), bounds);
     drop(spinner);
-    if !json {
-        unbounded_note(out, &loaded, args, orders.model_limit.as_ref());
-    }
+    unbounded_note(out, &loaded, args, orders.model_limit.as_ref());
     let text = if json {
         crate::orders::report::json(&orders, &loaded.src)
     } else {

@@ -857,7 +857,8 @@ fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
         "{}",
         o.stderr
     );
-    // A picture's run gets the note on stderr too; JSON's does not.
+    // A picture's run gets the note on stderr too, and JSON's (fresh-clone
+    // helpers 85 and 86); standard output stays the picture or the JSON.
     let o = loopsim(&["run", "--max-turns", "50", "--format", "svg", &f], 60);
     assert_eq!(o.code, Some(3), "{}", o.stderr);
     assert!(
@@ -867,7 +868,12 @@ fn the_turn_limit_says_how_the_default_was_raised_for_the_file() {
     );
     let o = loopsim(&["run", "--max-turns", "50", "--format", "json", &f], 60);
     assert_eq!(o.code, Some(3), "{}", o.stderr);
-    assert!(!o.stderr.contains("has no `times`"), "{}", o.stderr);
+    assert!(
+        o.stderr.starts_with("note: `interval 1 \"tick\"` (line 1) has no `times`"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stdout.starts_with("{\n  \"title\""), "{}", o.stdout);
 }
 
 // ----- 4. a long run against an endless one -----------------------------------

@@ -1193,6 +1193,18 @@ fn the_combinations_that_work() {
     );
     let run: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(run["diagnostics"][0], diagnostics[0], "as `run` gives it");
+    // The note naming the chain without `times` goes to stderr, as in text
+    // (fresh-clone helpers 85 and 86: JSON had none).
+    for all_orders in [false, true] {
+        let args = ["run", "--all-orders", "--max-turns", "5", "--format", "json", "a.loop"];
+        let args: Vec<&str> = args.into_iter().filter(|a| all_orders || *a != "--all-orders").collect();
+        let o = loopsim(&args, Some(("a.loop", endless)));
+        assert!(
+            stderr(&o).starts_with("note: `immediate \"a\" { log \"a\" again }` (line 1) has no `times`"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
 }
 
 /// `loopsim verify FILES` in a scratch folder holding `files`, with no `node`
