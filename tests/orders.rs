@@ -880,3 +880,34 @@ fn timers_without_their_slots_give_the_orders_of_the_keyed_slots() {
     assert_eq!(count, 4);
     assert!(fewer * 5 < keyed * 4, "{fewer} schedules, slots keyed {keyed}");
 }
+
+/// A search a bound cuts short while some timing runs an `interval` its
+/// `clear` missed (the model's run ends by itself, at turn 3) says so, with
+/// the lower limit that answers fast; and under `--max-turns 50` the answer
+/// is exact: the interval printed once, not at all, twice, or on until the
+/// turn limit.
+#[test]
+fn a_search_cut_short_by_a_run_that_never_ends_says_so() {
+    let src = "timeout 2 \"s\" { interval 1 \"i\" }\ntimeout 0 \"t\"\nio \"x\" after 3 { clear \"i\" }\n";
+    let loaded = load_bytes("k.loop", src.as_bytes()).expect("valid");
+    let bounds = SearchBounds {
+        max_states: 20_000,
+        ..SearchBounds::default()
+    };
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds);
+    assert_eq!(o.cut, Some(loopsim::orders::Cut::States(20_000)));
+    let turns = o.longer_run.expect("a schedule ran far past the model's turns");
+    assert!(turns > 1_000, "{turns}");
+    let note = loopsim::orders::report::cut_note(&o);
+    assert!(
+        note.contains("; in some timing the run goes on past turn ")
+            && note.ends_with("a lower limit (`--max-turns 50`) is searched fast)"),
+        "{note}"
+    );
+    let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, fixed_limits(50, 1_000_000, 10_000_000), bounds);
+    assert!(!o.truncated && o.longer_run.is_none(), "{:?}", o.cut);
+    let mut shapes: Vec<(usize, bool)> = o.orders.iter().map(|o| (o.logs.len(), o.stopped)).collect();
+    shapes.sort_unstable();
+    assert_eq!(shapes, [(1, false), (2, false), (3, false), (48, true)]);
+    assert!(o.orders.iter().all(|o| o.logs[0] == "t" && o.logs[1..].iter().all(|l| l == "i")));
+}

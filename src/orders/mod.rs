@@ -79,6 +79,13 @@ pub struct Orders {
     /// (docs/orders.md "Lazy timer starts"); `false`: every start was read exactly.
     #[serde(skip)]
     pub lazily: bool,
+    /// The most turns a schedule ran, when a bound cut the search short
+    /// while the seed model's run ended by itself and some schedule ran
+    /// far longer (past [`crate::trace::LimitHit::SOONER_TURNS`] and four
+    /// times the model's turns): some timing never stops a chain, and each
+    /// such schedule runs to the turn limit (a `clear` that timing misses).
+    #[serde(skip)]
+    pub longer_run: Option<u64>,
 }
 
 /// The bound that cut a search short (see [`SearchBounds`]).
@@ -411,14 +418,18 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
 
 /// How the seed model's run ended, as [`Orders`] keeps it: the limit that
 /// stopped it, if one did, and how the process exits after it, if not with
-/// code 0 ([`Orders::model_exit`]).
-fn model_end(ending: &Ending) -> (Option<LimitHit>, Option<String>) {
-    let limit = match ending {
-        Ending::Limit(hit) => Some(hit.clone()),
-        Ending::Finished { .. } | Ending::Unhandled { .. } | Ending::Unsettled { .. } => None,
+/// code 0 ([`Orders::model_exit`]); and the turns it ran.
+fn model_end(ending: &Ending) -> ModelEnd {
+    let (limit, turns) = match ending {
+        Ending::Limit(hit) => (Some(hit.clone()), hit.turn),
+        Ending::Finished { turns, .. } | Ending::Unsettled { turns, .. } => (None, *turns),
+        Ending::Unhandled { turn, .. } => (None, *turn),
     };
-    (limit, ending.process_exit())
+    (limit, ending.process_exit(), turns)
 }
+
+/// [`model_end`]'s answer: the limit, the process's exit, the turns.
+type ModelEnd = (Option<LimitHit>, Option<String>, u64);
 
 fn search(
     file: &File,
@@ -426,7 +437,7 @@ fn search(
     opts: RunOptions,
     bounds: SearchBounds,
     model: Vec<String>,
-    (limit, exit): (Option<LimitHit>, Option<String>),
+    (limit, exit, model_turns): ModelEnd,
 ) -> Orders {
     let opts = interp::resolve_limits(file, opts);
     let model_stopped = limit.is_some();
@@ -510,6 +521,8 @@ fn search(
     }
     let schedules = schedules + explored.schedules;
     let lazily = explored.search.lazy;
+    let longer_run = Some(explored.longest)
+        .filter(|&turns| explored.cut.is_some() && !model_stopped && turns > LimitHit::SOONER_TURNS && turns / 4 > model_turns);
     let (found, cut, counted) = (explored.found, explored.cut, explored.counted);
     let entries: Vec<symmetry::Entry> = found.into_values().flatten().collect();
     let (held, held_exact) = symmetry::count(&entries);
@@ -587,6 +600,7 @@ fn search(
         schedules,
         node: opts.profile(file),
         lazily,
+        longer_run,
     }
 }
 
@@ -613,6 +627,8 @@ struct Exploration<'a> {
     schedules: usize,
     callbacks: u64,
     statements: u64,
+    /// The most turns a schedule ran.
+    longest: u64,
     cut: Option<Cut>,
     /// The search needs no schedule replayed (see [`stopped_in_turn_zero`]), or is over.
     done: bool,
@@ -651,6 +667,7 @@ impl<'a> Exploration<'a> {
             schedules: 0,
             callbacks: 0,
             statements: 0,
+            longest: 0,
             cut,
             done: decided,
             round: 0,
@@ -703,6 +720,7 @@ impl<'a> Exploration<'a> {
             let (ended, spent, meta) = replay_with_meta(file, src, opts, search, None, kept);
             self.callbacks = self.callbacks.saturating_add(spent.callbacks);
             self.statements = self.statements.saturating_add(spent.statements);
+            self.longest = self.longest.max(spent.turns);
             self.schedules += 1;
             if let Some(progress) = bounds.progress {
                 progress.schedule();
@@ -1081,10 +1099,11 @@ fn into_texts(trace: crate::trace::Trace) -> Vec<String> {
         .collect()
 }
 
-/// What one schedule cost.
+/// What one schedule cost, and the turn it reached.
 struct Spent {
     callbacks: u64,
     statements: u64,
+    turns: u64,
 }
 
 /// Runs one schedule; returns how it ended and what it cost. With a
@@ -1234,6 +1253,7 @@ fn replay_with_meta<'a>(
     let spent = Spent {
         callbacks: node.callbacks().saturating_sub(callbacks_before),
         statements: host.statements().saturating_sub(statements_before),
+        turns: node.state().turn,
     };
     let meta = host.take_line_meta();
     let trace = host.into_trace(

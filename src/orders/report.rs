@@ -140,6 +140,14 @@ pub fn cut_note(orders: &Orders) -> String {
                     "; the model's own run hit a limit, and each schedule may run as far: \
                      a run that ends (`times N` on an endless chain){or_lower} is searched fast"
                 )
+            } else if let Some(turns) = orders.longer_run.filter(|_| !cfg!(target_family = "wasm")) {
+                // (A race of a `clear`: its `interval` runs on in some timing.
+                // Not in the WebAssembly build, for its size budget.)
+                format!(
+                    "; in some timing the run goes on past turn {}, far past the model's end \
+                     (a chain or `interval` that timing never stops?): a lower limit (`--max-turns 50`) is searched fast",
+                    count(u128::from(turns))
+                )
             } else if let Cut::Seconds(_) = cut {
                 "; `--orders-time-limit SECONDS` gives it longer".to_string()
             } else {
