@@ -414,6 +414,8 @@ pub struct FileReport {
     pub model_ms: u64,
     /// Milliseconds per tick the program ran at (`--scale`).
     pub scale: u64,
+    /// The file may set a timer (a `timeout`, an `interval`, or `timers/promises`).
+    pub sets_timer: bool,
 }
 
 impl FileReport {
@@ -480,8 +482,11 @@ impl FileReport {
         }
         // The one limit known at a scale above 1 (fresh-clone helper 81 met
         // it on `timeout 0 "a" { immediate "ai" }`, `timeout 0 "t"`,
-        // `immediate "i"`): said where it may be the cause.
-        if bad > 0 && self.scale > 1 {
+        // `immediate "i"`): said where it may be the cause, an order of a
+        // file that sets timers (not a crash, nor an order of pool jobs and
+        // I/O alone: fresh-clone helper 87).
+        let differs = |s: &Seen| s.allowed.is_none() && matches!(s.run.end, RunEnd::Finished | RunEnd::Stopped);
+        if self.sets_timer && self.scale > 1 && self.seen.iter().any(differs) {
             out.push_str(&format!(
                 "  note: at --scale {} a timer set (or an interval re-armed) a millisecond into a tick falls due a \
                  millisecond into a later one, where loopsim's whole ticks put it at a tick's start: an order that \
@@ -628,6 +633,7 @@ pub fn verify_file(loaded: &Loaded, program: &emit::Program, plan: &Plan, opts: 
         model: orders.orders.first().map(|o| flatten(&o.logs)).unwrap_or_default(),
         model_ms: plan.model_ms(),
         scale: opts.scale,
+        sets_timer: interp::may_set_timer(&loaded.file),
     }
 }
 

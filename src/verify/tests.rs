@@ -145,6 +145,7 @@ fn a_hung_run_is_reported_with_its_limit() {
         model: vec!["a".into()],
         model_ms: 0,
         scale: 20,
+        sets_timer: true,
     };
     assert!(!report.ok());
     assert_eq!(
@@ -190,6 +191,7 @@ fn a_run_not_allowed_above_scale_1_names_the_known_limit() {
         model: vec!["a".into(), "t".into(), "ai".into()],
         model_ms: 40,
         scale: 20,
+        sets_timer: true,
     };
     let text = report.render();
     assert!(text.starts_with("f.loop: 5 runs in 2.0 s, 1 order, 5 runs NOT ALLOWED\n"), "{text}");
@@ -206,8 +208,21 @@ fn a_run_not_allowed_above_scale_1_names_the_known_limit() {
         ),
         "{text}"
     );
-    let at_1 = FileReport { scale: 1, ..report };
+    let at_1 = FileReport {
+        scale: 1,
+        ..report.clone()
+    };
     assert!(!at_1.render().contains("note:"), "{}", at_1.render());
+    // Nor for a file that sets no timer, nor for a crash (fresh-clone
+    // helper 87: an `io` and a `submit` in another order, a ReferenceError).
+    let no_timer = FileReport {
+        sets_timer: false,
+        ..report.clone()
+    };
+    assert!(!no_timer.render().contains("note:"), "{}", no_timer.render());
+    let mut crash = report;
+    crash.seen[0].run.end = RunEnd::Failed("exit status 1".into());
+    assert!(!crash.render().contains("note:"), "{}", crash.render());
 }
 
 /// A private folder holding `script` as `run.sh`.
