@@ -140,7 +140,7 @@ fn emit_js(args: &[&str], src: &str) -> (Option<i32>, String, String) {
 }
 
 /// A run loopsim stops at a limit the program does not keep (log lines,
-/// waiting callbacks, promises, call depth) is refused: the program would
+/// waiting callbacks, promises, call depth, the clock) is refused: the program would
 /// go on for ever or fill the memory (found by the fresh-clone check). The
 /// turn and callback limits the program keeps: those files still emit.
 #[test]
@@ -165,6 +165,13 @@ fn runs_stopped_at_a_limit_the_program_does_not_keep_are_refused() {
             "async f {\n  log \"f\"\n  await call f\n}\ncall f\n",
             "200 nested calls of async functions, executors and handlers",
             ":3:9]",
+        ),
+        // The clock's limit: the program would hold Node for ages
+        // (fresh-clone helper 87).
+        (
+            "timeout 1 \"w\" { work 18446744073709551615 }\n",
+            "9,007,199,254,740,991 ticks on the clock",
+            ":1:17]",
         ),
     ] {
         let (code, stdout, stderr) = emit_js(&[], src);

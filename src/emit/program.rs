@@ -73,14 +73,16 @@ pub fn emit(file: &File, src: &str, opts: &EmitOptions) -> Result<Program, Vec<P
     // A file loopsim stops at a limit never ends by itself: the program counts callbacks too.
     let opts_run = interp::resolve_limits(file, run_options());
     let limit = match interp::run(file, src, "", opts_run).ending {
-        // (A clock past 2^53 - 1 ticks: `verify` refuses its length, `verify-too-long`.)
-        Ending::Limit(hit) if matches!(hit.limit, LimitKind::Turns | LimitKind::Callbacks | LimitKind::Clock) => Some(Limit {
+        Ending::Limit(hit) if matches!(hit.limit, LimitKind::Turns | LimitKind::Callbacks) => Some(Limit {
             kind: hit.limit,
             tick: hit.tick,
             max_callbacks: opts_run.limits.max_callbacks,
         }),
         // The other limits bound loopsim's memory and stack, not Node's: a
         // program of this file would go on (or eat the machine's memory).
+        // So does the clock's: a `work` or a wait past 2^53 - 1 ticks would
+        // hold Node for ages (fresh-clone helper 87: `work
+        // 18446744073709551615` emitted a program that never ended).
         Ending::Limit(hit) => {
             return Err(vec![Diag::EmitLimit {
                 limit: hit.limit,
