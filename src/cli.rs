@@ -1795,18 +1795,20 @@ fn cmd_verify(out: &Output, files: &[PathBuf], runs: u32, scale: u64, jobs: Opti
             scale,
             name: l.name.clone(),
         };
-        let program = match crate::emit::emit(&l.file, &l.src, &opts) {
-            Ok(program) => program,
-            Err(problems) => {
-                out.problems(&FileProblems::new(&l.name, &l.src, problems));
+        // How long a run lasts first: a run past the clock's limit is told
+        // in years (`verify-too-long`), not only refused by `emit`.
+        let plan = match crate::verify::plan(&l, scale) {
+            Ok(plan) => plan,
+            Err(problem) => {
+                out.one(&l, *problem);
                 worst = worst.max(Exit::Invalid);
                 continue;
             }
         };
-        match crate::verify::plan(&l, scale) {
-            Ok(plan) => loaded.push((l, program, plan)),
-            Err(problem) => {
-                out.one(&l, *problem);
+        match crate::emit::emit(&l.file, &l.src, &opts) {
+            Ok(program) => loaded.push((l, program, plan)),
+            Err(problems) => {
+                out.problems(&FileProblems::new(&l.name, &l.src, problems));
                 worst = worst.max(Exit::Invalid);
             }
         }
