@@ -207,7 +207,12 @@ fn distinct_long_labels_stop_at_64_mib() {
         "{}",
         o.stderr
     );
-    assert!(o.stderr.contains("stopped once the labels made passed 64 MiB"), "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("stopped at 64 MiB of labels (the most a run holds): a `{i}` makes a new one"),
+        "{}",
+        o.stderr
+    );
     // The run stops at the label that passes 64 MiB: labels of 2,001 to 2,005
     // bytes, every timer still waiting (none is due before the main module ends).
     let never: usize = o

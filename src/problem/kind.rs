@@ -1431,21 +1431,25 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
         LimitKind::Callbacks if site == LimitSite::Statement => {
             format!("stopped after {n} statements (ten times the callback limit; --max-callbacks)")
         }
-        LimitKind::Turns => format!("stopped after {n} turn{} ({source})", plural(max)),
-        LimitKind::Callbacks => format!("stopped after {n} callback{} ({source})", plural(max)),
+        LimitKind::Turns | LimitKind::Callbacks => format!(
+            "stopped after {n} {}{} ({source})",
+            if limit == LimitKind::Turns { "turn" } else { "callback" },
+            plural(max)
+        ),
         LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises => {
             format!("stopped at {}", limit_reached(limit, max))
         }
         LimitKind::LabelBytes => format!(
-            "stopped once the labels made passed {} MiB (the most a run holds; a `{{i}}` makes a new one for each callback)",
-            max >> 20
+            "stopped at {}: a `{{i}}` makes a new one for each callback",
+            limit_reached(limit, max)
         ),
         LimitKind::CallDepth => {
             format!("stopped at {} (the most loopsim follows)", limit_reached(limit, max))
         }
-        LimitKind::Clock => {
-            format!("stopped once the clock reached {n} ticks (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)")
-        }
+        LimitKind::Clock => format!(
+            "stopped at {} (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)",
+            limit_reached(limit, max)
+        ),
     };
     let advice = match limit {
         // A chain without `times` fills the trace or the queues: the note
