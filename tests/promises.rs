@@ -320,6 +320,43 @@ fn contexts_allow_what_javascript_allows() {
     }
 }
 
+/// An async function its own promise's executor calls may not use that
+/// promise before its first `await` (a ReferenceError in JavaScript: the
+/// executor runs before the `const` is set; fresh-clone helper 87): through
+/// `call`, `resolve with call`, `chain`, `resolve NAME` and another call;
+/// after an `await`, or in a callback it schedules, it may.
+#[test]
+fn a_promise_used_by_a_call_in_its_own_executor_is_used_before_its_declaration() {
+    let used = |src: &str| -> Vec<String> {
+        let file = parse(src).unwrap_or_else(|p| panic!("{src}: {p:?}"));
+        check::check(&file)
+            .iter()
+            .filter(|p| p.message.contains("is used before its declaration"))
+            .map(|p| format!("{}..{}", p.span.start(), p.span.end()))
+            .collect()
+    };
+    for (src, at) in [
+        ("promise p { call f resolve }\nasync f { await p }", "45..46"),
+        ("promise p { resolve with call f }\nasync f { await p }\ncall f", "50..51"),
+        ("promise p { call g }\nasync g { chain p .then \"x\" }", "37..38"),
+        (
+            "promise p { call g }\nasync g { call h }\nasync h { log \"h\" resolve p }",
+            "66..67",
+        ),
+        ("promise p { call f }\nasync f { try { await all [value, p] } catch { } }", "55..56"),
+    ] {
+        assert_eq!(used(src), [at], "{src}");
+    }
+    for src in [
+        "promise p { call f resolve }\nasync f { await timeout 1 await p }",
+        "promise p { call f resolve }\nasync f { timeout 1 { chain p } }",
+        "promise p { call f resolve }\nasync f { log \"f\" }\nasync g { await p }\ncall g",
+        "async f { call f await value }\npromise p { call f resolve }",
+    ] {
+        assert_eq!(used(src), Vec::<String>::new(), "{src}");
+    }
+}
+
 /// Every `.loop` file in the repository (but `target`, `.git`, `fuzz`).
 fn repository_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
