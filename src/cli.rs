@@ -727,7 +727,9 @@ fn nearby_file(path: &Path) -> Option<String> {
         .take(10_000)
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    // (Not the name itself: a dangling link is listed, but cannot be read;
+    // fresh-clone helper 88 got "did you mean dang.loop?" for it.)
+    let names: Vec<&str> = names.iter().map(String::as_str).filter(|n| *n != name).collect();
     // Names that share the extension are compared without it, which would
     // make every `.loop` name close to every other (fresh-clone helper 86:
     // `nope.loop` got "did you mean typo.loop?"); a mistyped extension

@@ -2097,6 +2097,11 @@ fn check_of_several_files_ends_with_a_summary() {
         "{}",
         stderr(&o)
     );
+    // A dangling link is listed beside the others but is not suggested for
+    // itself (fresh-clone helper 88: "did you mean dang.loop?").
+    std::os::unix::fs::symlink("/nonexistent/x.loop", dir.path().join("dang.loop")).unwrap();
+    let o = check(&["dang.loop"]);
+    assert!(!stderr(&o).contains("did you mean dang.loop"), "{}", stderr(&o));
     let o = check(&["ok.loop", "ok.loop"]);
     assert_eq!((o.status.code(), stdout(&o).lines().last()), (Some(0), Some("2 passed, 0 failed")));
     let o = check(&["ok.loop"]);

@@ -344,6 +344,10 @@ fn a_promise_used_by_a_call_in_its_own_executor_is_used_before_its_declaration()
             "66..67",
         ),
         ("promise p { call f }\nasync f { try { await all [value, p] } catch { } }", "55..56"),
+        // `promise NAME = EXPR` evaluates its calls before the name is set
+        // too (fresh-clone helper 88).
+        ("promise p = call f\nasync f { await p }", "35..36"),
+        ("promise p = all [call f] .then \"x\"\nasync f { chain p }", "51..52"),
     ] {
         assert_eq!(used(src), [at], "{src}");
     }

@@ -671,9 +671,10 @@ impl<'a> Checker<'a, '_> {
     }
 }
 
-/// A promise used by an async function its own executor calls, before that
-/// function's first `await` (`promise p { call f resolve }`, `async f {
-/// await p }`): the executor runs before the promise's `const` is set, so
+/// A promise used by an async function its own executor (or expression:
+/// `promise p = call f`) calls, before that function's first `await`
+/// (`promise p { call f resolve }`, `async f { await p }`): the executor
+/// runs before the promise's `const` is set, so
 /// JavaScript throws a ReferenceError there (fresh-clone helper 87: loopsim
 /// ran it, Node exited with code 1). After the first `await` the function
 /// goes on later, with the promise set. Checked once every name is
@@ -695,21 +696,25 @@ impl<'a> OwnExecutor<'a> {
             reach: Reach::default(),
         };
         walk.collect(stmts, &mut executors);
-        for (name, body) in executors {
+        for (name, evaluated) in executors {
             let Some(promise) = name.slot().map(|s| s.decl) else { continue };
             walk.reach.called.clear();
-            if let Walk::Used(at, call) = walk.sync_use(body, promise, None) {
+            let walked = match evaluated {
+                Evaluated::Body(body) => walk.sync_use(body, promise, None),
+                Evaluated::Expr(e) => walk.sync_expr(e, promise, None),
+            };
+            if let Walk::Used(at, call) = walked {
                 problems.push(
                     Diag::NotYetDeclared { name: name.text.clone() }
                         .at(at)
-                        .also(call.unwrap_or(at), "its executor calls this first"),
+                        .also(call.unwrap_or(at), "called before the promise is set"),
                 );
             }
         }
     }
 
     /// The async functions' bodies and the named executors in `stmts`.
-    fn collect(&mut self, stmts: &'a [Stmt], executors: &mut Vec<(&'a Name, &'a [Stmt])>) {
+    fn collect(&mut self, stmts: &'a [Stmt], executors: &mut Vec<(&'a Name, Evaluated<'a>)>) {
         for stmt in stmts {
             match &stmt.kind {
                 StmtKind::AsyncDef { name, body } => {
@@ -717,14 +722,15 @@ impl<'a> OwnExecutor<'a> {
                         self.bodies.insert(slot.decl, body);
                     }
                 }
-                StmtKind::Promise(p) => {
-                    if let PromiseStmt::Executor {
+                StmtKind::Promise(p) => match &**p {
+                    PromiseStmt::Executor {
                         name: Some(name), body, ..
-                    } = &**p
-                    {
-                        executors.push((name, body));
-                    }
-                }
+                    } => executors.push((name, Evaluated::Body(body))),
+                    // `promise p = call f`: the call runs before `p` is set too
+                    // (fresh-clone helper 88).
+                    PromiseStmt::Expr { name, expr } => executors.push((name, Evaluated::Expr(expr))),
+                    PromiseStmt::Executor { name: None, .. } => {}
+                },
                 _ => {}
             }
             each_block(&stmt.kind, &mut |body| self.collect(body, executors));
@@ -826,6 +832,14 @@ struct Reach {
 impl Reach {
     const MAX_CALLS: usize = 200;
     const MAX_STEPS: usize = 1_000_000;
+}
+
+/// What runs before a promise's `const` is set: its executor's body, or
+/// the expression of `promise NAME = EXPR`.
+#[cfg(not(target_family = "wasm"))]
+enum Evaluated<'a> {
+    Body(&'a [Stmt]),
+    Expr(&'a Expr),
 }
 
 /// How a synchronous walk ([`OwnExecutor::sync_use`]) ended.
