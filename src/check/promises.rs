@@ -354,7 +354,7 @@ impl<'a> Checker<'a, '_> {
             let slot = Slot { depth: 0, index, decl };
             index += 1;
             let _ = name.slot.set(slot);
-            frame.push(self.decls.len());
+            frame.push(decl as usize);
             self.decls.push(Decl {
                 name: &name.text,
                 span: name.span,

@@ -1436,19 +1436,16 @@ fn limit_help(limit: LimitKind, max: u64, waiting: &str, bounded: bool, raised_f
             if limit == LimitKind::Turns { "turn" } else { "callback" },
             plural(max)
         ),
-        LimitKind::Output | LimitKind::LogBytes | LimitKind::Waiting | LimitKind::Promises => {
-            format!("stopped at {}", limit_reached(limit, max))
-        }
-        LimitKind::LabelBytes => format!(
-            "stopped at {}: a `{{i}}` makes a new one for each callback",
-            limit_reached(limit, max)
-        ),
-        LimitKind::CallDepth => {
-            format!("stopped at {} (the most loopsim follows)", limit_reached(limit, max))
-        }
-        LimitKind::Clock => format!(
-            "stopped at {} (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)",
-            limit_reached(limit, max)
+        // The other bounds as `limit_reached` words them, with what to know of some.
+        _ => format!(
+            "stopped at {}{}",
+            limit_reached(limit, max),
+            match limit {
+                LimitKind::LabelBytes => ": a `{i}` makes a new one for each callback",
+                LimitKind::CallDepth => " (the most loopsim follows)",
+                LimitKind::Clock => " (2^53 - 1 ms, the largest integer a JavaScript number holds exactly)",
+                _ => "",
+            }
         ),
     };
     let advice = match limit {
