@@ -124,10 +124,15 @@ pub fn explain(w: &Why) -> String {
             drained(queue, drain, 0, false)
         ),
         Decision::Drained { queue, drain } => drained(queue, drain, w.link, w.again_run.is_some()),
-        Decision::Io { arrived, slept } => format!(
-            "the bytes arrive at tick {arrived}; the first poll phase to find them ready is turn {}'s (rule 2){}",
+        Decision::Io { arrived, slept, joined } => format!(
+            "the bytes arrive at tick {arrived}; the first poll phase to find them ready is turn {}'s (rule 2){}{}",
             w.turn,
-            slept_in_poll(slept)
+            slept_in_poll(slept),
+            joined_late(
+                joined,
+                "its watcher was registered",
+                "after those that woke epoll while registered, in start order"
+            )
         ),
         Decision::PoolJob(job) => pool_job(job, w.turn),
         Decision::Pending(deferred) => match deferred {
@@ -178,6 +183,7 @@ fn pool_job(job: PoolJob, ran_turn: u64) -> String {
         ready,
         pool_size,
         slept,
+        joined,
         ..
     } = job;
     let wait = if waited {
@@ -186,10 +192,20 @@ fn pool_job(job: PoolJob, ran_turn: u64) -> String {
         format!("a free pool thread took it at once (tick {start}); ")
     };
     format!(
-        "{wait}{} of work made it ready at {ready}, and turn {ran_turn}'s poll phase ran it (rule 4){}",
+        "{wait}{} of work made it ready at {ready}, and turn {ran_turn}'s poll phase ran it (rule 4){}{}",
         ticks(work),
-        slept_in_poll(slept)
+        slept_in_poll(slept),
+        joined_late(joined, "the pool's watcher was registered", "ahead of every `io` ready then")
     )
+}
+
+/// Rule 2d: a completion ready before its watcher was registered joins
+/// epoll's ready list as the poll phase registers it (or nothing).
+fn joined_late(joined: Option<u64>, what: &str, place: &str) -> String {
+    match joined {
+        Some(at) => format!("; it was ready before {what} (as the poll phase began, at tick {at}), so it comes {place} (rule 2)"),
+        None => String::new(),
+    }
 }
 
 fn slept_before_timers(s: Slept) -> String {

@@ -624,7 +624,11 @@ fn past_ticks_as_one_value_give_the_orders_of_the_exact_key() {
     // the last reading, against two ready in two ticks, were keyed alike
     // (ranked by tick and start together), and an order went missing.
     let src = "interval 3 \"g\" times 2\nsubmit \"c\" 1 {\n  io \"e\" after 5\n}\nthen \"g\" {\n  pending \"g\" {\n    submit \"h\" 2\n  }\n}\ntimeout 2 \"f\" {\n  interval 1 \"d\" times 2\n  io \"g\" after 0\n}\n";
-    assert_eq!(compare("completions of one tick", src).0, 49);
+    // 48 orders: rule 2d's registration leaves out the 49th the search gave
+    // before it ("g g h e d g d"), where `io "g" after 0`, started in a timers
+    // phase past tick 3, came before the pool job "h" that had woken epoll
+    // at 3, before that poll phase registered "g".
+    assert_eq!(compare("completions of one tick", src).0, 48);
     // Generated programs whose timers, jobs and I/O race within a few ticks.
     for seed in 0..TIMING_PROGRAMS {
         let src = timing_program(seed);

@@ -622,7 +622,7 @@ struct Names {
 /// header) and the globals its runtime uses, besides those the checks
 /// refuse as names (`check::promises`): a name of the file that is one of
 /// them gets a `_` ([`Names`]).
-const EMITTED_NAMES: [&str; 51] = [
+const EMITTED_NAMES: [&str; 49] = [
     "TITLE",
     "clock",
     "handles",
@@ -641,8 +641,6 @@ const EMITTED_NAMES: [&str; 51] = [
     "control",
     "requests",
     "monitorThread",
-    "idlePipes",
-    "openPipe",
     "jobs",
     "closeFifo",
     "missingPipe",

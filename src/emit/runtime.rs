@@ -185,32 +185,27 @@ function tell(kind, fd, value) {
 pub const IO: &str = r#"
 // `io … after N`: a byte arrives on a named pipe N ticks from now, and the pipe's 'data'
 // callback runs in the poll phase. No thread-pool work is involved. {WHO}
-const idlePipes = [];
+// Each `io` opens a descriptor of its own, as a new socket or request would: libuv registers it
+// with epoll as the next poll phase begins. It is closed when its byte has come.
 function io(after, callback) {
-  const pipe = idlePipes.pop() ?? openPipe();
-  pipe.callback = callback;
-  pipe.socket.ref();
-  {ARRIVE}
-}
-function openPipe() {
-  const fd = fs.openSync(fifo(), 'r+');
-  const pipe = { fd, socket: new net.Socket({ fd, writable: false }), callback: null };
-  pipe.socket.on('data', () => {
-    const callback = pipe.callback;
-    pipe.socket.unref();
-    idlePipes.push(pipe);
+  const pipe = fifo();
+  const fd = fs.openSync(pipe, 'r+');
+  const socket = new net.Socket({ fd, writable: false });
+  socket.on('data', () => {
+    socket.destroy();
+    freeFifos.push(pipe);
     callback();
   });
-  return pipe;
+  {ARRIVE}
 }
 "#;
 
 /// How an `io` byte is written when some `io` waits (`after N`, N > 0).
-pub const IO_ARRIVE_LATER: &str = "if (after === 0) fs.writeSync(pipe.fd, 'x'); // already arrived
-  else tell(ARRIVES, pipe.fd, clock() + after * TICK);";
+pub const IO_ARRIVE_LATER: &str = "if (after === 0) fs.writeSync(fd, 'x'); // already arrived
+  else tell(ARRIVES, fd, clock() + after * TICK);";
 
 /// How an `io` byte is written when every `io` has already arrived.
-pub const IO_ARRIVE_NOW: &str = "fs.writeSync(pipe.fd, 'x'); // already arrived";
+pub const IO_ARRIVE_NOW: &str = "fs.writeSync(fd, 'x'); // already arrived";
 
 /// `submit` with some job of 1 tick or more.
 pub const SUBMIT: &str = r#"

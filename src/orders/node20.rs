@@ -11,7 +11,7 @@
 //! choice put to a [`Chooser`]; `crate::orders` explores them all. Times are
 //! in ticks (milliseconds).
 
-use crate::sched::{Completion, LoopState, Module, Phase, Reading, Scheduler, Slept, Timing};
+use crate::sched::{Completion, LoopState, Module, Phase, Reading, Scheduler, Slept, ThreadPool, Timing};
 use crate::sched::{Limits, LogSoFar, NodeProfile};
 use std::collections::HashMap;
 use std::fmt::Display;
@@ -393,10 +393,38 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
     /// this tick's; with nothing ready and nothing else queued it blocks
     /// until the timer handle or the next completion (docs/orders.md §4-5).
     fn poll_ready(&mut self, s: &mut LoopState<C>, entry: u64) -> Vec<Completion<C>> {
+        s.advance_pool();
+        s.pool.register_watchers(entry);
         let earlier = s.pool.take_before(entry);
-        let mut ready = self.order_groups(s, earlier);
+        // Rule 2d: those ready before their watcher was registered (now) come
+        // after those that woke epoll, in the order libuv registered them.
+        let (woke, mut joined): (Vec<_>, Vec<_>) = earlier.into_iter().partition(|c| c.joined.is_none());
+        let mut ready = self.order_groups(s, woke);
+        ThreadPool::ready_list_order(&mut joined);
+        let woke = ready.len();
+        ready.extend(joined);
         let group = s.pool.take_at(entry);
         let now = self.ordered_subset(s, group, Ready::Any, &ready);
+        // Those of this tick registered earlier may have woken epoll before
+        // the registration at the poll phase's start, ahead of those it
+        // added, or after it; those it registered come after either way.
+        if woke < ready.len() && now.iter().any(|c| c.joined.is_none()) {
+            let i = self.chooser.choose(2, &|i| {
+                if i == 0 {
+                    "this tick's completions were ready before the poll phase registered its new watchers".to_string()
+                } else {
+                    "this tick's completions became ready after the poll phase registered its new watchers".to_string()
+                }
+            });
+            if i == 0 {
+                let joined = ready.split_off(woke);
+                let (old, new): (Vec<_>, Vec<_>) = now.into_iter().partition(|c| c.joined.is_none());
+                ready.extend(old);
+                ready.extend(joined);
+                ready.extend(new);
+                return ready;
+            }
+        }
         ready.extend(now);
         if ready.is_empty() && may_block(s) {
             ready = self.block(s);

@@ -125,10 +125,12 @@ impl<C> Timing<C> for ExactClock {
         true
     }
 
-    /// Rule 2d's readiness: every completion ready at `now` (the clock after
-    /// an ES module body), by ready tick, then start order.
+    /// Rule 2d's readiness: the watchers started since the last poll phase
+    /// are registered, then every completion ready at `now` (the clock after
+    /// an ES module body) runs, in the order epoll reports them.
     fn poll_ready(&mut self, s: &mut LoopState<C>, _entry: u64) -> Vec<Completion<C>> {
         s.advance_pool();
+        s.pool.register_watchers(s.now);
         s.pool.take_ready(s.now)
     }
 
@@ -157,6 +159,8 @@ impl ExactClock {
         };
         let to = wake.filter(|&to| to > s.now)?;
         let from = s.now;
+        // libuv sleeps in the poll phase, its new watchers registered first (rule 2d).
+        s.pool.register_watchers(from);
         s.now = to;
         s.advance_pool();
         Some(Slept { from, to })

@@ -61,6 +61,9 @@ pub enum Decision {
         arrived: u64,
         /// The loop slept in poll before this turn's timers phase.
         slept: Option<Slept>,
+        /// `Some(tick)`: it arrived before its watcher was registered, which
+        /// the poll phase entered at `tick` did (rule 2d).
+        joined: Option<u64>,
     },
     /// Rule 4: a thread-pool job, run by the first poll phase after it was ready.
     PoolJob(PoolJob),
@@ -89,6 +92,9 @@ pub struct PoolJob {
     pub pool_size: usize,
     /// The loop slept in poll before this turn's timers phase.
     pub slept: Option<Slept>,
+    /// `Some(tick)`: it was ready before the pool's watcher was registered,
+    /// which turn 1's poll phase, entered at `tick`, did (rule 2d).
+    pub joined: Option<u64>,
 }
 
 /// The loop slept (rule 2a) from tick `from` to tick `to` at the start of a turn.

@@ -879,7 +879,8 @@ impl<C: Clone, T: Timing<C>> Scheduler<C, T> {
         self.timing
             .phase_begins(Phase::Poll, &mut self.state, &|h| host.fingerprint(h), host.log_so_far())
             .map_err(Halt::Pruned)?;
-        let ready = self.timing.poll_ready(&mut self.state, entry);
+        let mut ready = self.timing.poll_ready(&mut self.state, entry);
+        ThreadPool::keep_joined_where_it_reordered(&mut ready);
         self.flush_pool_log(host);
         // The poll phase may have waited (or read the clock) up to an immense completion.
         self.within_limits(host, LimitKind::Clock, Phase::Poll)?;
@@ -1114,6 +1115,7 @@ impl<C> LoopState<C> {
             return Decision::Io {
                 arrived: done.ready,
                 slept,
+                joined: done.joined,
             };
         }
         let job = self.facts.as_deref().and_then(|f| f.jobs.get(done.job as usize - 1).copied());
@@ -1127,6 +1129,7 @@ impl<C> LoopState<C> {
             ready: done.ready,
             pool_size: self.pool.size(),
             slept,
+            joined: done.joined,
         })
     }
 }

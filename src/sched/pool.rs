@@ -9,8 +9,10 @@ use std::collections::{BinaryHeap, VecDeque};
 
 /// A completed (or in-flight) I/O or pool job, ready for the poll phase at `ready`.
 ///
-/// Poll callbacks run ordered by `(ready, start, seq)`: by the tick they became
-/// ready, then by start order.
+/// Poll callbacks run in the order epoll reports them (docs/scheduling.md rule
+/// 2d, [`ThreadPool::ready_list_order`]): those that became ready while their
+/// watcher was registered by `(ready, start, seq)`, then those registered when
+/// already ready.
 #[derive(Clone)]
 pub struct Completion<C> {
     pub ready: u64,
@@ -28,6 +30,11 @@ pub struct Completion<C> {
     /// (`ThreadPool::room`); `u64::MAX` when any number may (an `io`, a job
     /// that started in an earlier tick).
     pub room: u64,
+    /// `Some(tick)` when it was ready before its watcher was registered with
+    /// epoll, which the poll phase entered at `tick` did (rule 2d): it joined
+    /// epoll's ready list then, behind those that became ready while
+    /// registered. `None` when it became ready while registered.
+    pub joined: Option<u64>,
     pub cb: C,
 }
 
@@ -98,6 +105,13 @@ pub struct ThreadPool<C> {
     free_threads: Vec<usize>,
     waiting: VecDeque<Waiting<C>>,
     completions: BinaryHeap<Reverse<Completion<C>>>,
+    /// Completions (and `io` events) whose watcher the next poll phase
+    /// registers (rule 2d): `io` started since the last poll phase began,
+    /// pool jobs finished before the first one.
+    unregistered: Vec<Completion<C>>,
+    /// Whether the pool's watcher (libuv's `wq_async`) is registered with
+    /// epoll: from turn 1's poll phase on.
+    pool_registered: bool,
     jobs: u64,
 }
 
@@ -118,7 +132,7 @@ impl<C> ThreadPool<C> {
     /// Each completion (and `io` event), in the order poll phases take them,
     /// with the tick each is ready at.
     pub fn each_completion(&self, f: &mut dyn FnMut(PoolItem, &C)) {
-        let mut done: Vec<&Completion<C>> = self.completions.iter().map(|Reverse(c)| c).collect();
+        let mut done: Vec<&Completion<C>> = self.completions.iter().map(|Reverse(c)| c).chain(&self.unregistered).collect();
         crate::sort::sort_by_key(&mut done, |c| c.key());
         for c in done {
             f(
@@ -141,13 +155,15 @@ impl<C> ThreadPool<C> {
             free_threads: (0..size).rev().collect(),
             waiting: VecDeque::new(),
             completions: BinaryHeap::new(),
+            unregistered: Vec::new(),
+            pool_registered: false,
             jobs: 0,
         }
     }
 
     /// Jobs running or waiting, plus completions not yet taken by a poll phase.
     pub fn outstanding(&self) -> usize {
-        self.running.len() + self.waiting.len() + self.completions.len()
+        self.running.len() + self.waiting.len() + self.completions.len() + self.unregistered.len()
     }
 
     /// Number of threads.
@@ -204,7 +220,8 @@ impl<C> ThreadPool<C> {
     /// An `io` event started at `start` (sequence `seq`) that arrives at `ready`.
     pub fn arrive(&mut self, ready: u64, start: u64, seq: u64, cb: C) {
         let instant = ready == start;
-        self.completions.push(Reverse(Completion {
+        // A new watcher: libuv registers it at the next poll phase's start (rule 2d).
+        self.unregistered.push(Completion {
             ready,
             start,
             seq,
@@ -212,8 +229,64 @@ impl<C> ThreadPool<C> {
             thread: 0,
             job: 0,
             room: u64::MAX,
+            joined: None,
             cb,
-        }));
+        });
+    }
+
+    /// Rule 2d — the watchers started since the last poll phase are
+    /// registered with epoll as the poll phase entered at tick `at` begins
+    /// (libuv's `uv__io_poll` adds the `watcher_queue` first), the pool's
+    /// (`wq_async`, from `uv_loop_init`) ahead of every `io`'s. One already
+    /// ready joins epoll's ready list there, behind those that became ready
+    /// while registered: its `joined` is `Some(at)`.
+    pub fn register_watchers(&mut self, at: u64) {
+        self.pool_registered = true;
+        for mut c in self.unregistered.drain(..) {
+            if c.ready <= at {
+                c.joined = Some(at);
+            }
+            self.completions.push(Reverse(c));
+        }
+    }
+
+    /// Keeps `joined` (for `--explain`) only on the completions of `items`
+    /// (one poll phase's, in run order) that rule 2d's registration put out
+    /// of `(ready, start, seq)` order: one with a later key before it or an
+    /// earlier one after it.
+    pub fn keep_joined_where_it_reordered(items: &mut [Completion<C>]) {
+        let n = items.len();
+        let mut min_after = vec![None; n];
+        for i in (0..n.saturating_sub(1)).rev() {
+            let next = items[i + 1].key();
+            min_after[i] = Some(min_after[i + 1].map_or(next, |m: (u64, u64, u64)| m.min(next)));
+        }
+        let mut max_before: Option<(u64, u64, u64)> = None;
+        for (i, c) in items.iter_mut().enumerate() {
+            let key = c.key();
+            let moved = max_before.is_some_and(|m| m > key) || min_after[i].is_some_and(|m| m < key);
+            if !moved {
+                c.joined = None;
+            }
+            max_before = Some(max_before.map_or(key, |m| m.max(key)));
+        }
+    }
+
+    /// Rule 2d — the order epoll reports the completions one poll phase
+    /// takes (`items` by `(ready, start, seq)`): those that became ready
+    /// while registered first, in that order (each joined epoll's ready list
+    /// as it became ready); then those that joined it as their watcher was
+    /// registered, in the order libuv registered them: the pool's (its jobs
+    /// by completion), then each `io` in start order.
+    pub fn ready_list_order(items: &mut [Completion<C>]) {
+        if items.iter().all(|c| c.joined.is_none()) {
+            return;
+        }
+        crate::sort::sort_by_key(items, |c| match c.joined {
+            None => (0, c.ready, c.start, c.seq),
+            Some(_) if c.job != 0 => (1, c.ready, c.start, c.seq),
+            Some(_) => (2, 0, c.start, c.seq),
+        });
     }
 
     /// Runs the pool's threads up to tick `until`: every job finishing at
@@ -230,7 +303,7 @@ impl<C> ThreadPool<C> {
                 job,
                 at,
             });
-            self.completions.push(Reverse(Completion {
+            let done = Completion {
                 ready: at,
                 start,
                 seq: start_seq,
@@ -238,8 +311,14 @@ impl<C> ThreadPool<C> {
                 thread: u16::try_from(thread + 1).unwrap_or(u16::MAX),
                 job,
                 room: self.running_rooms[thread],
+                joined: None,
                 cb,
-            }));
+            };
+            if self.pool_registered {
+                self.completions.push(Reverse(done));
+            } else {
+                self.unregistered.push(done);
+            }
             match self.waiting.pop_front() {
                 Some(w) => self.start(thread, w.job, at, w.ticks, seq, w.cb, log),
                 None => self.free_threads.push(thread),
@@ -249,7 +328,8 @@ impl<C> ThreadPool<C> {
 
     /// The earliest tick at which a completion is (or will be) ready, if any.
     pub fn next_ready(&self) -> Option<u64> {
-        let done = self.completions.peek().map(|c| c.0.ready);
+        let fresh = self.unregistered.iter().map(|c| c.ready).min();
+        let done = self.completions.peek().map(|c| c.0.ready).into_iter().chain(fresh).min();
         let running = self.running.peek().map(|r| r.0 .0);
         match (done, running) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -257,12 +337,14 @@ impl<C> ThreadPool<C> {
         }
     }
 
-    /// Takes every completion ready at or before `now`, in poll order.
+    /// Takes every completion ready at or before `now`, in the order epoll
+    /// reports them ([`ThreadPool::ready_list_order`]).
     pub fn take_ready(&mut self, now: u64) -> Vec<Completion<C>> {
         let mut ready = Vec::new();
         while self.completions.peek().is_some_and(|c| c.0.ready <= now) {
             ready.push(self.completions.pop().expect("peeked").0);
         }
+        Self::ready_list_order(&mut ready);
         ready
     }
 }
@@ -304,16 +386,23 @@ impl<C> ThreadPool<C> {
         at
     }
 
-    /// Puts completions back (not ready after all).
+    /// Puts completions back (not ready after all): each will join epoll's
+    /// ready list as it becomes ready, its watcher registered.
     pub fn put_back(&mut self, items: Vec<Completion<C>>) {
-        self.completions.extend(items.into_iter().map(Reverse));
+        self.completions
+            .extend(items.into_iter().map(|c| Reverse(Completion { joined: None, ..c })));
     }
 
     /// The latest tick anything in the pool or the I/O queue completes at
     /// (an upper bound for waiting jobs), if anything is outstanding.
     pub fn latest(&self) -> Option<u64> {
         let running = self.running.iter().map(|r| r.0 .0).max();
-        let done = self.completions.iter().map(|c| c.0.ready).max();
+        let done = self
+            .completions
+            .iter()
+            .map(|c| c.0.ready)
+            .chain(self.unregistered.iter().map(|c| c.ready))
+            .max();
         let waiting: u64 = self.waiting.iter().fold(0u64, |a, w| a.saturating_add(w.ticks));
         let base = running.into_iter().chain(done).max()?;
         Some(base.saturating_add(waiting))
@@ -325,6 +414,7 @@ impl<C> ThreadPool<C> {
             .iter()
             .map(|r| r.0 .0)
             .chain(self.completions.iter().map(|c| c.0.ready))
+            .chain(self.unregistered.iter().map(|c| c.ready))
             .collect()
     }
 
@@ -375,7 +465,12 @@ impl<C> ThreadPool<C> {
         }
         done.hash(h);
         for c in &self.completions {
-            c.0.cb.hash(h);
+            (c.0.joined.is_some(), &c.0.cb).hash(h);
+        }
+        // Not yet registered (rule 2d): in start order, as they will be.
+        self.pool_registered.hash(h);
+        for c in &self.unregistered {
+            (rel(c.ready), rel(c.start), c.seq, c.instant, c.room, &c.cb).hash(h);
         }
     }
 }

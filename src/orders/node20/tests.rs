@@ -159,6 +159,8 @@ fn state_with_io(now: u64, at: &[u64]) -> LoopState<usize> {
         // Started at 0: not instant, so they race within their tick.
         s.pool.arrive(t, 0, i as u64 + 1, 100 + i);
     }
+    // Registered with epoll before they were ready (rule 2d).
+    s.pool.register_watchers(0);
     s
 }
 
@@ -186,6 +188,21 @@ fn completions_of_earlier_ticks_are_all_seen_in_any_order() {
     let ready = clock(&mut chooser, 0).poll_ready(&mut s, 9);
     assert_eq!(chooser.offered, [2], "which one first; both are seen");
     assert_eq!(cbs(ready), [101, 100]);
+}
+
+/// Rule 2d: `io` ready before the poll phase registered its watcher comes
+/// after those that woke epoll while registered, in start order, whatever
+/// their ready ticks; no choice is offered for them.
+#[test]
+fn completions_ready_before_their_registration_come_last_in_start_order() {
+    let mut chooser = Scripted::default();
+    let mut s = state_with_io(9, &[6]);
+    // Started at 1 and 2 (after the registration at 0), ready at 5 and 3.
+    s.pool.arrive(5, 1, 10, 200);
+    s.pool.arrive(3, 2, 11, 201);
+    let ready = clock(&mut chooser, 0).poll_ready(&mut s, 9);
+    assert!(chooser.offered.is_empty(), "one order: {:?}", chooser.offered);
+    assert_eq!(cbs(ready), [100, 200, 201]);
 }
 
 #[test]
@@ -270,6 +287,7 @@ fn ticks_before_the_last_reading_are_one_value_in_a_fingerprint() {
         for (seq, &(ready, cb)) in done.iter().enumerate() {
             s.pool.arrive(ready, 0, seq as u64 + 1, cb);
         }
+        s.pool.register_watchers(0);
         s
     };
     let fp = |s: &LoopState<usize>| c.fingerprint(s, &host);

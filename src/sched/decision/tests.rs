@@ -190,10 +190,18 @@ fn io_and_pool_jobs_record_arrival_thread_and_wait() {
             ready,
             pool_size: 1,
             slept,
+            joined: None,
         })
     };
     assert_eq!(of(&seen, 1), job(0, 0, 3, false, 3, Some(Slept { from: 0, to: 3 })));
-    assert_eq!(of(&seen, 3), Decision::Io { arrived: 4, slept: None });
+    assert_eq!(
+        of(&seen, 3),
+        Decision::Io {
+            arrived: 4,
+            slept: None,
+            joined: None
+        }
+    );
     assert_eq!(of(&seen, 2), job(0, 3, 2, true, 5, None));
 }
 
