@@ -113,6 +113,15 @@ impl Ending {
         }
     }
 
+    /// The turn the run ended in (0: in the main module, before the loop).
+    pub fn turn(&self) -> u64 {
+        match self {
+            Ending::Finished { turns, .. } | Ending::Unsettled { turns, .. } => *turns,
+            Ending::Limit(hit) => hit.turn,
+            Ending::Unhandled { turn, .. } => *turn,
+        }
+    }
+
     /// How the process ends, for a trace's last line: `None` for a loop that ran out of work
     /// (exit code 0) or a limit (loopsim stopped it).
     pub fn process_exit(&self) -> Option<String> {
@@ -310,11 +319,7 @@ impl Trace {
             }
         }
         if let Some(exit) = self.ending.process_exit() {
-            let cols = format!(
-                "{:>turn_w$}  {:>tick_w$}  ",
-                self.events.last().map_or(0, |e| e.turn),
-                self.ending.ticks()
-            );
+            let cols = format!("{:>turn_w$}  {:>tick_w$}  ", self.ending.turn(), self.ending.ticks());
             emit(format_args!(
                 "{}{}  {}\n",
                 style.dim(&cols),
