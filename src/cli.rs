@@ -1380,7 +1380,8 @@ fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs, stopped: Option
         tell!(
             out,
             "note: `{}` (line {line}) has no `times`: it repeats until a limit stops the run: {limits}",
-            escape(head.trim_end_matches('{').trim()),
+            // (Cut as a diagnostic's label is: a label may be megabytes long.)
+            crate::term::cut(&escape(head.trim_end_matches('{').trim()), crate::problem::MAX_LABEL),
         );
     }
 }

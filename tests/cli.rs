@@ -2143,3 +2143,53 @@ fn a_folder_that_starts_with_a_dash_is_named_after_two_dashes() {
         "error: cannot read -df: not a regular file (a folder); for a folder, use `loopsim test -- -df`\n"
     );
 }
+
+/// Fresh-clone helper 89: the trace's `exit` line took the turn of the last
+/// line shown, or 0 with none (`0  5  exit` for a rejection in turn 1's
+/// timer); it is the turn the run ended in, as `--verbose` shows it.
+#[test]
+fn the_exit_line_names_the_turn_the_process_ended_in() {
+    let dir = tempfile::tempdir().unwrap();
+    for (src, line) in [
+        (
+            "timeout 5 \"t\" { chain rejected }\n",
+            "   1     5  exit       the process exits with code 1",
+        ),
+        (
+            "module esm\npromise never { }\ntimeout 3 { }\nimmediate { }\nawait never\n",
+            "   2     4  exit       the loop has nothing left",
+        ),
+        ("chain rejected\n", "   0     0  exit       the process exits with code 1"),
+    ] {
+        std::fs::write(dir.path().join("f.loop"), src).unwrap();
+        for verbose in [false, true] {
+            let mut args = vec!["run", "--no-race-check", "f.loop"];
+            if verbose {
+                args.push("--verbose");
+            }
+            let o = loopsim_in(dir.path(), &args);
+            let out = stdout(&o);
+            assert!(out.lines().last().unwrap().starts_with(line), "{src}:\n{out}");
+        }
+    }
+}
+
+/// Fresh-clone helper 89: the note naming a chain without `times` quoted its
+/// statement whole, a megabyte label included; it is cut as a label is.
+#[test]
+fn the_note_on_a_chain_without_times_is_cut_as_a_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let label = "B".repeat(100_000);
+    std::fs::write(
+        dir.path().join("f.loop"),
+        format!("timeout 0 \"{label}\" {{ log \"{{k}}\" again }}\n"),
+    )
+    .unwrap();
+    let o = loopsim_in(dir.path(), &["--color", "never", "run", "f.loop"]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    let note = err.lines().find(|l| l.starts_with("note: ")).expect("the note");
+    assert!(note.contains("BBBB…` (line 1) has no `times`"), "{note}");
+    assert!(note.len() < 600, "{} bytes", note.len());
+    assert!(err.len() < 3_000, "{} bytes", err.len());
+}
