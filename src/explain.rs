@@ -128,11 +128,7 @@ pub fn explain(w: &Why) -> String {
             "the bytes arrive at tick {arrived}; the first poll phase to find them ready is turn {}'s (rule 2){}{}",
             w.turn,
             slept_in_poll(slept),
-            joined_late(
-                joined,
-                "its watcher was registered",
-                "after those that woke epoll while registered, in start order"
-            )
+            joined_late(joined)
         ),
         Decision::PoolJob(job) => pool_job(job, w.turn),
         Decision::Pending(deferred) => match deferred {
@@ -195,17 +191,16 @@ fn pool_job(job: PoolJob, ran_turn: u64) -> String {
         "{wait}{} of work made it ready at {ready}, and turn {ran_turn}'s poll phase ran it (rule 4){}{}",
         ticks(work),
         slept_in_poll(slept),
-        joined_late(joined, "the pool's watcher was registered", "ahead of every `io` ready then")
+        joined_late(joined)
     )
 }
 
 /// Rule 2d: a completion ready before its watcher was registered joins
 /// epoll's ready list as the poll phase registers it (or nothing).
-fn joined_late(joined: Option<u64>, what: &str, place: &str) -> String {
-    match joined {
-        Some(at) => format!("; it was ready before {what} (as the poll phase began, at tick {at}), so it comes {place} (rule 2)"),
-        None => String::new(),
-    }
+fn joined_late(joined: Option<u64>) -> String {
+    joined.map_or(String::new(), |at| {
+        format!("; ready before its watcher was registered (as the poll phase began, at tick {at}), it comes after those that woke epoll, in registration order (rule 2)")
+    })
 }
 
 fn slept_before_timers(s: Slept) -> String {

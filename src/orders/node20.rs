@@ -398,7 +398,14 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         let earlier = s.pool.take_before(entry);
         // Rule 2d: those ready before their watcher was registered (now) come
         // after those that woke epoll, in the order libuv registered them.
-        let (woke, mut joined): (Vec<_>, Vec<_>) = earlier.into_iter().partition(|c| c.joined.is_none());
+        let (mut woke, mut joined) = (Vec::new(), Vec::new());
+        for c in earlier {
+            if c.joined.is_none() {
+                woke.push(c)
+            } else {
+                joined.push(c)
+            }
+        }
         let mut ready = self.order_groups(s, woke);
         ThreadPool::ready_list_order(&mut joined);
         let woke = ready.len();
@@ -409,17 +416,21 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         // the registration at the poll phase's start, ahead of those it
         // added, or after it; those it registered come after either way.
         if woke < ready.len() && now.iter().any(|c| c.joined.is_none()) {
-            let i = self.chooser.choose(2, &|i| {
-                if i == 0 {
-                    "this tick's completions were ready before the poll phase registered its new watchers".to_string()
-                } else {
-                    "this tick's completions became ready after the poll phase registered its new watchers".to_string()
-                }
+            // (Option 0 is the default, which no race text names.)
+            let i = self.chooser.choose(2, &|_| {
+                "this tick's completions woke epoll after the poll phase registered new watchers".to_string()
             });
             if i == 0 {
+                // Woken before: those registered earlier first, then this poll phase's.
                 let joined = ready.split_off(woke);
-                let (old, new): (Vec<_>, Vec<_>) = now.into_iter().partition(|c| c.joined.is_none());
-                ready.extend(old);
+                let mut new = Vec::new();
+                for c in now {
+                    if c.joined.is_none() {
+                        ready.push(c)
+                    } else {
+                        new.push(c)
+                    }
+                }
                 ready.extend(joined);
                 ready.extend(new);
                 return ready;

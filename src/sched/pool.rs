@@ -132,7 +132,8 @@ impl<C> ThreadPool<C> {
     /// Each completion (and `io` event), in the order poll phases take them,
     /// with the tick each is ready at.
     pub fn each_completion(&self, f: &mut dyn FnMut(PoolItem, &C)) {
-        let mut done: Vec<&Completion<C>> = self.completions.iter().map(|Reverse(c)| c).chain(&self.unregistered).collect();
+        let mut done: Vec<&Completion<C>> = self.completions.iter().map(|Reverse(c)| c).collect();
+        done.extend(&self.unregistered);
         crate::sort::sort_by_key(&mut done, |c| c.key());
         for c in done {
             f(
@@ -242,7 +243,7 @@ impl<C> ThreadPool<C> {
     /// while registered: its `joined` is `Some(at)`.
     pub fn register_watchers(&mut self, at: u64) {
         self.pool_registered = true;
-        for mut c in self.unregistered.drain(..) {
+        while let Some(mut c) = self.unregistered.pop() {
             if c.ready <= at {
                 c.joined = Some(at);
             }
@@ -250,30 +251,19 @@ impl<C> ThreadPool<C> {
         }
     }
 
-    /// Keeps `joined` (for `--explain`) only on the completions of `items`
-    /// (one poll phase's, in run order) that rule 2d's registration put out
-    /// of `(ready, start, seq)` order: one with a later key before it or an
-    /// earlier one after it.
+    /// Keeps `joined` (for `--explain`) only where rule 2d's registration
+    /// changed the order of `items` (one poll phase's, in run order) from
+    /// `(ready, start, seq)`.
     pub fn keep_joined_where_it_reordered(items: &mut [Completion<C>]) {
-        let n = items.len();
-        let mut min_after = vec![None; n];
-        for i in (0..n.saturating_sub(1)).rev() {
-            let next = items[i + 1].key();
-            min_after[i] = Some(min_after[i + 1].map_or(next, |m: (u64, u64, u64)| m.min(next)));
-        }
-        let mut max_before: Option<(u64, u64, u64)> = None;
-        for (i, c) in items.iter_mut().enumerate() {
-            let key = c.key();
-            let moved = max_before.is_some_and(|m| m > key) || min_after[i].is_some_and(|m| m < key);
-            if !moved {
+        if items.windows(2).all(|w| w[0].key() <= w[1].key()) {
+            for c in items {
                 c.joined = None;
             }
-            max_before = Some(max_before.map_or(key, |m| m.max(key)));
         }
     }
 
     /// Rule 2d — the order epoll reports the completions one poll phase
-    /// takes (`items` by `(ready, start, seq)`): those that became ready
+    /// takes (`items`, which must come by `(ready, start, seq)`): those that became ready
     /// while registered first, in that order (each joined epoll's ready list
     /// as it became ready); then those that joined it as their watcher was
     /// registered, in the order libuv registered them: the pool's (its jobs
@@ -282,10 +272,13 @@ impl<C> ThreadPool<C> {
         if items.iter().all(|c| c.joined.is_none()) {
             return;
         }
+        // `items` come by `(ready, start, seq)`, which a stable sort keeps
+        // within each of the first two groups; an `io`'s `seq` is its start
+        // order.
         crate::sort::sort_by_key(items, |c| match c.joined {
-            None => (0, c.ready, c.start, c.seq),
-            Some(_) if c.job != 0 => (1, c.ready, c.start, c.seq),
-            Some(_) => (2, 0, c.start, c.seq),
+            None => 0,
+            Some(_) if c.job != 0 => 1,
+            Some(_) => c.seq.saturating_add(2),
         });
     }
 
@@ -328,8 +321,10 @@ impl<C> ThreadPool<C> {
 
     /// The earliest tick at which a completion is (or will be) ready, if any.
     pub fn next_ready(&self) -> Option<u64> {
-        let fresh = self.unregistered.iter().map(|c| c.ready).min();
-        let done = self.completions.peek().map(|c| c.0.ready).into_iter().chain(fresh).min();
+        let mut done = self.completions.peek().map(|c| c.0.ready);
+        for c in &self.unregistered {
+            done = Some(done.map_or(c.ready, |d| d.min(c.ready)));
+        }
         let running = self.running.peek().map(|r| r.0 .0);
         match (done, running) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -388,21 +383,21 @@ impl<C> ThreadPool<C> {
 
     /// Puts completions back (not ready after all): each will join epoll's
     /// ready list as it becomes ready, its watcher registered.
-    pub fn put_back(&mut self, items: Vec<Completion<C>>) {
-        self.completions
-            .extend(items.into_iter().map(|c| Reverse(Completion { joined: None, ..c })));
+    pub fn put_back(&mut self, mut items: Vec<Completion<C>>) {
+        for c in &mut items {
+            c.joined = None;
+        }
+        self.completions.extend(items.into_iter().map(Reverse));
     }
 
     /// The latest tick anything in the pool or the I/O queue completes at
     /// (an upper bound for waiting jobs), if anything is outstanding.
     pub fn latest(&self) -> Option<u64> {
         let running = self.running.iter().map(|r| r.0 .0).max();
-        let done = self
-            .completions
-            .iter()
-            .map(|c| c.0.ready)
-            .chain(self.unregistered.iter().map(|c| c.ready))
-            .max();
+        let mut done = self.completions.iter().map(|c| c.0.ready).max();
+        for c in &self.unregistered {
+            done = Some(done.map_or(c.ready, |d| d.max(c.ready)));
+        }
         let waiting: u64 = self.waiting.iter().fold(0u64, |a, w| a.saturating_add(w.ticks));
         let base = running.into_iter().chain(done).max()?;
         Some(base.saturating_add(waiting))
@@ -415,7 +410,7 @@ impl<C> ThreadPool<C> {
             .map(|r| r.0 .0)
             .chain(self.completions.iter().map(|c| c.0.ready))
             .chain(self.unregistered.iter().map(|c| c.ready))
-            .collect()
+            .collect::<Vec<u64>>()
     }
 
     /// Feeds a description of the pool's state, times relative to `base`, to `h`;
