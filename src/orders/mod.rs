@@ -1071,6 +1071,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders, command: &str)
         race: other.race.clone(),
         node: orders.node,
         command: command.to_string(),
+        ends: i >= model.logs.len(),
     }
     .at(first);
     if let Some(b) = other.logs.get(i) {

@@ -477,6 +477,9 @@ pub enum Diag {
         /// The command that lists the orders, ready to paste
         /// ([`crate::verdict::all_orders_command`]).
         command: String,
+        /// The seed model's order ends where another goes on (its run
+        /// ended: an unhandled rejection, a limit): the label says so.
+        ends: bool,
     },
     #[cfg(not(target_family = "wasm"))]
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
@@ -876,7 +879,8 @@ impl Diag {
             NotModelOrder => "not the model's order".into(),
             MissingOrder { .. } => "no alternative names it".into(),
             SearchCut { .. } => "not all checked".into(),
-            Race { .. } => "the seed model prints this here".into(),
+            Race { ends: false, .. } => "the seed model prints this here".into(),
+            Race { .. } => "the seed model's order ends here".into(),
             #[cfg(not(target_family = "wasm"))]
             Scale { scale, ticks, .. } => format!("{ticks} ticks × {scale} ms"),
             #[cfg(not(target_family = "wasm"))]
@@ -1169,7 +1173,9 @@ impl Diag {
             SearchCut { found, .. } => format!(
                 "each alternative is an order Node can print, and every order found ({found}) is predicted, but more may exist; `--orders-time-limit SECONDS` gives the search longer"
             ),
-            Race { count, race, node, command } => format!(
+            Race {
+                count, race, node, command, ..
+            } => format!(
                 "this trace is the seed model's (a turn lasts a tick); {node} can print {count} orders here, e.g. when {race}; `{command}` lists them"
             ),
             #[cfg(not(target_family = "wasm"))]
