@@ -243,10 +243,23 @@ impl<C> ThreadPool<C> {
     /// while registered: its `joined` is `Some(at)`.
     pub fn register_watchers(&mut self, at: u64) {
         self.pool_registered = true;
-        while let Some(mut c) = self.unregistered.pop() {
+        if self.unregistered.is_empty() {
+            return;
+        }
+        let mut fresh = std::mem::take(&mut self.unregistered);
+        for c in &mut fresh {
             if c.ready <= at {
                 c.joined = Some(at);
             }
+        }
+        // Natively, heapified in place when nothing else waits: a million
+        // `io` from the main module are not held twice. (Not in the
+        // WebAssembly build, for its size budget: the code folds away.)
+        if cfg!(not(target_arch = "wasm32")) && self.completions.is_empty() {
+            self.completions = BinaryHeap::from(fresh.into_iter().map(Reverse).collect::<Vec<_>>());
+            return;
+        }
+        while let Some(c) = fresh.pop() {
             self.completions.push(Reverse(c));
         }
     }
