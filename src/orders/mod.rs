@@ -420,12 +420,11 @@ pub fn all_orders_after(file: &File, src: &str, opts: RunOptions, bounds: Search
 /// stopped it, if one did, and how the process exits after it, if not with
 /// code 0 ([`Orders::model_exit`]); and the turns it ran.
 fn model_end(ending: &Ending) -> ModelEnd {
-    let (limit, turns) = match ending {
-        Ending::Limit(hit) => (Some(hit.clone()), hit.turn),
-        Ending::Finished { turns, .. } | Ending::Unsettled { turns, .. } => (None, *turns),
-        Ending::Unhandled { turn, .. } => (None, *turn),
+    let limit = match ending {
+        Ending::Limit(hit) => Some(hit.clone()),
+        _ => None,
     };
-    (limit, ending.process_exit(), turns)
+    (limit, ending.process_exit(), ending.turn())
 }
 
 /// [`model_end`]'s answer: the limit, the process's exit, the turns.

@@ -398,39 +398,26 @@ impl<C: Clone + Display + Hash + Interchangeable, K: Chooser> Timing<C> for Choo
         let earlier = s.pool.take_before(entry);
         // Rule 2d: those ready before their watcher was registered (now) come
         // after those that woke epoll, in the order libuv registered them.
-        let (mut woke, mut joined) = (Vec::new(), Vec::new());
-        for c in earlier {
-            if c.joined.is_none() {
-                woke.push(c)
-            } else {
-                joined.push(c)
-            }
-        }
+        let (woke, mut joined) = split_joined(earlier);
         let mut ready = self.order_groups(s, woke);
         ThreadPool::ready_list_order(&mut joined);
-        let woke = ready.len();
+        let ahead = ready.len();
         ready.extend(joined);
         let group = s.pool.take_at(entry);
         let now = self.ordered_subset(s, group, Ready::Any, &ready);
         // Those of this tick registered earlier may have woken epoll before
         // the registration at the poll phase's start, ahead of those it
         // added, or after it; those it registered come after either way.
-        if woke < ready.len() && now.iter().any(|c| c.joined.is_none()) {
+        if ahead < ready.len() && now.iter().any(|c| c.joined.is_none()) {
             // (Option 0 is the default, which no race text names.)
             let i = self.chooser.choose(2, &|_| {
                 "this tick's completions woke epoll after the poll phase registered new watchers".to_string()
             });
             if i == 0 {
                 // Woken before: those registered earlier first, then this poll phase's.
-                let joined = ready.split_off(woke);
-                let mut new = Vec::new();
-                for c in now {
-                    if c.joined.is_none() {
-                        ready.push(c)
-                    } else {
-                        new.push(c)
-                    }
-                }
+                let joined = ready.split_off(ahead);
+                let (old, new) = split_joined(now);
+                ready.extend(old);
                 ready.extend(joined);
                 ready.extend(new);
                 return ready;
@@ -992,6 +979,21 @@ fn settled<C: Interchangeable>(s: &LoopState<C>) -> bool {
         && s.timers.handle_due().is_none()
         && s.pool.outstanding() == 0
         && s.all_queued(&mut |cb| cb.untimed())
+}
+
+/// `items` split, in their order, into those that woke epoll while their
+/// watcher was registered and those that joined its ready list as the poll
+/// phase registered it (rule 2d).
+fn split_joined<C>(items: Vec<Completion<C>>) -> (Vec<Completion<C>>, Vec<Completion<C>>) {
+    let (mut woke, mut joined) = (Vec::new(), Vec::new());
+    for c in items {
+        if c.joined.is_none() {
+            woke.push(c);
+        } else {
+            joined.push(c);
+        }
+    }
+    (woke, joined)
 }
 
 /// Whether the poll phase may block (`uv__backend_timeout` is not 0).
