@@ -622,7 +622,7 @@ struct Names {
 /// header) and the globals its runtime uses, besides those the checks
 /// refuse as names (`check::promises`): a name of the file that is one of
 /// them gets a `_` ([`Names`]).
-const EMITTED_NAMES: [&str; 49] = [
+const EMITTED_NAMES: [&str; 50] = [
     "TITLE",
     "clock",
     "handles",
@@ -644,6 +644,7 @@ const EMITTED_NAMES: [&str; 49] = [
     "jobs",
     "closeFifo",
     "missingPipe",
+    "writeTarget",
     "fs",
     "net",
     "os",
@@ -1342,6 +1343,7 @@ mod tests {
             runtime::LIMIT,
             runtime::FIFOS,
             runtime::CLEAN_ON_SIGNAL,
+            runtime::WRITE_TARGET,
             runtime::MONITOR,
             runtime::IO,
             runtime::SUBMIT,
