@@ -1347,7 +1347,9 @@ fn unbounded_note(out: &Output, loaded: &Loaded, args: &RunArgs, stopped: Option
     // `interval` cleared and a run that ends: fresh-clone helper 82), and
     // for the chain the limit is named for, or that holds the line it
     // stopped at, not the first in the file.
-    let Some(hit) = stopped.filter(|hit| !hit.bounded) else {
+    // (Not in the WebAssembly build, for its size budget: there the limit's
+    // own help names the chain it stopped, as natively.)
+    let Some(hit) = stopped.filter(|hit| !hit.bounded && !cfg!(target_family = "wasm")) else {
         return;
     };
     let body = &loaded.file.body;

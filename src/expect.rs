@@ -3,19 +3,31 @@
 // A failed prediction is one diagnostic per file, built once: its size does not matter.
 #![allow(clippy::result_large_err)]
 
+use crate::orders::End;
 use crate::problem::{Diag, Problem};
 use crate::sched::LimitKind;
-use crate::syntax::ast::{Expect, ExpectLine, LimitQueue, Span};
+use crate::syntax::ast::{Expect, ExpectEnding, ExpectLine, LimitQueue, Span};
 use crate::trace::{Ending, Event, Trace};
 
 /// The distinct orders a prediction's alternatives name (`expect { … } or
 /// { … }`, docs/language.md "Alternatives"): each its lines' texts and
-/// whether a limit ends it; looked up in constant time (a file may have
-/// thousands of alternatives).
+/// how it ends; looked up in constant time (a file may have thousands of
+/// alternatives).
 #[derive(Debug, Clone, Default)]
 pub struct Named {
-    /// The orders a limit does not end, and those it ends.
-    orders: [rustc_hash::FxHashSet<Vec<String>>; 2],
+    /// The orders named, by how each ends (an [`End`] as an index).
+    orders: [rustc_hash::FxHashSet<Vec<String>>; 4],
+}
+
+/// How the order an alternative names ends: stopped when it names a
+/// `limit`, else as its `unhandled` or `unsettled` says (exit code 0 with neither).
+pub fn end_of(alt: &Expect) -> End {
+    match (alt.limit, alt.ending.map(|e| e.value)) {
+        (Some(_), _) => End::Stopped,
+        (None, Some(ExpectEnding::Unhandled)) => End::Unhandled,
+        (None, Some(ExpectEnding::Unsettled)) => End::Unsettled,
+        (None, None) => End::Exit,
+    }
 }
 
 impl Named {
@@ -29,7 +41,7 @@ impl Named {
     pub fn of_alternatives<'a>(alternatives: impl IntoIterator<Item = &'a Expect>) -> Named {
         let mut named = Named::default();
         for alt in alternatives {
-            named.orders[usize::from(alt.limit.is_some())].insert(alt.lines.iter().map(|l| l.text.clone()).collect());
+            named.orders[end_of(alt) as usize].insert(alt.lines.iter().map(|l| l.text.clone()).collect());
         }
         named
     }
@@ -44,9 +56,9 @@ impl Named {
         self.len() == 0
     }
 
-    /// Whether they name the order `logs`, ended by a limit (`stopped`) or not.
-    pub fn names(&self, logs: &[String], stopped: bool) -> bool {
-        self.orders[usize::from(stopped)].contains(logs)
+    /// Whether they name the order `logs` ending as `end` says.
+    pub fn names(&self, logs: &[String], end: End) -> bool {
+        self.orders[end as usize].contains(logs)
     }
 }
 

@@ -217,9 +217,9 @@ fn alternative(
         Err(p) => p,
     };
     let texts: Vec<String> = alt.lines.iter().map(|l| l.text.clone()).collect();
-    let stopped = alt.limit.is_some();
+    let end = expect::end_of(alt);
     let model: Vec<String> = trace.logs().map(|(_, t)| t.to_string()).collect();
-    if texts == model && stopped == expect::limit_queue(trace).is_some() {
+    if texts == model && end == orders::End::of(&trace.ending) {
         return Err(Verdict::fail(wrong.add_help(
             "the lines come in the model's order: what differs is a turn, tick or phase written on a line, or the `limit` line",
         )));
@@ -230,7 +230,7 @@ fn alternative(
         ));
     }
     let found = match all {
-        Some(all) => match all.race_of(&texts, stopped) {
+        Some(all) => match all.race_of(&texts, end) {
             Some(race) => Some(Membership::Possible { race }),
             None if !all.truncated => Some(Membership::Impossible { parting: None }),
             None => None,
@@ -238,8 +238,8 @@ fn alternative(
         None => None,
     };
     let found = found.unwrap_or_else(|| match all {
-        Some(_) => membership::can_print_until(&loaded.file, &loaded.src, opts, &texts, stopped, bounds, deadline),
-        None => membership::can_print(&loaded.file, &loaded.src, opts, &texts, stopped, bounds),
+        Some(_) => membership::can_print_until(&loaded.file, &loaded.src, opts, &texts, end, bounds, deadline),
+        None => membership::can_print(&loaded.file, &loaded.src, opts, &texts, end, bounds),
     });
     match found {
         Membership::Possible { race } => Ok(Holds::Node(race)),
@@ -304,9 +304,19 @@ fn alternative(
 /// Where the closest of every order Node can print (`all`, when each is
 /// listed) parts from `texts`: the most first lines agreed, and the line it
 /// prints next (`None`: it ends there, or, all lines agreed, ends otherwise).
+/// `texts` is no order Node prints ending as its prediction says: one of
+/// its lines ends otherwise.
 fn closest_listed(all: &orders::Orders, texts: &[String]) -> Option<membership::Parting> {
     if all.truncated || all.orders.len() as u128 != all.count {
         return None;
+    }
+    // (Not in the WebAssembly build, whose help does not say how it ends.)
+    if let Some(same) = all.orders.iter().find(|o| !cfg!(target_family = "wasm") && o.logs == texts) {
+        return Some(membership::Parting {
+            agreed: texts.len(),
+            next: None,
+            ended: Some(same.end),
+        });
     }
     // (The first of the closest: the model's order is listed first.)
     let best = all.orders.iter().rev().max_by_key(|o| first_difference(&o.logs, texts))?;
@@ -314,6 +324,7 @@ fn closest_listed(all: &orders::Orders, texts: &[String]) -> Option<membership::
     Some(membership::Parting {
         agreed,
         next: best.logs.get(agreed).cloned(),
+        ended: None,
     })
 }
 
@@ -332,6 +343,16 @@ fn node_parts_later(p: &membership::Parting, texts: &[String], model: &[String])
 /// Where the closest order Node can print leaves a prediction of `lines`
 /// lines it cannot print; `None` where it prints them all and only ends otherwise.
 fn parted(p: &membership::Parting, lines: usize) -> Option<String> {
+    // (Not in the WebAssembly build, for its size budget.)
+    if let Some(end) = p.ended.filter(|_| !cfg!(target_family = "wasm")) {
+        let then = match end {
+            orders::End::Exit => "the process exits with code 0 (no `unhandled` or `unsettled` at the block's end)",
+            orders::End::Unhandled => "an unhandled rejection ends the process (`unhandled` at the block's end names it)",
+            orders::End::Unsettled => "the process exits with code 13 (`unsettled` at the block's end names it)",
+            orders::End::Stopped => return None,
+        };
+        return Some(format!("Node can print exactly these lines, but then {then}"));
+    }
     Some(match (p.agreed, &p.next) {
         (n, None) if n >= lines => return None,
         // (A block of no lines, `{ }` or `{ limit check }`: fresh-clone helper 82.)
@@ -361,26 +382,26 @@ pub fn missing_order(expect: &Expect, all: &orders::Orders, loaded: &Loaded, fla
 /// print (all of `expect`'s, or those left when some cannot be).
 fn missing_among(expect: &Expect, named: &expect::Named, all: &orders::Orders, loaded: &Loaded, flags: &str) -> Result<(), Problem> {
     let src = loaded.src.as_str();
-    let unnamed = |logs: &[String], stopped: bool| !named.names(logs, stopped);
-    let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.stopped)) {
-        Some(o) => Some((o.logs.clone(), o.stopped, o.race.clone())),
+    let unnamed = |logs: &[String], end: orders::End| !named.names(logs, end);
+    let missing = match all.orders.iter().find(|o| unnamed(&o.logs, o.end)) {
+        Some(o) => Some((o.logs.clone(), o.end, o.race.clone())),
         // (The orders held are never all named while others were counted
         // without their lines: counting begins past 128 MiB of orders held,
         // more than a file may have.)
         None if all.count_exact && all.count > named.len() as u128 => all.entries.iter().find_map(|e| {
-            let logs = e.expand_until(named.len() + 1, None).into_iter().find(|l| unnamed(l, e.stopped))?;
+            let logs = e.expand_until(named.len() + 1, None).into_iter().find(|l| unnamed(l, e.end))?;
             let race = e.timing_of(&logs, &orders::symmetry::orbit_timing(e, src));
-            Some((logs, e.stopped, race))
+            Some((logs, e.end, race))
         }),
         None => None,
     };
-    let Some((logs, stopped, race)) = missing else {
+    let Some((logs, end, race)) = missing else {
         return Ok(());
     };
     // Every alternative `named` holds is an order Node prints (checked
     // before): by an exact count, how many more are missing.
     let more = all.count.saturating_sub(named.len() as u128 + 1);
-    let block = (!stopped).then(|| or_block(&logs)).flatten();
+    let block = or_block(&logs, end);
     // A few more, all among the orders listed and each short: their blocks
     // too, so that one paste names every order (fresh-clone helper 71 pasted
     // three times).
@@ -390,9 +411,13 @@ fn missing_among(expect: &Expect, named: &expect::Named, all: &orders::Orders, l
         .filter(|_| all.count_exact && more > 0 && more < MAX_OTHER_BLOCKS as u128)
     {
         let (mut extra, mut n) = (String::new(), 0);
-        for o in all.orders.iter().filter(|o| unnamed(&o.logs, o.stopped) && o.logs != logs) {
+        for o in all
+            .orders
+            .iter()
+            .filter(|o| unnamed(&o.logs, o.end) && (o.logs != logs || o.end != end))
+        {
             // One too long, or stopped by a limit: `or { … }` alone.
-            let Some(b) = (!o.stopped).then(|| or_block(&o.logs)).flatten() else {
+            let Some(b) = or_block(&o.logs, o.end) else {
                 n = 0;
                 break;
             };
@@ -409,7 +434,10 @@ fn missing_among(expect: &Expect, named: &expect::Named, all: &orders::Orders, l
     let last = expect.alternatives().last().map_or(expect.span, |alt| alt.span);
     let p = Diag::MissingOrder {
         node: all.node.to_string(),
-        order: logs.join(" | "),
+        order: match logs.is_empty() {
+            true => format!("no line{}", end.words()),
+            false => format!("{}{}", logs.join(" | "), end.words()),
+        },
         race,
         block,
         others,
@@ -471,15 +499,27 @@ pub fn search_flags(opts: &RunOptions, time_limit: Option<std::time::Duration>) 
     flags
 }
 
-/// The `or { "a" "b" }` block that names `logs`, on one line, when it has
-/// at most [`MAX_BLOCK_LINES`] lines and [`MAX_BLOCK_CHARS`] characters (a
-/// help is read on one screen line or two); `None` otherwise.
-fn or_block(logs: &[String]) -> Option<String> {
-    if logs.is_empty() || logs.len() > MAX_BLOCK_LINES {
+/// The `or { "a" "b" }` block that names `logs` ending as `end` says (`or {
+/// "a" unhandled }`), on one line, when it has at most [`MAX_BLOCK_LINES`]
+/// lines and [`MAX_BLOCK_CHARS`] characters (a help is read on one screen
+/// line or two); `None` otherwise, and for an order a limit stopped.
+fn or_block(logs: &[String], end: orders::End) -> Option<String> {
+    let ending = match end {
+        orders::End::Exit if !logs.is_empty() => "",
+        orders::End::Unhandled => "unhandled ",
+        orders::End::Unsettled => "unsettled ",
+        _ => return None,
+    };
+    if logs.len() > MAX_BLOCK_LINES {
         return None;
     }
-    let quoted: Vec<String> = logs.iter().map(|l| crate::syntax::print::quote(l)).collect();
-    let block = format!("or {{ {} }}", quoted.join(" "));
+    let mut block = "or { ".to_string();
+    for l in logs {
+        block.push_str(&crate::syntax::print::quote(l));
+        block.push(' ');
+    }
+    block.push_str(ending);
+    block.push('}');
     (block.chars().count() <= MAX_BLOCK_CHARS).then_some(block)
 }
 
@@ -529,17 +569,27 @@ mod tests {
     fn the_ready_block_is_short_and_quoted() {
         let lines = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            or_block(&lines(&["a", "say \"hi\"", "x\\y"])).as_deref(),
+            or_block(&lines(&["a", "say \"hi\"", "x\\y"]), orders::End::Exit).as_deref(),
             Some(r#"or { "a" "say \"hi\"" "x\\y" }"#)
         );
         assert_eq!(
-            or_block(&lines(&["a"; 12])).map(|b| b.len()),
+            or_block(&lines(&["a"; 12]), orders::End::Exit).map(|b| b.len()),
             Some("or { ".len() + 12 * 4 - 1 + " }".len())
         );
-        assert_eq!(or_block(&lines(&["a"; 13])), None);
-        assert_eq!(or_block(&lines(&[&"x".repeat(92)])), None);
-        assert_eq!(or_block(&lines(&[&"x".repeat(91)])).map(|b| b.chars().count()), Some(100));
-        assert_eq!(or_block(&[]), None);
+        assert_eq!(or_block(&lines(&["a"; 13]), orders::End::Exit), None);
+        assert_eq!(or_block(&lines(&[&"x".repeat(92)]), orders::End::Exit), None);
+        assert_eq!(
+            or_block(&lines(&[&"x".repeat(91)]), orders::End::Exit).map(|b| b.chars().count()),
+            Some(100)
+        );
+        assert_eq!(or_block(&[], orders::End::Exit), None);
+        // How the order ends is written at the block's end; a limit is not.
+        assert_eq!(or_block(&[], orders::End::Unhandled).as_deref(), Some("or { unhandled }"));
+        assert_eq!(
+            or_block(&lines(&["a"]), orders::End::Unsettled).as_deref(),
+            Some(r#"or { "a" unsettled }"#)
+        );
+        assert_eq!(or_block(&lines(&["a"]), orders::End::Stopped), None);
     }
 
     /// Past the orders listed, the count says an order is missing: a

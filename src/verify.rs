@@ -12,7 +12,7 @@ pub mod live;
 use crate::emit;
 use crate::interp;
 use crate::load::Loaded;
-use crate::orders::{self, Orders};
+use crate::orders::{self, End, Orders};
 use crate::problem::{Diag, Problem};
 use crate::render::thousands;
 use crate::sched::LimitKind;
@@ -62,10 +62,6 @@ pub struct Plan {
     pub work_ticks: u64,
     /// Milliseconds per tick.
     pub scale: u64,
-    /// The exit code loopsim's run ends the process with, when not 0: 1 for
-    /// an unhandled rejection (rule 8k), 13 for an unsettled top-level
-    /// `await` (rule 8l). A real run that exits with it ended as predicted.
-    pub exit_code: Option<i32>,
 }
 
 impl Plan {
@@ -97,16 +93,10 @@ pub fn plan(loaded: &Loaded, scale: u64) -> Result<Plan, Box<Problem>> {
     // A run stopped at the clock limit ends there; a `work` that took the
     // clock past it would keep the program busy to its own end.
     let model_ticks = model.ending.ticks().max(work_end);
-    let exit_code = match model.ending {
-        Ending::Unhandled { code, .. } => Some(code),
-        Ending::Unsettled { .. } => Some(13),
-        Ending::Finished { .. } | Ending::Limit(_) => None,
-    };
     let plan = Plan {
         model_ticks,
         work_ticks,
         scale,
-        exit_code,
     };
     if u128::from(plan.model_ms()) > MAX_RUN.as_millis() {
         return Err(Box::new(too_long(loaded, &model, &plan)));
@@ -373,8 +363,10 @@ pub const VERSION_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// How one run ended.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RunEnd {
-    /// The program ended by itself.
-    Finished,
+    /// The program ended by itself, with exit code 0, or with one some
+    /// order of loopsim's ends with: 1 for an unhandled rejection (rule 8k),
+    /// 13 for an unsettled top-level `await` (rule 8l).
+    Exited(i32),
     /// It stopped at loopsim's limit (exit code 3).
     Stopped,
     /// It failed: exit status and the end of its stderr.
@@ -466,10 +458,10 @@ impl FileReport {
                     why
                 }
             };
-            let stopped = if seen.run.end == RunEnd::Stopped {
-                ", stopped at the limit"
-            } else {
-                ""
+            let stopped = match seen.run.end {
+                RunEnd::Stopped => ", stopped at the limit".to_string(),
+                RunEnd::Exited(code) if code != 0 => format!(", exit code {code}"),
+                _ => String::new(),
             };
             out.push_str(&format!("  {:>5} x  {what}{stopped}\n", seen.count));
             if show_lines {
@@ -485,7 +477,7 @@ impl FileReport {
         // `immediate "i"`): said where it may be the cause, an order of a
         // file that sets timers (not a crash, nor an order of pool jobs and
         // I/O alone: fresh-clone helper 87).
-        let differs = |s: &Seen| s.allowed.is_none() && matches!(s.run.end, RunEnd::Finished | RunEnd::Stopped);
+        let differs = |s: &Seen| s.allowed.is_none() && matches!(s.run.end, RunEnd::Exited(_) | RunEnd::Stopped);
         if self.sets_timer && self.scale > 1 && self.seen.iter().any(differs) {
             out.push_str(&format!(
                 "  note: at --scale {} a timer set (or an interval re-armed) a millisecond into a tick falls due a \
@@ -613,7 +605,7 @@ pub fn verify_file(loaded: &Loaded, program: &emit::Program, plan: &Plan, opts: 
         None if work_ticks.saturating_mul(10) <= model_ticks && model_ticks.saturating_mul(opts.scale) >= 1000 => 4 * default_jobs(),
         None => default_jobs(),
     };
-    let runs = run_program(program, opts.runs, jobs, plan, bar);
+    let runs = run_program(program, opts.runs, jobs, plan, &orders.exit_codes(), bar);
     let mut seen: Vec<Seen> = Vec::new();
     for run in runs {
         match seen.iter_mut().find(|s| s.run == run) {
@@ -639,18 +631,20 @@ pub fn verify_file(loaded: &Loaded, program: &emit::Program, plan: &Plan, opts: 
 
 /// The race that gives `run`'s order, if loopsim allows it.
 fn allowed(run: &Run, orders: &Orders) -> Option<String> {
-    let stopped = match run.end {
-        RunEnd::Finished => false,
-        RunEnd::Stopped => true,
+    let end = match run.end {
+        RunEnd::Exited(0) => End::Exit,
+        RunEnd::Exited(13) => End::Unsettled,
+        RunEnd::Exited(_) => End::Unhandled,
+        RunEnd::Stopped => End::Stopped,
         RunEnd::Failed(_) | RunEnd::TimedOut(_) => return None,
     };
     orders
         .orders
         .iter()
-        .find(|o| o.stopped == stopped && flatten(&o.logs) == run.lines)
+        .find(|o| o.end == end && flatten(&o.logs) == run.lines)
         .map(|o| o.race.clone())
         // Beyond the orders listed: a run whose lines are the texts themselves.
-        .or_else(|| orders.race_of(&run.lines, stopped))
+        .or_else(|| orders.race_of(&run.lines, end))
 }
 
 /// Log texts as the lines `console.log` prints.
@@ -660,7 +654,8 @@ fn flatten(logs: &[String]) -> Vec<String> {
 
 /// Runs the program `runs` times, `jobs` at once, each killed after `limit`,
 /// in a private temporary folder removed afterwards.
-fn run_program(program: &emit::Program, runs: u32, jobs: usize, plan: &Plan, bar: &ProgressBar) -> Vec<Run> {
+/// `codes`: the exit codes other than 0 that some order of loopsim's ends with.
+fn run_program(program: &emit::Program, runs: u32, jobs: usize, plan: &Plan, codes: &[i32], bar: &ProgressBar) -> Vec<Run> {
     let prepared = live::Folder::new().and_then(|folder| {
         let path = folder.path().join(format!("program.{}", program.extension()));
         live::create_new(&path)?.write_all(program.js.as_bytes())?;
@@ -689,7 +684,7 @@ fn run_program(program: &emit::Program, runs: u32, jobs: usize, plan: &Plan, bar
                 if i >= runs as usize {
                     break;
                 }
-                let run = run_once("node", &path, folder.path(), i, plan.limit(), plan.exit_code);
+                let run = run_once("node", &path, folder.path(), i, plan.limit(), codes);
                 done.lock().expect("no panics while locked").push(run);
                 bar.inc(1);
             });
@@ -702,8 +697,9 @@ fn run_program(program: &emit::Program, runs: u32, jobs: usize, plan: &Plan, bar
 /// One run of `program` with `runner` (`node`), in `dir`, its output in files
 /// there (not pipes: no pipe-buffer stalls), in a process group of its own
 /// that is killed when it ends or after `limit`.
-/// `exit_code`: the non-zero exit loopsim's run predicts (a run that exits with it finished).
-fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration, exit_code: Option<i32>) -> Run {
+/// `codes`: the exit codes other than 0 some order of loopsim's ends with
+/// (a run that exits with one of them ended by itself, not failed).
+fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration, codes: &[i32]) -> Run {
     let out_path: PathBuf = dir.join(format!("run{i}.out"));
     let err_path: PathBuf = dir.join(format!("run{i}.err"));
     let failed = |why: String| Run {
@@ -744,9 +740,9 @@ fn run_once(runner: &str, program: &Path, dir: &Path, i: usize, limit: Duration,
     let end = match status {
         _ if hung => RunEnd::TimedOut(limit),
         Err(e) => RunEnd::Failed(format!("cannot wait for {runner}: {e}")),
-        Ok(s) if s.success() => RunEnd::Finished,
-        // The process ended as loopsim's run says it does (an unhandled rejection: 1).
-        Ok(s) if s.code().is_some() && s.code() == exit_code => RunEnd::Finished,
+        Ok(s) if s.success() => RunEnd::Exited(0),
+        // The process ended as an order of loopsim's says it may (an unhandled rejection: 1).
+        Ok(s) if s.code().is_some_and(|c| codes.contains(&c)) => RunEnd::Exited(s.code().unwrap_or(0)),
         Ok(s) if s.code() == Some(3) && stderr.contains("loopsim: stopped") => RunEnd::Stopped,
         Ok(s) => {
             let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();

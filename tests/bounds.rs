@@ -778,11 +778,11 @@ fn past_the_bytes_of_orders_held_plain_orders_are_counted_without_their_lines() 
     assert_eq!((small.count, small.count_exact, small.cut), (8, true, None));
     assert_eq!((small.entries.len(), small.counted.len(), small.orders.len()), (2, 6, 2));
     for o in &whole.orders {
-        let timing = whole.race_of(&o.logs, o.stopped);
+        let timing = whole.race_of(&o.logs, o.end);
         assert!(timing.is_some(), "{o:?}");
-        assert_eq!(small.race_of(&o.logs, o.stopped), timing, "{o:?}");
+        assert_eq!(small.race_of(&o.logs, o.end), timing, "{o:?}");
     }
-    assert_eq!(small.race_of(&["a".to_string()], false), None);
+    assert_eq!(small.race_of(&["a".to_string()], orders::End::Exit), None);
     let text = orders::report::text(&small, false);
     assert!(
         text.starts_with("8 orders Node 26 can print. The races among the 2 orders held (the other 6 were counted without their lines):\n"),

@@ -22,8 +22,8 @@ fn search(src: &str, lazy_after: Option<usize>) -> Orders {
     all_orders_within(&loaded.file, &loaded.src, RunOptions::default(), bounds)
 }
 
-fn set(o: &Orders) -> BTreeSet<(Vec<String>, bool)> {
-    o.orders.iter().map(|o| (o.logs.clone(), o.stopped)).collect()
+fn set(o: &Orders) -> BTreeSet<(Vec<String>, loopsim::orders::End)> {
+    o.orders.iter().map(|o| (o.logs.clone(), o.end)).collect()
 }
 
 /// Both searches complete and agree on the count and every order listed.
@@ -39,10 +39,10 @@ fn agree(name: &str, src: &str) -> Orders {
         assert_eq!(set(&exact), set(&lazy), "{name}: the orders differ (lazily: {})", lazy.lazily);
     }
     for o in &exact.orders {
-        assert!(lazy.contains(&o.logs, o.stopped), "{name}: the lazy search misses {:?}", o.logs);
+        assert!(lazy.contains(&o.logs, o.end), "{name}: the lazy search misses {:?}", o.logs);
     }
     for o in &lazy.orders {
-        assert!(exact.contains(&o.logs, o.stopped), "{name}: the lazy search adds {:?}", o.logs);
+        assert!(exact.contains(&o.logs, o.end), "{name}: the lazy search adds {:?}", o.logs);
     }
     lazy
 }

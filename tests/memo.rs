@@ -24,8 +24,8 @@ fn search(src: &str, memoise: bool) -> Orders {
 }
 
 /// Each order listed, with how it ended and the timing that gives it.
-fn listed(o: &Orders) -> BTreeMap<(Vec<String>, bool), String> {
-    o.orders.iter().map(|x| ((x.logs.clone(), x.stopped), x.race.clone())).collect()
+fn listed(o: &Orders) -> BTreeMap<(Vec<String>, loopsim::orders::End), String> {
+    o.orders.iter().map(|x| ((x.logs.clone(), x.end), x.race.clone())).collect()
 }
 
 /// Both searches complete and agree on everything they say; returns the

@@ -10,7 +10,7 @@ mod promise_gen;
 
 use loopsim::interp::RunOptions;
 use loopsim::load::load_bytes;
-use loopsim::orders::{all_orders, Orders, SearchBounds};
+use loopsim::orders::{all_orders, End, Orders, SearchBounds};
 use std::path::Path;
 
 fn orders_of_src(src: &str) -> Orders {
@@ -193,7 +193,7 @@ mod membership {
     use loopsim::interp::RunOptions;
     use loopsim::load::load_bytes;
     use loopsim::orders::membership::{can_print, Membership, Parting};
-    use loopsim::orders::SearchBounds;
+    use loopsim::orders::{End, SearchBounds};
 
     fn can(src: &str, order: &[&str]) -> Membership {
         let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
@@ -203,7 +203,7 @@ mod membership {
             &loaded.src,
             RunOptions::default(),
             &order,
-            false,
+            End::Exit,
             SearchBounds::default(),
         )
     }
@@ -239,6 +239,7 @@ mod membership {
             parting: Some(Parting {
                 agreed,
                 next: next.map(String::from),
+                ended: None,
             }),
         }
     }
@@ -267,7 +268,7 @@ mod membership {
             ..SearchBounds::default()
         };
         assert_eq!(
-            can_print(&loaded.file, &loaded.src, RunOptions::default(), &order, false, tiny),
+            can_print(&loaded.file, &loaded.src, RunOptions::default(), &order, End::Exit, tiny),
             Membership::Undecided {
                 cut: loopsim::orders::Cut::Schedules(1)
             }
@@ -321,13 +322,13 @@ fn the_search_counts_statements_not_only_callbacks() {
     // Each schedule stops at statement 10,001: ten of them spend the 100,000.
     assert_eq!(o.schedules, 10);
     assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
-    assert!(o.orders[0].stopped);
+    assert!(o.orders[0].end.stopped());
     // The model stopped in turn 0, as every schedule does: that is the answer, complete.
     let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, SearchBounds { turn_zero: true, ..bounds });
     assert!(!o.truncated && o.model_possible);
     assert_eq!((o.schedules, o.count), (0, 1));
     assert_eq!(texts(&o), vec![Vec::<&str>::new()]);
-    assert!(o.orders[0].stopped);
+    assert!(o.orders[0].end.stopped());
 }
 
 /// A model run stopped by a limit before turn 1 is the whole answer
@@ -374,7 +375,10 @@ fn a_limit_in_turn_zero_stops_every_schedule_there() {
             assert_eq!(decided.schedules, 0, "{src}");
             assert_eq!((full.count, decided.count), (1, 1), "{src}");
             assert_eq!(full.orders, decided.orders, "{src}");
-            assert!(full.orders[0].stopped && full.model_possible && decided.model_possible, "{src}");
+            assert!(
+                full.orders[0].end.stopped() && full.model_possible && decided.model_possible,
+                "{src}"
+            );
             assert_eq!(full.races, decided.races, "{src}");
             checked += 1;
         }
@@ -400,7 +404,7 @@ fn a_turn_zero_order_larger_than_the_bound_on_orders_held_is_the_answer() {
     // (The statement limit, 2,000, counts the `repeat` too.)
     assert_eq!(o.orders[0].logs.len(), 1_999);
     assert_eq!(o.orders[0].logs[1_998], "line 1999");
-    assert!(o.orders[0].stopped);
+    assert!(o.orders[0].end.stopped());
 }
 
 /// A run is settled once no timer is armed, no pool job or I/O is under way
@@ -441,7 +445,7 @@ fn a_settled_run_remembers_no_more_states() {
         .map(|order| {
             let spins = order.logs.iter().filter(|l| *l == "spin").count();
             let head = order.logs.iter().filter(|l| *l != "spin").map(String::as_str).collect();
-            (head, spins, order.stopped)
+            (head, spins, order.end.stopped())
         })
         .collect();
     // The model's order (its timer ran in turn 2), the timer a turn later
@@ -520,25 +524,25 @@ fn a_settled_guided_search_gives_the_answers_of_the_full_one() {
     let opts = fixed_limits(40, 2_000, 20_000);
     let all = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, opts, SearchBounds::default());
     assert!(!all.truncated && all.count > 1, "{:?}", all.count);
-    let can = |logs: &[String], stopped: bool, settle: bool| {
+    let can = |logs: &[String], end: End, settle: bool| {
         let bounds = SearchBounds {
             settle,
             ..SearchBounds::default()
         };
-        can_print(&loaded.file, &loaded.src, opts, logs, stopped, bounds)
+        can_print(&loaded.file, &loaded.src, opts, logs, end, bounds)
     };
     for order in &all.orders {
         for settle in [false, true] {
-            let got = can(&order.logs, order.stopped, settle);
+            let got = can(&order.logs, order.end, settle);
             assert!(
                 matches!(got, Membership::Possible { .. }),
-                "{got:?} {} lines, stopped {}, settle {settle}",
+                "{got:?} {} lines, ending {:?}, settle {settle}",
                 order.logs.len(),
-                order.stopped
+                order.end
             );
         }
         let shorter = &order.logs[..order.logs.len() - 1];
-        assert_eq!(can(shorter, order.stopped, true), can(shorter, order.stopped, false), "{shorter:?}");
+        assert_eq!(can(shorter, order.end, true), can(shorter, order.end, false), "{shorter:?}");
     }
     let silent = load_bytes("t.loop", b"immediate \"x\" { again }\n").expect("valid");
     let x = ["x".to_string()];
@@ -548,12 +552,16 @@ fn a_settled_guided_search_gives_the_answers_of_the_full_one() {
             max_states: 10_000,
             ..SearchBounds::default()
         };
-        can_print(&silent.file, &silent.src, RunOptions::default(), &x, true, bounds)
+        can_print(&silent.file, &silent.src, RunOptions::default(), &x, End::Stopped, bounds)
     };
     assert_eq!(
         can(true),
         Membership::Impossible {
-            parting: Some(Parting { agreed: 0, next: None })
+            parting: Some(Parting {
+                agreed: 0,
+                next: None,
+                ended: None
+            })
         }
     );
     assert_eq!(
@@ -910,7 +918,7 @@ fn a_search_cut_short_by_a_run_that_never_ends_says_so() {
     );
     let o = loopsim::orders::all_orders_within(&loaded.file, &loaded.src, fixed_limits(50, 1_000_000, 10_000_000), bounds);
     assert!(!o.truncated && o.longer_run.is_none(), "{:?}", o.cut);
-    let mut shapes: Vec<(usize, bool)> = o.orders.iter().map(|o| (o.logs.len(), o.stopped)).collect();
+    let mut shapes: Vec<(usize, bool)> = o.orders.iter().map(|o| (o.logs.len(), o.end.stopped())).collect();
     shapes.sort_unstable();
     assert_eq!(shapes, [(1, false), (2, false), (3, false), (48, true)]);
     assert!(o.orders.iter().all(|o| o.logs[0] == "t" && o.logs[1..].iter().all(|l| l == "i")));

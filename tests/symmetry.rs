@@ -6,7 +6,7 @@ mod common;
 
 use loopsim::interp::RunOptions;
 use loopsim::load::load_bytes;
-use loopsim::orders::{all_orders_within, Orders, SearchBounds};
+use loopsim::orders::{all_orders_within, End, Orders, SearchBounds};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -34,8 +34,8 @@ fn complete_and_equal(name: &str, src: &str, opts: RunOptions) -> (Orders, Order
     (full, reduced)
 }
 
-fn set(o: &Orders) -> BTreeSet<(Vec<String>, bool)> {
-    o.orders.iter().map(|o| (o.logs.clone(), o.stopped)).collect()
+fn set(o: &Orders) -> BTreeSet<(Vec<String>, End)> {
+    o.orders.iter().map(|o| (o.logs.clone(), o.end)).collect()
 }
 
 /// Both searches complete, and agree on every order.
@@ -46,11 +46,7 @@ fn agree(name: &str, src: &str) -> Orders {
     if full.truncated {
         // The full search is too slow here: what it found must be in the reduced answer.
         for o in &full.orders {
-            assert!(
-                reduced.contains(&o.logs, o.stopped),
-                "{name}: the reduced search misses {:?}",
-                o.logs
-            );
+            assert!(reduced.contains(&o.logs, o.end), "{name}: the reduced search misses {:?}", o.logs);
         }
         return reduced;
     }
@@ -60,11 +56,7 @@ fn agree(name: &str, src: &str) -> Orders {
         assert_eq!(set(&full), set(&reduced), "{name}: the orders differ");
     }
     for o in &full.orders {
-        assert!(
-            reduced.contains(&o.logs, o.stopped),
-            "{name}: the reduced search misses {:?}",
-            o.logs
-        );
+        assert!(reduced.contains(&o.logs, o.end), "{name}: the reduced search misses {:?}", o.logs);
     }
     reduced
 }
@@ -187,10 +179,10 @@ fn p8_reads_as_two_races_of_576_orders() {
     // Every renaming is an order, and a line of the second wave cannot come in the first.
     let mut swapped: Vec<String> = o.orders[0].logs.clone();
     swapped.swap(0, 3);
-    assert!(o.contains(&swapped, false));
+    assert!(o.contains(&swapped, End::Exit));
     let mut mixed: Vec<String> = o.orders[0].logs.clone();
     mixed.swap(3, 4);
-    assert!(!o.contains(&mixed, false));
+    assert!(!o.contains(&mixed, End::Exit));
 }
 
 #[test]
@@ -422,13 +414,13 @@ fn commuting_completions_run_as_many_callbacks_and_limits_restart_the_search() {
                 submit \"j3\" 6 { log \"r3\" nextTick { log \"p3\" nextTick \"q3\" } }\nsubmit \"z\" 6 { log \"z\" }\n";
     let (_, reduced) = complete_and_equal("min6", min6, RunOptions::default());
     assert_eq!(reduced.count, 11);
-    assert!(reduced.contains(&["r3", "p3", "q3", "r1", "a", "z", "inner"].map(String::from), false));
+    assert!(reduced.contains(&["r3", "p3", "q3", "r1", "a", "z", "inner"].map(String::from), End::Exit));
     let e2 = "pool 3\nsubmit \"a\" 10 { log \"a1\" nextTick { log \"a2\" nextTick \"a3\" } }\n\
               submit \"b\" 10 { log \"b1\" nextTick \"b2\" }\nsubmit \"c\" 10 { log \"c\" immediate \"im\" }\n\
               submit \"late\" 5 { log \"late\" }\n";
     let (_, reduced) = complete_and_equal("e2", e2, RunOptions::default());
     assert_eq!(reduced.count, 15);
-    assert!(!reduced.contains(&["b1", "b2", "c", "a1", "a2", "a3", "late", "im"].map(String::from), false));
+    assert!(!reduced.contains(&["b1", "b2", "c", "a1", "a2", "a3", "late", "im"].map(String::from), End::Exit));
     let p8 = "pool 4\nrepeat 8 { submit \"job {i}\" 10 { log \"job {i} done\" } }\n";
     for (max_callbacks, count) in [(1, 4), (2, 12), (5, 96)] {
         let mut opts = RunOptions::default();
@@ -480,14 +472,14 @@ fn twins_and_lines_alike_from_other_jobs_keep_every_order() {
         submit \"d\" 1 { log \"x\" nextTick { log \"y\" } }\n";
     let (_, reduced) = complete_and_equal("lines alike", four, RunOptions::default());
     assert_eq!(reduced.count, 11);
-    assert!(reduced.contains(&strings(&["x", "x", "x", "y", "x", "y", "y"]), false));
+    assert!(reduced.contains(&strings(&["x", "x", "x", "y", "x", "y", "y"]), End::Exit));
     // b then a, and a then b, print “x x x”: c after b's immediate was lost.
     let three = "submit \"x\" 1 { log \"x\" immediate \"y\" }\n\
         submit \"x\" 1 { log \"x\" nextTick \"x\" }\n\
         submit \"y\" 1 { log \"y\" microtask \"y\" }\n";
     let (_, reduced) = complete_and_equal("a log alike", three, RunOptions::default());
     assert_eq!(reduced.count, 7);
-    assert!(reduced.contains(&strings(&["y", "y", "x", "y", "x", "x"]), false));
+    assert!(reduced.contains(&strings(&["y", "y", "x", "y", "x", "x"]), End::Exit));
     for (max_turns, max_callbacks) in [(u64::MAX, 4), (2, 5_000_000)] {
         let mut opts = RunOptions::default();
         opts.limits.max_turns = max_turns;
@@ -538,7 +530,7 @@ fn orbits_of_blocks_alike_and_of_renamings_elsewhere_are_counted_as_printed() {
     assert_eq!(reduced.count, 119);
     assert!(reduced.contains(
         &strings(&["y", "1", "x", "y", "2", "y", "1", "x", "x", "x", "y", "2", "x", "x"]),
-        false
+        End::Exit
     ));
     // The same file without `repeat` (and so without renamings) agrees.
     let unrolled: String = [

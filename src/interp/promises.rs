@@ -699,6 +699,11 @@ impl<'a> Interp<'a> {
         self.rt.main_waiting.map(|(_, at)| self.site_line(at))
     }
 
+    /// Whether an ES module's top-level `await` has not settled (exit 13 if the loop ends now).
+    pub(crate) fn unsettled(&self) -> bool {
+        self.rt.main_waiting.is_some()
+    }
+
     /// What a queued task is, for [`super::QueueSnapshot`]: a callback as the
     /// verbose trace names it, or the promise work it stands for.
     pub(super) fn describe_task(&self, task: &Task<'a>) -> String {

@@ -7,7 +7,7 @@
 //! prediction so far: it answers a membership question without enumerating
 //! the orders, and it is exact whenever it runs to the end (no bound hit).
 
-use super::{replay, Ended, Search, SearchBounds};
+use super::{replay, End, Ended, Search, SearchBounds};
 use crate::interp::{self, RunOptions};
 use crate::syntax::ast::File;
 
@@ -35,18 +35,31 @@ pub struct Parting {
     pub agreed: usize,
     /// The line it printed next, instead of line `agreed + 1` or past the
     /// order's end; `None`: it printed no more (or ended otherwise: stopped
-    /// by a limit where the order is not, or the other way round).
+    /// by a limit, or by an unhandled rejection, where the order is not).
     pub next: Option<String>,
+    /// How it ended, when it printed every line of the order and ended
+    /// otherwise than the order says (exit code 0 where the order names
+    /// `unhandled`, …).
+    pub ended: Option<End>,
 }
 
 impl Parting {
     /// The closer of `best` (none yet: `None`) and how one schedule ended
-    /// (`logs`: its lines, the last one not the target's when `diverged`).
-    fn closer(best: Option<Parting>, mut logs: Vec<String>, diverged: bool) -> Option<Parting> {
+    /// (`logs`: its lines, the last one not the target's when `diverged`;
+    /// `ended`: its end, when it printed every line of the target and ended
+    /// otherwise). Of two that agree as far, the first, unless only the
+    /// second printed every line and ended otherwise.
+    fn closer(best: Option<Parting>, mut logs: Vec<String>, diverged: bool, ended: Option<End>) -> Option<Parting> {
         let next = if diverged { logs.pop() } else { None };
         match best {
-            Some(best) if best.agreed >= logs.len() => Some(best),
-            _ => Some(Parting { agreed: logs.len(), next }),
+            Some(best) if best.agreed > logs.len() || (best.agreed == logs.len() && (ended.is_none() || best.ended.is_some())) => {
+                Some(best)
+            }
+            _ => Some(Parting {
+                agreed: logs.len(),
+                next,
+                ended,
+            }),
         }
     }
 
@@ -64,11 +77,11 @@ impl Parting {
     }
 }
 
-/// Whether real Node can print `logs` (and end stopped by a limit when
-/// `stopped`), searching only schedules that agree with `logs` so far.
-pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], stopped: bool, bounds: SearchBounds) -> Membership {
+/// Whether real Node can print `logs` and end as `end` says, searching only
+/// schedules that agree with `logs` so far.
+pub fn can_print(file: &File, src: &str, opts: RunOptions, logs: &[String], end: End, bounds: SearchBounds) -> Membership {
     let deadline = bounds.time_limit.map(|t| (web_time::Instant::now() + t, t.as_secs()));
-    can_print_until(file, src, opts, logs, stopped, bounds, deadline)
+    can_print_until(file, src, opts, logs, end, bounds, deadline)
 }
 
 /// [`can_print`] with its time bound given as a deadline (and the seconds it
@@ -79,7 +92,7 @@ pub fn can_print_until(
     src: &str,
     opts: RunOptions,
     logs: &[String],
-    stopped: bool,
+    end: End,
     bounds: SearchBounds,
     deadline: Option<(web_time::Instant, u64)>,
 ) -> Membership {
@@ -96,7 +109,7 @@ pub fn can_print_until(
         // "i", "t", then 29 lines of a chain under `--max-turns 30`, which
         // `run --all-orders` lists, was "no timing of the loop gives this
         // order".
-        keys_turns: stopped,
+        keys_turns: end.stopped(),
         anonymous_timers: bounds.leaves_slots_out(interp::has_clear(&file.body)),
         ..Search::default()
     };
@@ -105,13 +118,13 @@ pub fn can_print_until(
     let mut parting = None;
     loop {
         let (ended, spent) = replay(file, src, opts, &mut search, Some(logs));
-        let (printed, ended_stopped) = match ended {
-            Ended::Order { logs, stopped } => (Some(logs), stopped),
+        let (printed, ended) = match ended {
+            Ended::Order { logs, end } => (Some(logs), end),
             Ended::Diverged { logs } => {
-                parting = Parting::closer(parting, logs, true);
-                (None, false)
+                parting = Parting::closer(parting, logs, true, None);
+                (None, End::Exit)
             }
-            Ended::Pruned { .. } | Ended::Nothing => (None, false),
+            Ended::Pruned { .. } | Ended::Nothing => (None, End::Exit),
         };
         schedules += 1;
         if let Some(progress) = bounds.progress {
@@ -120,13 +133,17 @@ pub fn can_print_until(
         callbacks = callbacks.saturating_add(spent.callbacks);
         statements = statements.saturating_add(spent.statements);
         match printed {
-            Some(printed) if printed == logs && ended_stopped == stopped => {
+            Some(printed) if printed == logs && ended == end => {
                 return Membership::Possible {
                     race: search.race.clone().unwrap_or_else(|| super::NO_CROSSING.to_string()),
                 };
             }
-            // Fewer lines (a prefix of the target's), or the same lines ended otherwise.
-            Some(printed) => parting = Parting::closer(parting, printed, false),
+            // The same lines ended otherwise, or fewer lines (a prefix of the target's).
+            Some(printed) => {
+                // (Not in the WebAssembly build, whose help does not say how it ends.)
+                let otherwise = (!cfg!(target_family = "wasm") && printed == logs).then_some(ended);
+                parting = Parting::closer(parting, printed, false, otherwise);
+            }
             None => {}
         }
         if let Some(cut) = search.halted {

@@ -87,11 +87,11 @@ impl Fp {
 
 /// Where a stretch leads: the state at the next point (a turn's, the pending
 /// phase's or a poll phase's start), or the end
-/// of the schedule (stopped by a limit or a cycle, or not).
+/// of the schedule and how it ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Next {
     State(u64),
-    End { stopped: bool },
+    End(super::End),
 }
 
 /// A point (a turn's, the pending phase's or a poll phase's start) the
@@ -188,8 +188,8 @@ pub(crate) struct Suffix {
     edge: u32,
     /// [`NONE`]: the edge's lines end the suffix.
     tail: u32,
-    /// The schedule ended stopped (by a limit, or repeating forever).
-    pub stopped: bool,
+    /// How the schedule ended (stopped: by a limit, or repeating forever).
+    pub end: super::End,
 }
 
 impl Suffix {
@@ -233,7 +233,7 @@ pub(crate) struct Memo {
     /// reaching one brings no line before it that was not joined already.
     joined: FxHashSet<u64>,
     /// Orders joined, by hash and ending: each is added to the orders once.
-    composed: FxHashSet<(Fp, bool)>,
+    composed: FxHashSet<(Fp, super::End)>,
     /// Edges and suffixes held ([`Memo::suffix_room`]).
     held: usize,
     /// Suffixes held.
@@ -257,7 +257,7 @@ impl Memo {
     pub(crate) fn bytes(&self) -> usize {
         use std::mem::size_of;
         let edges = self.held - self.suffixes;
-        let sets = (self.known.len() + self.joined.len()) * 2 * size_of::<u64>() + self.composed.len() * 2 * size_of::<(Fp, bool)>();
+        let sets = (self.known.len() + self.joined.len()) * 2 * size_of::<u64>() + self.composed.len() * 2 * size_of::<(Fp, super::End)>();
         self.bytes
             .saturating_add(self.nodes.len() * 2 * (size_of::<u64>() + size_of::<Node>()))
             .saturating_add(edges * size_of::<Edge>())
@@ -280,10 +280,10 @@ impl Memo {
         self.nodes[&state].suffixes.as_ref().expect("computed")[index]
     }
 
-    /// Whether the order of hash `fp` ending `stopped` is joined for the
+    /// Whether the order of hash `fp` ending as `end` says is joined for the
     /// first time (each is added to the orders once).
-    pub(crate) fn compose_once(&mut self, fp: Fp, stopped: bool) -> bool {
-        self.composed.insert((fp, stopped))
+    pub(crate) fn compose_once(&mut self, fp: Fp, end: super::End) -> bool {
+        self.composed.insert((fp, end))
     }
 
     /// Whether this is the first time `state` is met with the log `log`.
@@ -411,22 +411,22 @@ impl Memo {
                 continue;
             }
             let mut out: Vec<Suffix> = Vec::new();
-            let mut known: FxHashSet<(Fp, bool)> = FxHashSet::default();
+            let mut known: FxHashSet<(Fp, super::End)> = FxHashSet::default();
             for (i, e) in node.edges.iter().enumerate() {
                 let tails = match e.to {
                     // (Every state an edge leads to was explored: it has edges.)
                     Next::State(m) if !self.nodes.contains_key(&m) => continue,
                     Next::State(m) => self.nodes.get(&m).and_then(|x| x.suffixes.as_deref()),
-                    Next::End { .. } => None,
+                    Next::End(_) => None,
                 };
                 match (e.to, tails) {
                     (Next::State(_), Some(tails)) => {
                         for (j, s) in tails.iter().enumerate() {
                             let fp = e.fp.then(s.fp);
-                            if known.insert((fp, s.stopped)) {
+                            if known.insert((fp, s.end)) {
                                 out.push(Suffix {
                                     fp,
-                                    stopped: s.stopped,
+                                    end: s.end,
                                     race: if e.race == NONE { s.race } else { e.race },
                                     edge: i as u32,
                                     tail: j as u32,
@@ -435,15 +435,15 @@ impl Memo {
                         }
                     }
                     (to, _) => {
-                        let stopped = match to {
-                            Next::End { stopped } => stopped,
+                        let end = match to {
+                            Next::End(end) => end,
                             // Back to a state being computed: the loop repeats itself.
-                            Next::State(_) => true,
+                            Next::State(_) => super::End::Stopped,
                         };
-                        if known.insert((e.fp, stopped)) {
+                        if known.insert((e.fp, end)) {
                             out.push(Suffix {
                                 fp: e.fp,
-                                stopped,
+                                end,
                                 race: e.race,
                                 edge: i as u32,
                                 tail: NONE,
@@ -574,7 +574,7 @@ mod tests {
     #[test]
     fn a_states_suffixes_are_its_stretches_joined_to_the_next_states() {
         let mut memo = Memo::default();
-        let end = Next::End { stopped: false };
+        let end = Next::End(crate::orders::End::Exit);
         record(&mut memo, &[visit(1, 1), visit(2, 3)], &["m", "a", "b", "x"], end);
         record(&mut memo, &[visit(1, 1), visit(2, 3)], &["m", "b", "a", "y"], end);
         // The same stretches again: nothing new.

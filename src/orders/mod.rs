@@ -28,10 +28,66 @@ use web_time::Instant;
 pub struct Order {
     /// The log texts, in order.
     pub logs: Vec<String>,
-    /// Whether a limit stopped this schedule (or it repeats forever).
-    pub stopped: bool,
+    /// How the process ends after them.
+    pub end: End,
     /// What made this order differ from the model's (empty for the model's own).
     pub race: String,
+}
+
+/// How an order ends: what the process does after its last line. Part of
+/// an order's identity (docs/orders.md "How an order ends"): two schedules
+/// that print the same lines, one exiting with code 0 and one ended by an
+/// unhandled rejection, are two orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum End {
+    /// The loop ran out of work: exit code 0.
+    #[default]
+    Exit,
+    /// An unhandled rejection ended the process: exit code 1 (rule 8k).
+    Unhandled,
+    /// The loop ran out of work while the ES module's top-level `await` had
+    /// not settled: exit code 13 (rule 8l).
+    Unsettled,
+    /// A limit of loopsim's stopped the schedule, or it repeats forever.
+    Stopped,
+}
+
+impl End {
+    /// How a run that ended with `ending` ends.
+    pub fn of(ending: &Ending) -> End {
+        match ending {
+            Ending::Finished { .. } => End::Exit,
+            Ending::Unhandled { .. } => End::Unhandled,
+            Ending::Unsettled { .. } => End::Unsettled,
+            Ending::Limit(_) => End::Stopped,
+        }
+    }
+
+    /// Whether a limit stopped it.
+    pub fn stopped(self) -> bool {
+        self == End::Stopped
+    }
+
+    /// The process's exit code (`None`: loopsim stopped it at a limit).
+    pub fn code(self) -> Option<i32> {
+        match self {
+            End::Exit => Some(0),
+            End::Unhandled => Some(1),
+            End::Unsettled => Some(13),
+            End::Stopped => None,
+        }
+    }
+
+    /// Said after an order's lines ("" for exit code 0).
+    pub fn words(self) -> &'static str {
+        match self {
+            End::Exit => "",
+            End::Unhandled => ", then exit code 1 (an unhandled rejection)",
+            End::Unsettled => ", then exit code 13 (an unsettled top-level await)",
+            End::Stopped => ", then stopped by a limit",
+        }
+    }
 }
 
 /// The distinct possible orders, the seed model's first.
@@ -109,21 +165,34 @@ pub enum Cut {
 }
 
 impl Orders {
-    /// Whether `logs` (ending stopped by a limit or not) is one of the orders:
-    /// exact, over every order and not only those listed.
-    pub fn contains(&self, logs: &[String], stopped: bool) -> bool {
-        self.race_of(logs, stopped).is_some()
+    /// Whether `logs`, ending as `end` says, is one of the orders: exact,
+    /// over every order and not only those listed.
+    pub fn contains(&self, logs: &[String], end: End) -> bool {
+        self.race_of(logs, end).is_some()
     }
 
-    /// The timing that gives `logs` (as in [`Order::race`]), if it is one of the orders.
-    pub fn race_of(&self, logs: &[String], stopped: bool) -> Option<String> {
-        if let Some(o) = self.orders.iter().find(|o| o.logs == logs && o.stopped == stopped) {
+    /// The timing that gives `logs` ending as `end` says (as in
+    /// [`Order::race`]), if it is one of the orders.
+    pub fn race_of(&self, logs: &[String], end: End) -> Option<String> {
+        if let Some(o) = self.orders.iter().find(|o| o.logs == logs && o.end == end) {
             return Some(o.race.clone());
         }
-        if let Some(e) = self.entries.iter().find(|e| e.contains(logs, stopped)) {
+        if let Some(e) = self.entries.iter().find(|e| e.contains(logs, end)) {
             return Some(e.race.clone());
         }
-        self.counted.race_of(logs, stopped).map(str::to_string)
+        self.counted.race_of(logs, end).map(str::to_string)
+    }
+
+    /// The exit codes other than 0 that some order ends with (1, 13).
+    pub fn exit_codes(&self) -> Vec<i32> {
+        let ends = self.orders.iter().map(|o| o.end);
+        let ends = ends
+            .chain(self.entries.iter().map(|e| e.end))
+            .chain(self.counted.keys.keys().map(|k| k.1));
+        let mut codes: Vec<i32> = ends.filter_map(End::code).filter(|&c| c != 0).collect();
+        crate::sort::sort(&mut codes);
+        codes.dedup();
+        codes
     }
 
     /// Whether every order is listed in [`Orders::orders`].
@@ -184,7 +253,7 @@ impl Cut {
 #[derive(Debug, Clone, Default)]
 pub struct Counted {
     /// Each order's key and ending, with its timing's index in `timings`.
-    keys: IndexMap<(LinesKey, bool), u32>,
+    keys: IndexMap<(LinesKey, End), u32>,
     /// The distinct timings of the orders counted.
     timings: indexmap::IndexSet<String>,
 }
@@ -205,12 +274,12 @@ impl Counted {
         self.len() == 0
     }
 
-    /// The timing that gives `logs` (ending stopped or not), if it is one of the orders counted.
-    pub fn race_of(&self, logs: &[String], stopped: bool) -> Option<&str> {
+    /// The timing that gives `logs` ending as `end` says, if it is one of the orders counted.
+    pub fn race_of(&self, logs: &[String], end: End) -> Option<&str> {
         if self.is_empty() {
             return None;
         }
-        let &t = self.keys.get(&(lines_key(logs), stopped))?;
+        let &t = self.keys.get(&(lines_key(logs), end))?;
         self.timings.get_index(t as usize).map(String::as_str)
     }
 }
@@ -424,11 +493,11 @@ fn model_end(ending: &Ending) -> ModelEnd {
         Ending::Limit(hit) => Some(hit.clone()),
         _ => None,
     };
-    (limit, ending.process_exit(), ending.turn())
+    (End::of(ending), limit, ending.process_exit(), ending.turn())
 }
 
-/// [`model_end`]'s answer: the limit, the process's exit, the turns.
-type ModelEnd = (Option<LimitHit>, Option<String>, u64);
+/// [`model_end`]'s answer: how its order ends, the limit, the process's exit, the turns.
+type ModelEnd = (End, Option<LimitHit>, Option<String>, u64);
 
 fn search(
     file: &File,
@@ -436,10 +505,10 @@ fn search(
     opts: RunOptions,
     bounds: SearchBounds,
     model: Vec<String>,
-    (limit, exit, model_turns): ModelEnd,
+    (model_end, limit, exit, model_turns): ModelEnd,
 ) -> Orders {
     let opts = interp::resolve_limits(file, opts);
-    let model_stopped = limit.is_some();
+    let model_stopped = model_end.stopped();
     let deadline = bounds.time_limit.map(|t| (Instant::now() + t, t.as_secs()));
     let has_clear = crate::interp::has_clear(&file.body);
     let symmetric = if bounds.symmetry {
@@ -529,8 +598,8 @@ fn search(
     // of the orders held: with symmetries among those, the sum is an upper bound.
     let count_exact = held_exact && (counted.is_empty() || entries.iter().all(symmetry::Entry::plain));
     let mut count = held.saturating_add(counted.len() as u128);
-    let model_at = entries.iter().position(|e| e.contains(&model, model_stopped));
-    let model_possible = model_at.is_some() || counted.race_of(&model, model_stopped).is_some();
+    let model_at = entries.iter().position(|e| e.contains(&model, model_end));
+    let model_possible = model_at.is_some() || counted.race_of(&model, model_end).is_some();
     if !model_possible {
         count = count.saturating_add(1);
     }
@@ -538,13 +607,13 @@ fn search(
     let max_listed = bounds.max_listed.min(MAX_LISTED);
     let mut orders = vec![Order {
         logs: model.clone(),
-        stopped: model_stopped,
+        end: model_end,
         race: String::new(),
     }];
     // Orders listed, by hash; the bytes the list may still take (the bound on
     // the orders found, counted again for the renamed copies).
     let mut listed: HashSet<u64> = HashSet::new();
-    listed.insert(symmetry::order_hash(&model, model_stopped));
+    listed.insert(symmetry::order_hash(&model, model_end));
     let mut room = bounds.max_bytes;
     // Listing a large orbit of long orders takes time: past the search's
     // deadline it may take a tenth of the time limit more (at least 0.1 s),
@@ -567,7 +636,7 @@ fn search(
             if orders.len() >= max_listed || room < each {
                 break 'list;
             }
-            if !listed.insert(symmetry::order_hash(&logs, entry.stopped)) {
+            if !listed.insert(symmetry::order_hash(&logs, entry.end)) {
                 continue;
             }
             room -= each;
@@ -576,7 +645,7 @@ fn search(
             let race = entry.timing_of(&logs, &renamed);
             orders.push(Order {
                 logs,
-                stopped: entry.stopped,
+                end: entry.end,
                 race,
             });
         }
@@ -617,7 +686,7 @@ struct Exploration<'a> {
     /// The canonical orders found (symmetry::Entry), by their lines' hash
     /// ([`lines_key`]) and ending: each order's lines are held once, in its
     /// entries (natively; twice in the WebAssembly build).
-    found: IndexMap<(LinesKey, bool), Vec<symmetry::Entry>>,
+    found: IndexMap<(LinesKey, End), Vec<symmetry::Entry>>,
     /// The orders found past the bytes the orders held may take, counted
     /// without their lines.
     counted: Counted,
@@ -654,8 +723,15 @@ impl<'a> Exploration<'a> {
         }
         let decided = turn_zero && cut.is_none();
         if decided {
-            let entry = symmetry::canonical(model.to_vec(), true, NO_CROSSING.to_string(), Vec::new(), Vec::new(), Vec::new());
-            found.insert((lines_key(&entry.logs), true), vec![entry]);
+            let entry = symmetry::canonical(
+                model.to_vec(),
+                End::Stopped,
+                NO_CROSSING.to_string(),
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+            );
+            found.insert((lines_key(&entry.logs), End::Stopped), vec![entry]);
         }
         Exploration {
             search,
@@ -733,13 +809,13 @@ impl<'a> Exploration<'a> {
             }
             let memoising = search.memoising();
             match ended {
-                Ended::Order { logs, stopped } => {
+                Ended::Order { logs, end } => {
                     if memoising {
-                        search.record(&logs, &meta, memo::Next::End { stopped });
+                        search.record(&logs, &meta, memo::Next::End(end));
                     }
                     let race = search.race.clone().unwrap_or_else(|| NO_CROSSING.to_string());
                     let (marks, blocks) = (search.marks.clone(), search.blocks.clone());
-                    if !self.add(logs, stopped, race, meta, marks, blocks, bounds) {
+                    if !self.add(logs, end, race, meta, marks, blocks, bounds) {
                         return false;
                     }
                 }
@@ -794,19 +870,19 @@ impl<'a> Exploration<'a> {
     fn add(
         &mut self,
         logs: Vec<String>,
-        stopped: bool,
+        end: End,
         race: String,
         meta: Vec<interp::LineMeta>,
         marks: Vec<symmetry::Mark>,
         blocks: Vec<Vec<node20::Member>>,
         bounds: &SearchBounds,
     ) -> bool {
-        if stopped && self.search.blocks_met {
+        if end.stopped() && self.search.blocks_met {
             self.search.blocks_failed = true;
             return false;
         }
-        let entry = symmetry::canonical(logs, stopped, race, meta, marks, blocks);
-        let key = (lines_key(&entry.logs), stopped);
+        let entry = symmetry::canonical(logs, end, race, meta, marks, blocks);
+        let key = (lines_key(&entry.logs), end);
         let plain = entry.plain();
         let was_counted = !self.counted.is_empty() && self.counted.keys.contains_key(&key);
         if was_counted && plain {
@@ -875,7 +951,7 @@ impl<'a> Exploration<'a> {
         for i in 0..count {
             let search = &mut self.search;
             let suffix = search.memo.suffix(state, i);
-            if !search.memo.compose_once(prefix.then(suffix.fp()), suffix.stopped) {
+            if !search.memo.compose_once(prefix.then(suffix.fp()), suffix.end) {
                 continue;
             }
             if i % 256 == 255 {
@@ -894,7 +970,7 @@ impl<'a> Exploration<'a> {
                 .clone()
                 .or_else(|| suffix.race().map(|r| search.memo.race(r).to_string()))
                 .unwrap_or_else(|| NO_CROSSING.to_string());
-            if !self.add(full, suffix.stopped, race, lines_meta, marks, blocks, bounds) {
+            if !self.add(full, suffix.end, race, lines_meta, marks, blocks, bounds) {
                 return false;
             }
             if self.found_len() >= bounds.max_orders {
@@ -925,13 +1001,13 @@ pub fn stopped_in_turn_zero(limit: Option<&LimitHit>) -> bool {
 pub const MAX_LISTED: usize = 10_000;
 
 /// An order's lines hashed to 128 bits (two SipHash digests, of the lines
-/// followed by `false` and by `true`: [`symmetry::order_hash`]), to tell
+/// followed by two endings: [`symmetry::order_hash`]), to tell
 /// orders apart without a second copy of their lines: two of a million
 /// orders collide with a probability below 10⁻²⁶. (The WebAssembly build
 /// keys them by a copy of their lines, for its size budget.)
 #[cfg(not(target_arch = "wasm32"))]
 fn lines_key(logs: &[String]) -> LinesKey {
-    (u128::from(symmetry::order_hash(logs, false)) << 64) | u128::from(symmetry::order_hash(logs, true))
+    (u128::from(symmetry::order_hash(logs, End::Exit)) << 64) | u128::from(symmetry::order_hash(logs, End::Stopped))
 }
 
 /// An order's lines, copied (see the native build's `lines_key`).
@@ -1007,7 +1083,7 @@ pub fn race_check(
     let mut left_out = 0;
     if let Some(named) = &named {
         let unnamed: Vec<usize> = (0..found.orders.len())
-            .filter(|&i| !named.names(&found.orders[i].logs, found.orders[i].stopped))
+            .filter(|&i| !named.names(&found.orders[i].logs, found.orders[i].end))
             .collect();
         left_out = unnamed.len();
         match unnamed.first() {
@@ -1116,8 +1192,8 @@ fn replay(file: &File, src: &str, opts: RunOptions, search: &mut Search, target:
 
 /// How one schedule ended.
 enum Ended {
-    /// With an order: its lines, and whether a limit stopped it (or it repeats forever).
-    Order { logs: Vec<String>, stopped: bool },
+    /// With an order: its lines, and how it ended.
+    Order { logs: Vec<String>, end: End },
     /// Abandoned at a state explored before: the lines up to it.
     Pruned { logs: Vec<String> },
     /// Left the target order: its lines, the last the one not in the target there.
@@ -1256,6 +1332,7 @@ fn replay_with_meta<'a>(
         turns: node.state().turn,
     };
     let meta = host.take_line_meta();
+    let unsettled = host.unsettled();
     let trace = host.into_trace(
         "",
         Ending::Finished {
@@ -1273,14 +1350,18 @@ fn replay_with_meta<'a>(
     }
     let logs = into_texts(trace);
     let ended = match result {
-        Ok(()) => Ended::Order { logs, stopped: false },
+        Ok(()) if unsettled => Ended::Order { logs, end: End::Unsettled },
+        Ok(()) => Ended::Order { logs, end: End::Exit },
         // A schedule that diverged from the target, or ran out of time, is no order.
         Err(Halt::Host(interp::Stop::Diverged)) => Ended::Diverged { logs },
         Err(Halt::Host(interp::Stop::TimeUp)) => Ended::Nothing,
-        Err(Halt::Host(interp::Stop::Limit(_))) => Ended::Order { logs, stopped: true },
+        Err(Halt::Host(interp::Stop::Limit(_))) => Ended::Order { logs, end: End::Stopped },
         // The process ended (an unhandled rejection): the order ends there.
-        Err(Halt::Host(interp::Stop::Exit(_))) => Ended::Order { logs, stopped: false },
-        Err(Halt::Pruned(_)) if search.cycle => Ended::Order { logs, stopped: true },
+        Err(Halt::Host(interp::Stop::Exit(ending))) => Ended::Order {
+            logs,
+            end: End::of(&ending),
+        },
+        Err(Halt::Pruned(_)) if search.cycle => Ended::Order { logs, end: End::Stopped },
         Err(Halt::Pruned(_)) => Ended::Pruned { logs },
     };
     (ended, spent, meta)

@@ -20,7 +20,8 @@ pub struct Race {
     /// pairs in order), `orders` (a group, some orders), `differ` (where
     /// the orders first part: orders that print different lines, or orders
     /// of the same lines too many to cut into blocks), `optional` (one
-    /// line some orders print and others do not).
+    /// line some orders print and others do not), `ends` (orders of the
+    /// same lines that end otherwise: exit code 0, or an unhandled rejection).
     pub kind: &'static str,
     /// The lines concerned (a symmetric group's as written, `{i}` kept).
     pub lines: Vec<String>,
@@ -142,7 +143,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
             let timing = symmetry::orbit_timing(e, src);
             for logs in e.expand(MAX_MOVED as usize) {
                 let race = e.timing_of(&logs, &timing);
-                moved.push(plain(logs, e.stopped, race));
+                moved.push(plain(logs, e.end, race));
             }
         }
         races.truncate(first_group);
@@ -152,7 +153,7 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
     // Groups that depend on each other say less than the blocks of the orders
     // themselves: with every order listed (and few), state those instead.
     if !independent(&races, count) && orders.len() as u128 == count && count <= MAX_BLOCKS_FROM_LIST {
-        let listed: Vec<Entry> = orders.iter().map(|o| plain(o.logs.clone(), o.stopped, o.race.clone())).collect();
+        let listed: Vec<Entry> = orders.iter().map(|o| plain(o.logs.clone(), o.end, o.race.clone())).collect();
         races = differences(model, &listed, partial);
     }
     // The same statement twice (two searches' groups alike): once.
@@ -163,6 +164,11 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
         }
     }
     let mut races = unique;
+    // (Not in the WebAssembly build, for its size budget: there such orders
+    // are counted, "2 orders".)
+    if !cfg!(target_family = "wasm") {
+        races.extend(ends(entries, partial));
+    }
     if races.is_empty() && count > 1 {
         races.push(Race {
             kind: "orders",
@@ -176,6 +182,50 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
     races
 }
 
+/// Orders that print the same lines and end otherwise (exit code 0, or an
+/// unhandled rejection, …), the first such lines found: that race, stated
+/// (kind `ends`, its `lines` the last line printed).
+fn ends(entries: &[Entry], partial: bool) -> Option<Race> {
+    let first = entries
+        .iter()
+        .find(|e| entries.iter().any(|o| o.logs == e.logs && o.end != e.end))?;
+    let same: Vec<&Entry> = entries.iter().filter(|e| e.logs == first.logs).collect();
+    let words: Vec<String> = same
+        .iter()
+        .map(|e| {
+            match e.end {
+                super::End::Exit => "exit with code 0",
+                super::End::Unhandled => "exit with code 1 (an unhandled rejection)",
+                super::End::Unsettled => "exit with code 13 (the top-level await unsettled)",
+                super::End::Stopped => "be stopped by a limit",
+            }
+            .to_string()
+        })
+        .collect();
+    let after = first
+        .logs
+        .last()
+        .map_or("with no line printed".to_string(), |l| format!("after {}", quote(l)));
+    let orders = same.len() as u128;
+    let timing = timings(&same[1..]);
+    let statement = stated(
+        format!(
+            "{after}, the process may {} ({} orders)",
+            series(words, "or"),
+            found_text(orders, partial)
+        ),
+        &timing,
+    );
+    Some(Race {
+        kind: "ends",
+        lines: first.logs.last().cloned().into_iter().collect(),
+        orders,
+        timing,
+        statement,
+        runs: Vec::new(),
+    })
+}
+
 /// Most orders [`statements`] cuts into blocks itself when the races of
 /// the search's groups depend on each other.
 pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
@@ -186,10 +236,10 @@ pub const MAX_BLOCKS_FROM_LIST: u128 = 1_000;
 const MAX_MOVED: u128 = 20_000;
 
 /// An order as an entry of its own (no symmetries).
-fn plain(logs: Vec<String>, stopped: bool, race: String) -> Entry {
+fn plain(logs: Vec<String>, end: super::End, race: String) -> Entry {
     Entry {
         logs,
-        stopped,
+        end,
         race,
         meta: Vec::new(),
         marks: Vec::new(),
@@ -459,9 +509,11 @@ fn optional_line(model: &[String], entries: &[Entry], first: &[&String], partial
             format!("{line} may come at {} places among {among}", at.len())
         }
     };
-    let absent_stopped = entries.iter().zip(&places).filter(|(_, p)| p.is_none()).all(|(e, _)| e.stopped);
-    place_words.push_str(if absent_stopped {
+    let absent = || entries.iter().zip(&places).filter(|(_, p)| p.is_none()).map(|(e, _)| e.end);
+    place_words.push_str(if absent().all(super::End::stopped) {
         ", or not before a limit stops the run"
+    } else if absent().all(|e| e == super::End::Unhandled) {
+        ", or not before an unhandled rejection ends the process"
     } else {
         ", or not at all"
     });
@@ -490,7 +542,7 @@ fn optional_line(model: &[String], entries: &[Entry], first: &[&String], partial
         .iter()
         .map(|e| Entry {
             orbit: e.orbit,
-            ..plain(without(&e.logs), e.stopped, e.race.clone())
+            ..plain(without(&e.logs), e.end, e.race.clone())
         })
         .collect();
     races.extend(differences(&rest_model, &rest, partial));
@@ -693,7 +745,11 @@ fn differ(model: &[String], entries: &[Entry], partial: bool, same_lines: bool) 
             Some(line) if !unique.contains(line) => unique.push(line.clone()),
             Some(_) => {}
             None => {
-                let end = if e.stopped { "a limit stops the run" } else { "the run ends" };
+                let end = match e.end {
+                    super::End::Stopped => "a limit stops the run",
+                    super::End::Unhandled => "an unhandled rejection ends the process",
+                    _ => "the run ends",
+                };
                 if !ends.contains(&end) {
                     ends.push(end);
                 }
@@ -787,7 +843,7 @@ mod tests {
     fn entry(s: &str) -> Entry {
         Entry {
             logs: strings(s),
-            stopped: false,
+            end: crate::orders::End::Exit,
             race: "a timing".to_string(),
             meta: Vec::new(),
             marks: Vec::new(),
@@ -854,7 +910,7 @@ mod tests {
     fn an_order_cut_by_a_limit_is_not_said_to_end() {
         let model = strings("mnn");
         let mut stopped = entry("mn");
-        stopped.stopped = true;
+        stopped.end = crate::orders::End::Stopped;
         let race = differ(&model, &[entry("mnn"), stopped], false, false);
         assert!(
             race.statement
@@ -1011,7 +1067,7 @@ mod tests {
         );
         // At several places, or cut off by a limit.
         let mut stopped = entry("aaa");
-        stopped.stopped = true;
+        stopped.end = crate::orders::End::Stopped;
         let orders = [entry("taaa"), entry("ataa"), entry("aata"), stopped];
         let model = strings("taaa");
         let races = differences(&model, &orders, false);

@@ -59,10 +59,12 @@ pub fn text(orders: &Orders, list: bool) -> String {
     }
     if !list && n > 1 {
         if let Some(model) = orders.orders.first() {
-            let stopped = if model.stopped { STOPPED } else { "" };
-            let _ = writeln!(out, "\nthe seed model's order{stopped}{}:", exit_note(orders));
+            let _ = writeln!(out, "\nthe seed model's order{}:", end_note(orders, model));
             for line in &model.logs {
                 let _ = writeln!(out, "  {}", crate::term::escape(line));
+            }
+            if model.logs.is_empty() {
+                let _ = writeln!(out, "  (no log lines)");
             }
         }
         let _ = writeln!(
@@ -82,12 +84,11 @@ pub fn text(orders: &Orders, list: bool) -> String {
     }
     for (i, order) in orders.orders.iter().enumerate() {
         let why = if i == 0 {
-            format!("the seed model's order{}", exit_note(orders))
+            format!("the seed model's order{}", end_note(orders, order))
         } else {
-            order.race.clone()
+            format!("{}{}", order.race, order.end.words())
         };
-        let stopped = if order.stopped { STOPPED } else { "" };
-        let _ = writeln!(out, "\norder {} ({}{stopped}):", i + 1, crate::term::escape(&why));
+        let _ = writeln!(out, "\norder {} ({}):", i + 1, crate::term::escape(&why));
         for line in &order.logs {
             let _ = writeln!(out, "  {}", crate::term::escape(line));
         }
@@ -107,14 +108,15 @@ pub fn text(orders: &Orders, list: bool) -> String {
     out
 }
 
-/// ", then the process exits with code 1: …" after the seed model's order,
-/// when its process exits otherwise than with code 0.
-fn exit_note(orders: &Orders) -> String {
-    orders.model_exit.as_deref().map(|e| format!(", then {e}")).unwrap_or_default()
+/// ", then the process exits with code 1: …" after the seed model's order
+/// (`model`), when its process exits otherwise than with code 0 (the line
+/// it rejected at named), or ", then stopped by a limit".
+fn end_note(orders: &Orders, model: &super::Order) -> String {
+    match &orders.model_exit {
+        Some(e) => format!(", then {e}"),
+        None => model.end.words().to_string(),
+    }
 }
-
-/// Said of an order whose run a limit stopped.
-const STOPPED: &str = ", then stopped by a limit";
 
 /// A count with thousands separators ("3,628,800").
 fn count(n: u128) -> String {
@@ -129,7 +131,7 @@ pub fn cut_note(orders: &Orders) -> String {
     match &orders.cut {
         None => String::new(),
         Some(cut) => {
-            let model_stopped = orders.orders.first().is_some_and(|o| o.stopped);
+            let model_stopped = orders.orders.first().is_some_and(|o| o.end.stopped());
             let more = if model_stopped {
                 let lower = orders
                     .model_limit
@@ -162,7 +164,8 @@ pub fn cut_note(orders: &Orders) -> String {
 }
 
 /// `{"count": N, "node": "26", "races": [{"kind", "lines", "orders", "timing", "statement"}, …],
-/// "orders": [["text", …], …], "timings": […], "stopped": […], "listed": N,
+/// "orders": [["text", …], …], "timings": […], "stopped": […],
+/// "exitCodes": [0 | 1 | 13 | null, …] (null: stopped), "listed": N,
 /// "countedOnly": N (orders counted without their lines, whose races are
 /// not stated: [`super::Counted`]), "truncated": bool,
 /// "cut": null | {"bound": "seconds" | "orders" | …, "max": N},
@@ -178,7 +181,8 @@ pub fn json(orders: &Orders, src: &str) -> String {
         "races": orders.races,
         "orders": orders.orders.iter().map(|o| &o.logs).collect::<Vec<_>>(),
         "timings": orders.orders.iter().map(|o| &o.race).collect::<Vec<_>>(),
-        "stopped": orders.orders.iter().map(|o| o.stopped).collect::<Vec<_>>(),
+        "stopped": orders.orders.iter().map(|o| o.end.stopped()).collect::<Vec<_>>(),
+        "exitCodes": orders.orders.iter().map(|o| o.end.code().map_or(serde_json::Value::Null, Into::into)).collect::<Vec<_>>(),
         "listed": orders.orders.len(),
         "node": orders.node,
         "countedOnly": orders.counted.len(),

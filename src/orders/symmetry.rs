@@ -37,7 +37,8 @@ pub struct Mark {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub logs: Vec<String>,
-    pub stopped: bool,
+    /// How the process ends after them.
+    pub end: super::End,
     /// The timing that made it differ from the default (empty for the default).
     pub race: String,
     pub(crate) meta: Vec<LineMeta>,
@@ -85,10 +86,10 @@ pub(crate) fn positions(meta: &[LineMeta], m: &Member) -> Vec<usize> {
 }
 
 /// An order's hash (its lines and how it ended), to tell orders apart without keeping them.
-pub(crate) fn order_hash(logs: &[String], stopped: bool) -> u64 {
+pub(crate) fn order_hash(logs: &[String], end: super::End) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (logs, stopped).hash(&mut h);
+    (logs, end).hash(&mut h);
     h.finish()
 }
 
@@ -206,7 +207,7 @@ pub(crate) fn arrangements(n: usize, k: usize) -> u128 {
 /// Puts `logs` (with its `meta` and `marks`) in canonical form and counts its orbit.
 pub(crate) fn canonical(
     mut logs: Vec<String>,
-    stopped: bool,
+    end: super::End,
     race: String,
     mut meta: Vec<LineMeta>,
     marks: Vec<Mark>,
@@ -248,7 +249,7 @@ pub(crate) fn canonical(
     let as_found = found.is_none_or(|f| f == logs);
     Entry {
         logs,
-        stopped,
+        end,
         race,
         meta,
         marks,
@@ -318,7 +319,7 @@ pub(crate) fn count(entries: &[Entry]) -> (u128, bool) {
     }
     let mut all = std::collections::HashSet::new();
     for e in entries {
-        all.extend(e.expand(MAX_COMPARED).iter().map(|logs| order_hash(logs, e.stopped)));
+        all.extend(e.expand(MAX_COMPARED).iter().map(|logs| order_hash(logs, e.end)));
     }
     (all.len() as u128, true)
 }
@@ -402,9 +403,9 @@ impl Entry {
         })
     }
 
-    /// Whether `logs` (ending stopped or not) is in this entry's orbit.
-    pub fn contains(&self, logs: &[String], stopped: bool) -> bool {
-        if stopped != self.stopped || logs.len() != self.logs.len() {
+    /// Whether `logs`, ending as `end` says, is in this entry's orbit.
+    pub fn contains(&self, logs: &[String], end: super::End) -> bool {
+        if end != self.end || logs.len() != self.logs.len() {
             return false;
         }
         if self.blocks.is_empty() {
@@ -687,6 +688,7 @@ impl Iterator for Arrangements<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::orders::End;
 
     fn meta(start: u32, index: u32, pattern: &str) -> LineMeta {
         LineMeta {
@@ -726,16 +728,16 @@ mod tests {
             meta(12, 3, "job \0"),
         ];
         m[2].pattern = None;
-        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2, 3])], Vec::new());
+        let e = canonical(logs, End::Exit, String::new(), m, vec![mark(&[1, 2, 3])], Vec::new());
         assert_eq!(e.logs, ["job 1", "job 2", "other", "job 3"]);
         assert_eq!(e.orbit, 6);
         let all = e.expand(100);
         assert_eq!(all.len(), 6);
         assert_eq!(all[0], e.logs);
-        assert!(all.iter().all(|o| e.contains(o, false) && o[2] == "other"));
+        assert!(all.iter().all(|o| e.contains(o, End::Exit) && o[2] == "other"));
         let wrong: Vec<String> = ["job 1", "job 1", "other", "job 3"].iter().map(|s| s.to_string()).collect();
-        assert!(!e.contains(&wrong, false));
-        assert!(!e.contains(&all[1], true));
+        assert!(!e.contains(&wrong, End::Exit));
+        assert!(!e.contains(&all[1], End::Stopped));
     }
 
     /// Listing stops at its deadline, with the canonical order and those
@@ -744,7 +746,7 @@ mod tests {
     fn listing_an_orbit_stops_at_its_deadline() {
         let logs: Vec<String> = (1..=5).map(|i| format!("job {i}")).collect();
         let m = (1..=5).map(|i| meta(12, i, "job \0")).collect();
-        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2, 3, 4, 5])], Vec::new());
+        let e = canonical(logs, End::Exit, String::new(), m, vec![mark(&[1, 2, 3, 4, 5])], Vec::new());
         assert_eq!(e.orbit, 120);
         assert_eq!(e.expand_until(100, None).len(), 100);
         let past = web_time::Instant::now();
@@ -770,7 +772,7 @@ mod tests {
                 pattern: None,
             },
         ];
-        let e = canonical(logs, false, String::new(), m, vec![mark(&[1, 2])], Vec::new());
+        let e = canonical(logs, End::Exit, String::new(), m, vec![mark(&[1, 2])], Vec::new());
         assert_eq!(e.orbit, 1);
         assert_eq!(e.expand(10).len(), 1);
     }

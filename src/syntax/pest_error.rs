@@ -316,7 +316,7 @@ fn name(rule: Rule) -> Option<&'static str> {
         Rule::list | Rule::open_bracket => "`[`",
         Rule::close_bracket => "`]`",
         Rule::comma => "`,`",
-        Rule::end_line | Rule::kw_unhandled | Rule::kw_unsettled => "an expect line",
+        Rule::end_line => "an expect line",
         Rule::expect_block | Rule::kw_expect | Rule::expect_body => "an expect block",
         Rule::kw_or => "`or`",
         Rule::expect_line | Rule::turn_field | Rule::kw_turn | Rule::at_field | Rule::kw_at | Rule::phase_field => "an expect line",

@@ -30,7 +30,6 @@ fn the_plan_counts_work_timers_and_jobs() {
             model_ticks: 46, // the loop exits one tick after the job's callback
             work_ticks: 8,
             scale: 20,
-            exit_code: None,
         }
     );
     assert_eq!(plan.model_ms(), 920);
@@ -181,7 +180,7 @@ fn a_run_not_allowed_above_scale_1_names_the_known_limit() {
         seen: vec![Seen {
             run: Run {
                 lines: vec!["a".into(), "ai".into(), "t".into()],
-                end: RunEnd::Finished,
+                end: RunEnd::Exited(0),
             },
             count: 5,
             allowed: None,
@@ -249,7 +248,7 @@ fn gone(pid: &str) -> bool {
 #[test]
 fn a_run_past_its_limit_is_killed_with_what_it_started() {
     let (folder, path) = script("sleep 60 &\necho $! > grandchild.pid\necho started\nwait\n");
-    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(2), None);
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(2), &[]);
     assert_eq!(run.end, RunEnd::TimedOut(Duration::from_secs(2)));
     assert_eq!(run.lines, ["started"]);
     let grandchild = std::fs::read_to_string(folder.path().join("grandchild.pid")).unwrap();
@@ -258,26 +257,26 @@ fn a_run_past_its_limit_is_killed_with_what_it_started() {
 }
 
 #[test]
-fn an_exit_code_counts_as_finished_only_where_the_model_ends_with_it() {
+fn an_exit_code_counts_as_an_ending_only_where_an_order_ends_with_it() {
     let (folder, path) = script("echo sync\nexit 1\n");
-    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), Some(1));
-    assert_eq!(run.end, RunEnd::Finished);
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), &[1, 13]);
+    assert_eq!(run.end, RunEnd::Exited(1));
     assert_eq!(run.lines, ["sync"]);
-    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), None);
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), &[]);
     assert!(
         matches!(run.end, RunEnd::Failed(ref why) if why.starts_with("exit status: 1")),
         "{:?}",
         run.end
     );
-    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), Some(13));
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), &[13]);
     assert!(matches!(run.end, RunEnd::Failed(_)), "{:?}", run.end);
 }
 
 #[test]
 fn a_finished_run_leaves_nothing_running() {
     let (folder, path) = script("sleep 60 &\necho $! > grandchild.pid\necho done\n");
-    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), None);
-    assert_eq!(run.end, RunEnd::Finished);
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), &[]);
+    assert_eq!(run.end, RunEnd::Exited(0));
     assert_eq!(run.lines, ["done"]);
     let grandchild = std::fs::read_to_string(folder.path().join("grandchild.pid")).unwrap();
     assert!(
@@ -292,7 +291,7 @@ fn output_files_never_follow_a_planted_symlink() {
     let victim = folder.path().join("victim");
     std::fs::write(&victim, "precious").unwrap();
     std::os::unix::fs::symlink(&victim, folder.path().join("run0.out")).unwrap();
-    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), None);
+    let run = run_once("sh", &path, folder.path(), 0, Duration::from_secs(60), &[]);
     match &run.end {
         RunEnd::Failed(why) => assert!(why.starts_with("cannot create output files: "), "{why}"),
         end => panic!("{end:?}"),
