@@ -132,6 +132,14 @@ pub fn check_one(expect: &Expect, trace: &Trace) -> Result<(), Problem> {
             actual: actual(event, text),
             remaining: logs.len() - expect.lines.len(),
             limit: limit_queue(trace).map(|q| q.name()),
+            // (Not in the WebAssembly build, for its size budget.)
+            #[cfg(not(target_family = "wasm"))]
+            bound: match &trace.ending {
+                Ending::Limit(hit) if hit.bounded || !matches!(hit.limit, LimitKind::Turns | LimitKind::Callbacks) => {
+                    Some(crate::problem::limit_reached(hit.limit, hit.max))
+                }
+                _ => None,
+            },
         }
         .at(end));
     }

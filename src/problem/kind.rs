@@ -410,12 +410,17 @@ pub enum Diag {
     },
     /// The run printed more than predicted: `actual` the next log line,
     /// `remaining` the lines not predicted.
-    /// `limit`: the queue of the limit that stopped the run, if one did.
+    /// `limit`: the queue of the limit that stopped the run, if one did;
+    /// `bound`: that limit reached ("2,000,000 log lines (the most a trace
+    /// holds)"), when it stopped a run that would end (a bound on the run's
+    /// size, or a turn limit on a run with no endless chain).
     PrintedMore {
         line: usize,
         actual: String,
         remaining: usize,
         limit: Option<&'static str>,
+        #[cfg(not(target_family = "wasm"))]
+        bound: Option<String>,
     },
     /// An expect line never printed: `how` the run ended, after `printed` lines.
     NeverPrinted {
@@ -1130,6 +1135,17 @@ impl Diag {
             },
             PrintedMore { remaining, limit: None, .. } => format!(
                 "add the remaining {} line{} to the expect block",
+                crate::render::thousands(*remaining as u64),
+                plural(*remaining as u64)
+            ),
+            #[cfg(not(target_family = "wasm"))]
+            PrintedMore {
+                remaining,
+                limit: Some(queue),
+                bound: Some(bound),
+                ..
+            } => format!(
+                "the run printed {} more line{} before loopsim stopped it at {bound}, a run that would end: `limit {queue}` predicts that stop after the lines above it, all of them; a smaller run is predicted more easily",
                 crate::render::thousands(*remaining as u64),
                 plural(*remaining as u64)
             ),
