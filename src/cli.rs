@@ -140,7 +140,7 @@ enum Command {
     #[command(after_help = format!("{RUN_EXAMPLES}\n\n{EXIT_CODES}"))]
     Run {
         /// The .loop file to run (`-` reads standard input).
-        #[arg(value_parser = file_arg)]
+        #[arg(value_parser = file_arg())]
         file: PathBuf,
         /// Also show callback entries, scheduling, pool threads, sleeps and turns.
         #[arg(short, long)]
@@ -169,7 +169,7 @@ enum Command {
     #[command(after_help = format!("{CHECK_EXAMPLES}\n\n{EXIT_CODES}"))]
     Check {
         /// The .loop files whose `expect` blocks to check (`-` reads standard input).
-        #[arg(required = true, value_parser = file_arg)]
+        #[arg(required = true, value_parser = file_arg())]
         files: Vec<PathBuf>,
         /// Refused: a failed prediction always says why its line ran there;
         /// `loopsim run --explain FILE` explains every line.
@@ -182,7 +182,7 @@ enum Command {
     #[command(after_help = format!("{TEST_EXAMPLES}\n\n{EXIT_CODES}"))]
     Test {
         /// Folders (walked) and .loop files (`-` reads standard input).
-        #[arg(value_parser = file_arg)]
+        #[arg(value_parser = file_arg())]
         paths: Vec<PathBuf>,
         #[command(flatten)]
         run: RunArgs,
@@ -193,7 +193,7 @@ enum Command {
     #[command(after_help = format!("{EMIT_JS_EXAMPLES}\n\n{EMIT_JS_EXIT_CODES}"))]
     EmitJs {
         /// The .loop file to translate (`-` reads standard input).
-        #[arg(value_parser = file_arg)]
+        #[arg(value_parser = file_arg())]
         file: PathBuf,
         /// Milliseconds per tick; 0 takes no time at all (every delay, job and
         /// `work` becomes 0 ms: for benchmarks, not for orders)
@@ -206,7 +206,7 @@ enum Command {
     #[command(after_help = format!("{VERIFY_EXAMPLES}\n\n{VERIFY_EXIT_CODES}"))]
     Verify {
         /// The .loop files whose emitted programs to run (`-` reads standard input).
-        #[arg(required = true, value_parser = file_arg)]
+        #[arg(required = true, value_parser = file_arg())]
         files: Vec<PathBuf>,
         /// Runs per file.
         #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = whole_in_u32::<1, { u32::MAX }>)]
@@ -237,6 +237,19 @@ enum Command {
         #[arg(hide = true, num_args = 0.., allow_hyphen_values = true)]
         args: Vec<String>,
     },
+}
+
+impl Command {
+    /// The command's name as typed (`run`, `emit-js`, …).
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Run { .. } => "run",
+            Command::Check { .. } => "check",
+            Command::Test { .. } => "test",
+            Command::EmitJs { .. } => "emit-js",
+            Command::Verify { .. } => "verify",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -381,13 +394,7 @@ where
     };
     if let Some(conflict) = conflict(&cli.command) {
         use clap::CommandFactory;
-        let name = match cli.command {
-            Command::Run { .. } => "run",
-            Command::Check { .. } => "check",
-            Command::Test { .. } => "test",
-            Command::EmitJs { .. } => "emit-js",
-            Command::Verify { .. } => "verify",
-        };
+        let name = cli.command.name();
         let mut command = Cli::command();
         command.build();
         let sub = command.find_subcommand_mut(name).expect("every Command is a subcommand");
@@ -907,8 +914,11 @@ fn whole_in_range(arg: &str, lo: u64, hi: u64) -> Result<u64, String> {
 /// A FILE argument: `-` is standard input, read as `/dev/stdin` (a pipe or a
 /// redirected file, with the same size cap as any file; a terminal is refused
 /// as a device, so loopsim never waits for keys).
-fn file_arg(arg: &str) -> Result<PathBuf, std::convert::Infallible> {
-    Ok(PathBuf::from(if arg == "-" { STDIN } else { arg }))
+/// Any bytes a path may hold are taken (a name that is not UTF-8 too:
+/// fresh-clone helper 90), and shown with `\u{FFFD}` for the bytes that are not.
+fn file_arg() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().map(|arg| PathBuf::from(if arg == "-" { STDIN.into() } else { arg }))
 }
 
 /// The file standard input is read as (`-`).
@@ -928,6 +938,7 @@ fn shown(path: &Path) -> String {
 fn execute(cli: &Cli, host: &dyn Host) -> u8 {
     let mut out = Output::new(cli.color, host);
     out.json = matches!(cli.command, Command::Run { format: Format::Json, .. });
+    out.command = cli.command.name();
     let code = match &cli.command {
         Command::Run {
             file,
@@ -1024,6 +1035,8 @@ struct Output<'h> {
     /// `run --format json`: a file that cannot run also gives its problems
     /// as JSON on standard output ([`Output::json_problems`]).
     json: bool,
+    /// The command run (`run`, `check`, …), for hints that name it.
+    command: &'static str,
 }
 
 /// A line on standard output: `say!(out, "…", …)`.
@@ -1131,6 +1144,7 @@ impl<'h> Output<'h> {
             stdout_color: decide(Stream::Stdout),
             handler,
             json: false,
+            command: "run",
         }
     }
 
@@ -1210,7 +1224,11 @@ impl<'h> Output<'h> {
                     folder = format!("; for a folder, use `loopsim test {named}`");
                     folder.as_str()
                 } else if path == Path::new(STDIN) && kind.is_ok_and(|k| matches!(k, Kind::Other(_))) {
-                    "; standard input (`-`) is a terminal or a device here: redirect a file to it, `loopsim run - < FILE`, or pipe one, `cat FILE | loopsim run -`"
+                    folder = format!(
+                        "; standard input (`-`) is a terminal or a device here: redirect a file to it, `loopsim {0} - < FILE`, or pipe one, `cat FILE | loopsim {0} -`",
+                        self.command
+                    );
+                    folder.as_str()
                 } else {
                     #[cfg(not(target_family = "wasm"))]
                     if error.kind() == std::io::ErrorKind::NotFound {

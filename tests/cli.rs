@@ -1536,6 +1536,16 @@ fn a_dash_reads_the_file_from_standard_input() {
         ),
         "{}",
         stderr(&out)
+    ); // The hint names the command used (fresh-clone helper 90).
+    let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+        .args(["--color", "never", "check", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains("`loopsim check - < FILE`, or pipe one, `cat FILE | loopsim check -`"),
+        "{}",
+        stderr(&out)
     );
 }
 
@@ -2192,4 +2202,36 @@ fn the_note_on_a_chain_without_times_is_cut_as_a_label() {
     assert!(note.contains("BBBB…` (line 1) has no `times`"), "{note}");
     assert!(note.len() < 600, "{} bytes", note.len());
     assert!(err.len() < 3_000, "{} bytes", err.len());
+}
+
+/// A file whose name is not UTF-8 is read like any other (fresh-clone
+/// helper 90: clap refused the argument).
+#[test]
+fn a_file_name_that_is_not_utf8_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.loop");
+    std::fs::write(dir.path().join(name), "log \"a\"\nexpect { \"a\" }\n").unwrap();
+    for command in ["run", "check"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_loopsim"))
+            .arg(command)
+            .arg(name)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}: {}", stderr(&out));
+    }
+}
+
+/// A run stopped at a limit that would have ended (every chain has
+/// `times`) is not said to be endless where it printed more than predicted
+/// (fresh-clone helper 90: "the run never ends … bound the chain").
+#[test]
+fn a_prediction_short_of_a_long_run_is_not_told_to_bound_a_chain() {
+    let src = "interval 1 \"x\" times 100\nexpect { \"x\" }\n";
+    let out = loopsim(&["--color", "never", "check", "--max-turns", "10", "t.loop"], Some(("t.loop", src)));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = one_line(&stderr(&out));
+    assert!(err.contains("before loopsim stopped it at 10 turns, a run that would end"), "{err}");
+    assert!(!err.contains("never ends"), "{err}");
 }
