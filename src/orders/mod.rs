@@ -1147,6 +1147,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders, command: &str)
         node: orders.node,
         command: command.to_string(),
         ends: i >= model.logs.len(),
+        same_lines: other.logs == model.logs,
     }
     .at(first);
     if let Some(b) = other.logs.get(i) {

@@ -485,6 +485,9 @@ pub enum Diag {
         /// The seed model's order ends where another goes on (its run
         /// ended: an unhandled rejection, a limit): the label says so.
         ends: bool,
+        /// The other order prints the same lines and ends otherwise (exit
+        /// code 0 where the model's run ends by an unhandled rejection, …).
+        same_lines: bool,
     },
     #[cfg(not(target_family = "wasm"))]
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
@@ -752,6 +755,9 @@ impl Diag {
             SearchCut { cut, .. } => format!(
                 "the search for the orders Node can print was cut short {cut}: whether the alternatives name them all could not be checked"
             ),
+            Race {
+                node, same_lines: true, ..
+            } => format!("real {node} can print these lines and end otherwise"),
             Race { node, .. } => format!("real {node} can print these lines in another order"),
             #[cfg(not(target_family = "wasm"))]
             Scale { kind, scale, ms, max, .. } => format!(
@@ -884,6 +890,7 @@ impl Diag {
             NotModelOrder => "not the model's order".into(),
             MissingOrder { .. } => "no alternative names it".into(),
             SearchCut { .. } => "not all checked".into(),
+            Race { same_lines: true, .. } => "the process may end otherwise".into(),
             Race { ends: false, .. } => "the seed model prints this here".into(),
             Race { .. } => "the seed model's order ends here".into(),
             #[cfg(not(target_family = "wasm"))]
