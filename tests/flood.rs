@@ -126,7 +126,10 @@ fn an_item_of_more_than_max_item_tokens_is_refused_before_parsing() {
         let problems = errors(&src);
         assert_eq!(problems.len(), 1, "{head:?}");
         assert_eq!(problems[0].code, "loop::too-long");
-        assert_eq!(problems[0].message, "more than 500,000 tokens without a new statement");
+        assert_eq!(
+            problems[0].message,
+            "more than 500,000 tokens before a line that begins a new statement"
+        );
         let first = head.trim_end();
         let at = "log \"before\"\n".len();
         assert_eq!(problems[0].span, Span::new(at, at + first.len()), "{head:?}");

@@ -646,7 +646,7 @@ impl Diag {
             DirectiveOrder { .. } => "directives must come before the first statement".into(),
             DirectiveTwice { name } => format!("`{name}` is given twice"),
             TooLong { most } => format!(
-                "more than {} tokens without a new statement",
+                "more than {} tokens before a line that begins a new statement",
                 crate::render::thousands(*most as u64)
             ),
             TooDeep { opener: b'(', .. } => "parentheses are nested too deeply".into(),
@@ -818,7 +818,7 @@ impl Diag {
             RepeatedAlternative => "the same order again".into(),
             DirectiveOrder { .. } => "after a statement".into(),
             DirectiveTwice { .. } => "second one".into(),
-            TooLong { .. } => "this statement goes on too long".into(),
+            TooLong { .. } => "too many tokens from here to the next line that begins a statement".into(),
             TooDeep { .. } => "nested too deeply here".into(),
             ExtraNumber { .. } => "unexpected number".into(),
             NotANumber { .. } | WordForNumber { .. } => "not a number".into(),
