@@ -186,9 +186,9 @@ pub fn statements(orders: &[Order], entries: &[Entry], count: u128, src: &str, p
 /// unhandled rejection, …), the first such lines found: that race, stated
 /// (kind `ends`, its `lines` the last line printed).
 fn ends(entries: &[Entry], partial: bool) -> Option<Race> {
-    let first = entries
-        .iter()
-        .find(|e| entries.iter().any(|o| o.logs == e.logs && o.end != e.end))?;
+    // (In one pass: the entries may be many thousands.)
+    let mut seen: rustc_hash::FxHashMap<&[String], super::End> = rustc_hash::FxHashMap::default();
+    let first = entries.iter().find(|e| *seen.entry(&e.logs).or_insert(e.end) != e.end)?;
     let same: Vec<&Entry> = entries.iter().filter(|e| e.logs == first.logs).collect();
     let words: Vec<String> = same
         .iter()
