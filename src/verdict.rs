@@ -505,10 +505,10 @@ pub fn search_flags(opts: &RunOptions, time_limit: Option<std::time::Duration>) 
 /// line or two); `None` otherwise, and for an order a limit stopped.
 fn or_block(logs: &[String], end: orders::End) -> Option<String> {
     let ending = match end {
-        orders::End::Exit if !logs.is_empty() => "",
+        orders::End::Exit => "",
         orders::End::Unhandled => "unhandled ",
         orders::End::Unsettled => "unsettled ",
-        _ => return None,
+        orders::End::Stopped => return None,
     };
     if logs.len() > MAX_BLOCK_LINES {
         return None;
@@ -582,7 +582,7 @@ mod tests {
             or_block(&lines(&[&"x".repeat(91)]), orders::End::Exit).map(|b| b.chars().count()),
             Some(100)
         );
-        assert_eq!(or_block(&[], orders::End::Exit), None);
+        assert_eq!(or_block(&[], orders::End::Exit).as_deref(), Some("or { }"));
         // How the order ends is written at the block's end; a limit is not.
         assert_eq!(or_block(&[], orders::End::Unhandled).as_deref(), Some("or { unhandled }"));
         assert_eq!(

@@ -183,8 +183,12 @@ impl Orders {
         self.counted.race_of(logs, end).map(str::to_string)
     }
 
-    /// The exit codes other than 0 that some order ends with (1, 13).
+    /// The exit codes other than 0 that some order ends with (1, 13); both
+    /// when the search was cut short (an order not found may end so).
     pub fn exit_codes(&self) -> Vec<i32> {
+        if self.truncated {
+            return vec![1, 13];
+        }
         let ends = self.orders.iter().map(|o| o.end);
         let ends = ends
             .chain(self.entries.iter().map(|e| e.end))
@@ -1148,6 +1152,7 @@ pub fn race_warning(trace: &crate::trace::Trace, orders: &Orders, command: &str)
         command: command.to_string(),
         ends: i >= model.logs.len(),
         same_lines: other.logs == model.logs,
+        sooner: other.logs.len() < model.logs.len() && other.end != model.end && model.logs.starts_with(&other.logs),
     }
     .at(first);
     if let Some(b) = other.logs.get(i) {

@@ -434,7 +434,11 @@ pub enum Diag {
     /// A limit predicted, the run finished.
     LimitNotHit,
     /// No limit predicted, `got` stopped the run.
-    StoppedByLimit { got: &'static str },
+    StoppedByLimit {
+        got: &'static str,
+        /// The ending the prediction wrote instead (`unhandled`, `unsettled`).
+        instead: Option<&'static str>,
+    },
     /// The prediction's ending (`unhandled`, `unsettled`, or none: exit 0)
     /// is not how the process ended (`got`, as an ending word or `None`).
     WrongEnding {
@@ -488,6 +492,9 @@ pub enum Diag {
         /// The other order prints the same lines and ends otherwise (exit
         /// code 0 where the model's run ends by an unhandled rejection, …).
         same_lines: bool,
+        /// The other order prints the first of these lines only, then the
+        /// process ends (an unhandled rejection, …).
+        sooner: bool,
     },
     #[cfg(not(target_family = "wasm"))]
     /// `emit-js --scale`: a `kind`'s delay of `ticks` is `ms` ms, past `max`;
@@ -727,7 +734,7 @@ impl Diag {
             NeverPrinted { how, printed, .. } => format!("prediction failed: {how} after {printed} log line{}", plural(*printed as u64)),
             WrongLimit { want, got } => format!("predicted the {want} limit, but the {got} limit stopped the run"),
             LimitNotHit => "predicted a limit, but the run finished".into(),
-            StoppedByLimit { got } => format!("the run was stopped by a limit ({got})"),
+            StoppedByLimit { got, .. } => format!("the run was stopped by a limit ({got})"),
             WrongEnding { want, got } => {
                 let how = |e: &Option<&str>| match e {
                     Some("unhandled") => "with exit code 1 by an unhandled rejection",
@@ -758,6 +765,7 @@ impl Diag {
             Race {
                 node, same_lines: true, ..
             } => format!("real {node} can print these lines and end otherwise"),
+            Race { node, sooner: true, .. } => format!("real {node} can end the process before it prints all these lines"),
             Race { node, .. } => format!("real {node} can print these lines in another order"),
             #[cfg(not(target_family = "wasm"))]
             Scale { kind, scale, ms, max, .. } => format!(
@@ -891,6 +899,7 @@ impl Diag {
             MissingOrder { .. } => "no alternative names it".into(),
             SearchCut { .. } => "not all checked".into(),
             Race { same_lines: true, .. } => "the process may end otherwise".into(),
+            Race { sooner: true, .. } => "Node may end the process before this line".into(),
             Race { ends: false, .. } => "the seed model prints this here".into(),
             Race { .. } => "the seed model's order ends here".into(),
             #[cfg(not(target_family = "wasm"))]
@@ -980,7 +989,7 @@ impl Diag {
                 format!("this is a row of `loopsim run`'s table: as an expect line it is `{row}` (the text alone is enough)")
             }
             ExpectLine { quoted: false, .. } => {
-                "an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE` last".into()
+                "an expect line is `[turn N] [at T] [PHASE] \"text\"` (e.g. `turn 2 at 1 timers \"timer\"`), or `limit QUEUE`, `unhandled` or `unsettled` last".into()
             }
             ExpectLine { quoted: true, .. } => "an expect line's text takes straight double quotes, \"like this\", not `“ ”`, `‘ ’`, `'` or backticks".into(),
             SecondExpect => {
@@ -1164,7 +1173,10 @@ impl Diag {
             NeverPrinted { .. } => "delete this line and those after it, or change the program so that it prints this line".into(),
             WrongLimit { got, .. } => format!("write `limit {got}`"),
             LimitNotHit => "delete the `limit` line: every callback ran".into(),
-            StoppedByLimit { got } => format!("if that is the point, end the expect block with `limit {got}`"),
+            StoppedByLimit { got, instead: None } => format!("if that is the point, end the expect block with `limit {got}`"),
+            StoppedByLimit { got, instead: Some(ending) } => {
+                format!("if that is the point, end the expect block with `limit {got}` in place of `{ending}`")
+            }
             WrongEnding { got: Some(got), .. } => format!("end the expect block with `{got}`"),
             WrongEnding { want, got: None } => format!("delete the `{}` line", want.unwrap_or("")),
             NeverPrintedByNode { command, closest: Some(closest) } => {
