@@ -923,3 +923,25 @@ fn a_search_cut_short_by_a_run_that_never_ends_says_so() {
     assert_eq!(shapes, [(1, false), (2, false), (3, false), (48, true)]);
     assert!(o.orders.iter().all(|o| o.logs[0] == "t" && o.logs[1..].iter().all(|l| l == "i")));
 }
+
+/// The exit codes other than 0 that `verify` compares as endings: those of
+/// the orders found, and both 1 and 13 where the search was cut short (an
+/// order not found may end so: fresh-clone helper 91).
+#[test]
+fn exit_codes_are_the_orders_and_all_when_cut_short() {
+    let src = "promise p { timeout 0 { reject } }\nimmediate { chain p .catch \"c\" }\n";
+    assert_eq!(orders_of_src(src).exit_codes(), [1]);
+    assert!(orders_of_src("timeout 0 \"t\"\nimmediate \"i\"\n").exit_codes().is_empty());
+    let loaded = load_bytes("t.loop", src.as_bytes()).expect("valid");
+    let cut = loopsim::orders::all_orders_within(
+        &loaded.file,
+        &loaded.src,
+        RunOptions::default(),
+        SearchBounds {
+            max_schedules: 1,
+            ..SearchBounds::default()
+        },
+    );
+    assert!(cut.truncated);
+    assert_eq!(cut.exit_codes(), [1, 13]);
+}
