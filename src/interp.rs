@@ -250,6 +250,7 @@ fn run_on(file: &File, src: &str, title: &str, opts: RunOptions, queues: bool) -
                 ticks: sched.now(),
                 callbacks: sched.callbacks(),
                 line,
+                code: 13,
             },
             None => Ending::Finished {
                 turns: sched.turn(),

@@ -94,12 +94,14 @@ pub enum Ending {
     /// listener): nothing else ran. `line`: the statement that rejected.
     Unhandled { turn: u64, tick: u64, line: usize, code: i32 },
     /// The loop ran out of work while the ES module's top-level `await` at
-    /// `line` had not settled: Node exits with code 13 (rule 8l).
+    /// `line` had not settled: Node exits with code `code`, 13 (rule 8l;
+    /// in JSON as an unhandled rejection's `code` is).
     Unsettled {
         turns: u64,
         ticks: u64,
         callbacks: u64,
         line: usize,
+        code: i32,
     },
 }
 

@@ -557,6 +557,12 @@ fn a_trace_shows_suspensions_and_how_the_process_ends() {
     assert_eq!(
         (v["end"].as_str(), v["line"].as_u64(), v["code"].as_i64()),
         (Some("unhandled"), Some(1), Some(1))
+    ); // An unsettled top-level await gives its exit code too (fresh-clone helper 91, 7).
+    let (_, json, _) = loopsim_on("module esm\npromise p { }\nawait p\n", &["run", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (v["end"].as_str(), v["line"].as_u64(), v["code"].as_i64()),
+        (Some("unsettled"), Some(3), Some(13))
     );
 }
 
